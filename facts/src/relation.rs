@@ -1,0 +1,220 @@
+//! The generic face of a relation: column names and types, and rows of
+//! [`Value`]s, so that exporters and the rule interpreter can handle every
+//! relation without knowing its Rust type.
+
+use std::fmt;
+
+/// The two column types of the Datalog subset (Soufflé's `number` and `symbol`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ColType {
+    Number,
+    Symbol,
+}
+
+impl ColType {
+    /// The Soufflé spelling used in `.decl` lines.
+    pub fn souffle_name(self) -> &'static str {
+        match self {
+            ColType::Number => "number",
+            ColType::Symbol => "symbol",
+        }
+    }
+}
+
+/// One field of one row.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Number(i64),
+    Symbol(String),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Number(n) => write!(f, "{n}"),
+            Value::Symbol(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A column: its name (identical in `.dl` files, Rust fields and CSV headers) and type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    pub name: &'static str,
+    pub ty: ColType,
+}
+
+/// The schema of one relation.
+#[derive(Clone, Copy, Debug)]
+pub struct Schema {
+    pub name: &'static str,
+    pub columns: &'static [Column],
+    /// One sentence for people; the same text as the type's doc comment.
+    pub doc: &'static str,
+}
+
+/// A relation type: a row of typed columns.
+pub trait Relation: Sized + Ord + Clone {
+    const SCHEMA: Schema;
+    fn to_row(&self) -> Vec<Value>;
+    /// `None` when the row does not match the schema.
+    fn from_row(row: &[Value]) -> Option<Self>;
+}
+
+/// Conversion of a Rust field to and from a [`Value`].
+pub trait Field: Sized {
+    const TYPE: ColType;
+    fn to_value(&self) -> Value;
+    fn from_value(v: &Value) -> Option<Self>;
+}
+
+impl Field for i64 {
+    const TYPE: ColType = ColType::Number;
+    fn to_value(&self) -> Value {
+        Value::Number(*self)
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Number(n) => Some(*n),
+            Value::Symbol(_) => None,
+        }
+    }
+}
+
+impl Field for String {
+    const TYPE: ColType = ColType::Symbol;
+    fn to_value(&self) -> Value {
+        Value::Symbol(self.clone())
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Symbol(s) => Some(s.clone()),
+            Value::Number(_) => None,
+        }
+    }
+}
+
+/// An untyped table: what the interpreter and the exporters work on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub name: String,
+    pub columns: Vec<(String, ColType)>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+impl Table {
+    pub fn from_schema(schema: &Schema) -> Table {
+        Table {
+            name: schema.name.to_string(),
+            columns: schema
+                .columns
+                .iter()
+                .map(|c| (c.name.to_string(), c.ty))
+                .collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Sorts and deduplicates the rows: every exported file is sorted.
+    pub fn normalize(&mut self) {
+        self.rows.sort();
+        self.rows.dedup();
+    }
+}
+
+/// A relation's name without the `r#` of a raw identifier (`r#use` is `use`).
+pub const fn raw_name(s: &'static str) -> &'static str {
+    let b = s.as_bytes();
+    if b.len() > 2 && b[0] == b'r' && b[1] == b'#' {
+        s.split_at(2).1
+    } else {
+        s
+    }
+}
+
+/// Declares relation structs, their [`Relation`] impls and the [`crate::FactBase`]
+/// that holds one `Vec` of each. The doc comment of each relation is its
+/// documentation everywhere (rustdoc, `kaiseki facts --list`, docs/relations.md).
+macro_rules! relations {
+    ($(
+        #[doc = $doc:literal]
+        $ty:ident $name:ident { $($field:ident : $fty:ty),* $(,)? }
+    )*) => {
+        $(
+            #[doc = $doc]
+            #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+            pub struct $ty { $(pub $field: $fty),* }
+
+            impl $crate::relation::Relation for $ty {
+                const SCHEMA: $crate::relation::Schema = $crate::relation::Schema {
+                    name: $crate::relation::raw_name(stringify!($name)),
+                    columns: &[$($crate::relation::Column {
+                        name: $crate::relation::raw_name(stringify!($field)),
+                        ty: <$fty as $crate::relation::Field>::TYPE,
+                    }),*],
+                    doc: $doc,
+                };
+                fn to_row(&self) -> Vec<$crate::relation::Value> {
+                    vec![$($crate::relation::Field::to_value(&self.$field)),*]
+                }
+                #[allow(unused_assignments, unused_mut, unused_variables)]
+                fn from_row(row: &[$crate::relation::Value]) -> Option<Self> {
+                    let mut it = row.iter();
+                    let r = $ty { $($field: <$fty as $crate::relation::Field>::from_value(it.next()?)?),* };
+                    if it.next().is_some() { return None; }
+                    Some(r)
+                }
+            }
+        )*
+
+        /// Every input relation of one analysis run, one `Vec` per relation.
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct FactBase { $(pub $name: Vec<$ty>),* }
+
+        impl FactBase {
+            /// The schemas of all input relations, in declaration order.
+            pub const SCHEMAS: &'static [$crate::relation::Schema] =
+                &[$(<$ty as $crate::relation::Relation>::SCHEMA),*];
+
+            /// Sorts and deduplicates every relation, so output is deterministic.
+            pub fn normalize(&mut self) {
+                $( self.$name.sort(); self.$name.dedup(); )*
+            }
+
+            /// Every relation as an untyped table (sorted, deduplicated).
+            pub fn tables(&self) -> Vec<$crate::relation::Table> {
+                vec![$({
+                    let mut t = $crate::relation::Table::from_schema(
+                        &<$ty as $crate::relation::Relation>::SCHEMA);
+                    t.rows = self.$name.iter().map($crate::relation::Relation::to_row).collect();
+                    t.normalize();
+                    t
+                }),*]
+            }
+
+            /// Rebuilds a fact base from tables; unknown tables are an error.
+            pub fn from_tables(tables: &[$crate::relation::Table]) -> Result<FactBase, String> {
+                let mut fb = FactBase::default();
+                for t in tables {
+                    match t.name.as_str() {
+                        $(n if n == $crate::relation::raw_name(stringify!($name)) => {
+                            for (i, row) in t.rows.iter().enumerate() {
+                                let r = <$ty as $crate::relation::Relation>::from_row(row)
+                                    .ok_or_else(|| format!("{}: row {} does not match the schema", t.name, i + 1))?;
+                                fb.$name.push(r);
+                            }
+                        })*
+                        other => return Err(format!("unknown relation `{other}`")),
+                    }
+                }
+                Ok(fb)
+            }
+
+            /// Appends all rows of `other` (used to merge per-file fact bases).
+            pub fn extend(&mut self, other: FactBase) {
+                $( self.$name.extend(other.$name); )*
+            }
+        }
+    };
+}
+pub(crate) use relations;

@@ -1,0 +1,150 @@
+//! The input relations that lowering produces: the vocabulary every rule
+//! file is written in. Each type's doc comment is its one definition, in
+//! Datalog form first, then what it means.
+//!
+//! Conventions:
+//! - ids (`stmt`, `ref`, `loop`, `block`, `form`) are numbers, stable for the
+//!   same input: statements are numbered in source order across all files
+//!   (files in command-line order), references in evaluation order inside a
+//!   statement (uses before the definition), so that inside a basic block
+//!   the order of ids is execution order;
+//! - a `loop` is the id of its DO statement, a `block` the id of its first
+//!   statement;
+//! - names (units, variables, arrays, templates) are upper case;
+//! - `line` and `col` are 1-based positions in the file of the unit.
+
+use crate::relation::relations;
+
+relations! {
+    /// `unit(unit, kind, file, line)`: a program unit; `kind` is `program`, `subroutine`, `function` or `block_data`.
+    Unit unit { unit: String, kind: String, file: String, line: i64 }
+
+    /// `dummy_arg(unit, pos, var)`: the `pos`-th (1-based) dummy argument of a subroutine or function.
+    DummyArg dummy_arg { unit: String, pos: i64, var: String }
+
+    /// `stmt(stmt, unit, line, col, kind)`: a statement; `kind` names it (`assign`, `do`, `enddo`, `if`, `elseif`, `else`, `endif`, `logical_if`, `goto`, `computed_goto`, `arith_if`, `continue`, `call`, `return`, `stop`, `read`, `write`, `print`, `end`, `opaque`, `decl`, `format`, ...); `enddo` statements that the source does not spell (the end of a labelled DO) are placed on the line of the terminal statement with `col` 0.
+    Stmt stmt { stmt: i64, unit: String, line: i64, col: i64, kind: String }
+
+    /// `stmt_label(stmt, label)`: the statement carries this label.
+    StmtLabel stmt_label { stmt: i64, label: i64 }
+
+    /// `cfg_edge(from, to)`: control can pass from statement `from` directly to statement `to` (executable statements only).
+    CfgEdge cfg_edge { from: i64, to: i64 }
+
+    /// `cfg_entry(unit, stmt)`: the first executable statement of the unit.
+    CfgEntry cfg_entry { unit: String, stmt: i64 }
+
+    /// `cfg_exit(unit, stmt)`: a statement after which control leaves the unit (END, RETURN, STOP).
+    CfgExit cfg_exit { unit: String, stmt: i64 }
+
+    /// `block_stmt(block, stmt, index)`: statement `stmt` is the `index`-th (0-based) of basic block `block`.
+    BlockStmt block_stmt { block: i64, stmt: i64, index: i64 }
+
+    /// `block_edge(from, to)`: control can pass from the last statement of block `from` to the first of block `to`.
+    BlockEdge block_edge { from: i64, to: i64 }
+
+    /// `loop(loop, unit, kind, var, line, depth)`: a loop headed by DO statement `loop`; `kind` is `do` or `do_while` (whose `var` is empty); `depth` is 1 for an outermost loop.
+    Loop r#loop { r#loop: i64, unit: String, kind: String, var: String, line: i64, depth: i64 }
+
+    /// `loop_parent(loop, parent)`: `parent` is the innermost loop that encloses `loop`.
+    LoopParent loop_parent { r#loop: i64, parent: i64 }
+
+    /// `loop_stmt(loop, stmt)`: statement `stmt` is inside the body of `loop` (at any depth; the loop's own `enddo` included, its DO statement not).
+    LoopStmt loop_stmt { r#loop: i64, stmt: i64 }
+
+    /// `loop_end(loop, stmt)`: the `enddo` statement of `loop`, where the DO variable is incremented and the back edge leaves.
+    LoopEnd loop_end { r#loop: i64, stmt: i64 }
+
+    /// `loop_bounds(loop, lower, upper, step)`: the bound expressions of a DO loop as source text, with PARAMETER constants folded (`step` is `1` when omitted).
+    LoopBounds loop_bounds { r#loop: i64, lower: String, upper: String, step: String }
+
+    /// `loop_bound(loop, which, form)`: bound `which` (`lower`, `upper`, `step`) of a DO loop is the affine form `form`.
+    LoopBound loop_bound { r#loop: i64, which: String, form: i64 }
+
+    /// `loop_trip(loop, trip)`: the DO loop runs exactly `trip` iterations (bounds and step are constants).
+    LoopTrip loop_trip { r#loop: i64, trip: i64 }
+
+    /// `def(ref, stmt, var)`: reference `ref` in statement `stmt` may write variable `var` (scalar, array element or whole array).
+    Def def { r#ref: i64, stmt: i64, var: String }
+
+    /// `use(ref, stmt, var)`: reference `ref` in statement `stmt` reads variable `var` (scalar, array element or whole array).
+    Use r#use { r#ref: i64, stmt: i64, var: String }
+
+    /// `ref_pos(ref, line, col)`: where the variable's name of reference `ref` stands in the source.
+    RefPos ref_pos { r#ref: i64, line: i64, col: i64 }
+
+    /// `array_ref(ref, array, rank)`: reference `ref` is to one element of `array`, with `rank` subscripts.
+    ArrayRef array_ref { r#ref: i64, array: String, rank: i64 }
+
+    /// `whole_array_ref(ref, array)`: reference `ref` names the whole `array` (an actual argument, an I/O item, an intrinsic's argument).
+    WholeArrayRef whole_array_ref { r#ref: i64, array: String }
+
+    /// `subscript(ref, dim, form)`: subscript `dim` (1-based) of array reference `ref` is the affine form `form`.
+    Subscript subscript { r#ref: i64, dim: i64, form: i64 }
+
+    /// `subscript_nonaffine(ref, dim, text)`: subscript `dim` of array reference `ref` is not affine (e.g. `A(IDX(I))`, `A(I*J)`); `text` is its source.
+    SubscriptNonaffine subscript_nonaffine { r#ref: i64, dim: i64, text: String }
+
+    /// `affine(form, constant)`: affine form `form` is `constant` plus the terms of `affine_loop` and `affine_var`.
+    Affine affine { form: i64, constant: i64 }
+
+    /// `affine_loop(form, loop, coeff)`: affine form `form` has the term `coeff` x (DO variable of the enclosing loop `loop`).
+    AffineLoop affine_loop { form: i64, r#loop: i64, coeff: i64 }
+
+    /// `affine_var(form, var, coeff)`: affine form `form` has the term `coeff` x `var`, an integer scalar that is not the DO variable of an enclosing loop.
+    AffineVar affine_var { form: i64, var: String, coeff: i64 }
+
+    /// `assign_affine(stmt, form)`: the right-hand side of the scalar assignment `stmt` is the affine form `form`.
+    AssignAffine assign_affine { stmt: i64, form: i64 }
+
+    /// `cond(stmt, text)`: statement `stmt` branches on the condition `text` (block and logical IF, ELSE IF, DO WHILE, arithmetic IF).
+    Cond cond { stmt: i64, text: String }
+
+    /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function); its actual arguments are both `def` and `use` references of the statement.
+    Call call { stmt: i64, callee: String }
+
+    /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`); READ items are `def`s, output items `use`s.
+    Io io { stmt: i64, kind: String }
+
+    /// `opaque(stmt, reason)`: statement `stmt` is valid Fortran outside what the analyses model; rules must assume it reads and writes every variable it might.
+    Opaque opaque { stmt: i64, reason: String }
+
+    /// `var(unit, var, type, rank)`: a variable of the unit, declared or implicitly typed (`integer`, `real`, `double`, `complex`, `logical`, `character`); `rank` is 0 for scalars.
+    Var var { unit: String, var: String, r#type: String, rank: i64 }
+
+    /// `array_dim(unit, array, dim, lower, upper)`: declared bounds of dimension `dim` as folded source text (`*` for assumed size).
+    ArrayDim array_dim { unit: String, array: String, dim: i64, lower: String, upper: String }
+
+    /// `param(unit, name, value)`: a PARAMETER constant and its folded value as text.
+    Param param { unit: String, name: String, value: String }
+
+    /// `common(unit, block, var, pos)`: `var` is the `pos`-th (1-based) member of COMMON block `block` (blank common is `//`).
+    Common common { unit: String, block: String, var: String, pos: i64 }
+
+    /// `equivalence(unit, group, var)`: `var` is in EQUIVALENCE group `group` (numbered from 1 per unit); members may alias.
+    Equivalence equivalence { unit: String, group: i64, var: String }
+
+    /// `saved(unit, var)`: `var` keeps its value between calls (SAVE or DATA).
+    Saved saved { unit: String, var: String }
+
+    /// `data_init(unit, var)`: `var` (or some of its elements) is initialized by a DATA statement.
+    DataInit data_init { unit: String, var: String }
+
+    /// `external(unit, name, kind)`: `name` is declared `external` or `intrinsic`.
+    External external { unit: String, name: String, kind: String }
+
+    /// `hpf_processors(unit, name, dim, extent)`: dimension `dim` of processor arrangement `name` has `extent` processors.
+    HpfProcessors hpf_processors { unit: String, name: String, dim: i64, extent: i64 }
+
+    /// `hpf_template(unit, name, dim, lower, upper)`: dimension `dim` of template `name` has index range `lower:upper`.
+    HpfTemplate hpf_template { unit: String, name: String, dim: i64, lower: i64, upper: i64 }
+
+    /// `hpf_align(unit, array, array_dim, template, template_dim, kind, coeff, offset)`: for `kind` `axis`, index i of `array_dim` is aligned with `coeff`*i+`offset` of `template_dim`; `constant` aligns the template dim with `offset` (array_dim 0); `replicated` spreads the array over `template_dim` (array_dim 0); `collapsed` keeps `array_dim` on one processor (template_dim 0).
+    HpfAlign hpf_align { unit: String, array: String, array_dim: i64, template: String, template_dim: i64, kind: String, coeff: i64, offset: i64 }
+
+    /// `hpf_distribute(unit, template, dim, format, k, onto)`: dimension `dim` of `template` is distributed `block`, `cyclic` (with block size `k`, 1 for plain CYCLIC) or `*` (not distributed, k 0), onto processors `onto` (empty when not given).
+    HpfDistribute hpf_distribute { unit: String, template: String, dim: i64, format: String, k: i64, onto: String }
+
+    /// `hpf_independent(loop)`: the DO loop `loop` is asserted INDEPENDENT by the user.
+    HpfIndependent hpf_independent { r#loop: i64 }
+}
