@@ -1,0 +1,316 @@
+//! The syntax tree of a Fortran 77/90 + HPF program after parsing and
+//! structuring: DO loops and block IFs own their bodies, labels stay on the
+//! statements that carry them. Lowering (facts), the test interpreter and
+//! code generation all walk this tree.
+//!
+//! Names are upper case. Every node that stands for a place in the source
+//! carries a [`Pos`] so that facts and diagnostics can point at it.
+
+/// Index of a file in [`Program::files`].
+pub type FileId = usize;
+
+/// A 1-based position in a source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Pos {
+    pub file: FileId,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A name as written, folded to upper case, with where it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    pub text: String,
+    pub pos: Pos,
+}
+
+/// One source file as read (INCLUDEd files are files of their own).
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub path: String,
+    /// The raw lines, kept for diagnostics (`file:line:col`, the line, a caret).
+    pub lines: Vec<String>,
+}
+
+/// Everything parsed from the files of one run.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub files: Vec<SourceFile>,
+    pub units: Vec<Unit>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    Program,
+    Subroutine,
+    Function,
+    BlockData,
+}
+
+/// A program unit. A file without a PROGRAM statement starts an unnamed
+/// main program called `MAIN`.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub kind: UnitKind,
+    pub name: Name,
+    pub args: Vec<Name>,
+    /// Declared result type of a FUNCTION (`REAL FUNCTION F(X)`).
+    pub result_type: Option<TypeSpec>,
+    pub decls: Vec<Decl>,
+    pub body: Vec<Stmt>,
+    /// Where the END statement stands.
+    pub end: Pos,
+    /// The label on the END statement, if any (GOTO targets).
+    pub end_label: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeSpec {
+    Integer,
+    Real,
+    Double,
+    Complex,
+    Logical,
+    Character,
+}
+
+/// One declarator: `A(0:100, N)`, `X`, `C*8`.
+#[derive(Clone, Debug)]
+pub struct Entity {
+    pub name: Name,
+    /// Empty for a scalar.
+    pub dims: Vec<DimSpec>,
+    /// `= value` in F90 declarations (`INTEGER :: N = 10`, with PARAMETER).
+    pub init: Option<Expr>,
+}
+
+/// `lower:upper`; `lower` is 1 when absent; `upper` is `None` for `*`.
+#[derive(Clone, Debug)]
+pub struct DimSpec {
+    pub lower: Option<Expr>,
+    pub upper: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub pos: Pos,
+    pub kind: DeclKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum DeclKind {
+    /// `INTEGER A(10), B` or `REAL, DIMENSION(10), PARAMETER :: ...`;
+    /// attribute DIMENSION is already folded into each entity's dims.
+    Type {
+        ty: TypeSpec,
+        parameter: bool,
+        entities: Vec<Entity>,
+    },
+    Dimension(Vec<Entity>),
+    Parameter(Vec<(Name, Expr)>),
+    /// Block name `""` is blank common.
+    Common {
+        block: String,
+        entities: Vec<Entity>,
+    },
+    Equivalence(Vec<Vec<Expr>>),
+    /// DATA: the objects initialized (values are not kept).
+    Data(Vec<Expr>),
+    /// An empty list saves everything.
+    Save(Vec<Name>),
+    External(Vec<Name>),
+    Intrinsic(Vec<Name>),
+    ImplicitNone,
+    /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given this type.
+    Implicit(Vec<(TypeSpec, Vec<(char, char)>)>),
+    Hpf(HpfDirective),
+}
+
+/// HPF directives (`!HPF$`, `CHPF$`, `*HPF$`). INDEPENDENT is not here: it
+/// sets [`StmtKind::Do::independent`] of the DO it precedes.
+#[derive(Clone, Debug)]
+pub enum HpfDirective {
+    Processors {
+        name: Name,
+        shape: Vec<Expr>,
+    },
+    Template {
+        name: Name,
+        dims: Vec<DimSpec>,
+    },
+    /// `ALIGN A(I,J) WITH T(I,J)` has one array; `ALIGN (I,J) WITH T(I,J) :: A, B` several.
+    Align {
+        arrays: Vec<Name>,
+        source: Vec<AlignSource>,
+        template: Name,
+        target: Vec<AlignTarget>,
+    },
+    Distribute {
+        templates: Vec<Name>,
+        formats: Vec<DistFormat>,
+        onto: Option<Name>,
+    },
+}
+
+/// A subscript of the aligned array in ALIGN: an align dummy, `*` (collapse) or `:`.
+#[derive(Clone, Debug)]
+pub enum AlignSource {
+    Dummy(Name),
+    Star,
+    Colon,
+}
+
+/// A subscript of the template in ALIGN: an expression in the dummies
+/// (`a*I+b`, a constant) or `*` (replication).
+#[derive(Clone, Debug)]
+pub enum AlignTarget {
+    Expr(Expr),
+    Star,
+}
+
+#[derive(Clone, Debug)]
+pub enum DistFormat {
+    Block(Option<Expr>),
+    Cyclic(Option<Expr>),
+    Star,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub label: Option<u32>,
+    /// Where the statement's first keyword (or the assigned name) stands.
+    pub pos: Pos,
+    pub kind: StmtKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// `lhs = rhs`; `lhs` is a [`ExprKind::Var`] or [`ExprKind::Apply`] (array element).
+    Assign { lhs: Expr, rhs: Expr },
+    /// A DO loop with its body. For a labelled DO the terminal statement is
+    /// the last statement of the innermost loop that shares it.
+    Do {
+        var: Name,
+        lower: Expr,
+        upper: Expr,
+        step: Option<Expr>,
+        body: Vec<Stmt>,
+        end: LoopEnd,
+        /// Preceded by `!HPF$ INDEPENDENT`.
+        independent: bool,
+    },
+    DoWhile {
+        cond: Expr,
+        body: Vec<Stmt>,
+        end: LoopEnd,
+    },
+    /// Block IF: the IF and each ELSE IF arm (condition, where its keyword
+    /// stands, body), then the ELSE part and the END IF.
+    If {
+        arms: Vec<IfArm>,
+        else_part: Option<ElsePart>,
+        end: Pos,
+        end_label: Option<u32>,
+    },
+    /// `IF (cond) stmt`.
+    LogicalIf { cond: Expr, stmt: Box<Stmt> },
+    Goto(u32),
+    /// `GO TO (l1, l2, ...), index`.
+    ComputedGoto { labels: Vec<u32>, index: Expr },
+    /// `IF (e) neg, zero, pos`.
+    ArithIf {
+        expr: Expr,
+        neg: u32,
+        zero: u32,
+        pos: u32,
+    },
+    Continue,
+    Call { name: Name, args: Vec<Expr> },
+    Return,
+    Stop,
+    Read { items: Vec<Expr> },
+    Write { items: Vec<Expr> },
+    Print { items: Vec<Expr> },
+    Format,
+    /// Valid Fortran that the analyses do not model (a warning was given);
+    /// analyses treat it as reading and writing everything it might.
+    Opaque { reason: String },
+}
+
+#[derive(Clone, Debug)]
+pub struct IfArm {
+    pub cond: Expr,
+    pub pos: Pos,
+    pub label: Option<u32>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ElsePart {
+    pub pos: Pos,
+    pub label: Option<u32>,
+    pub body: Vec<Stmt>,
+}
+
+/// How a loop ends: at `END DO` (its position and label) or at the labelled
+/// terminal statement, which is the last statement of the body.
+#[derive(Clone, Debug)]
+pub enum LoopEnd {
+    EndDo { pos: Pos, label: Option<u32> },
+    Label(u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub pos: Pos,
+    pub kind: ExprKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    /// The literal as written (`1.0E30`, `2.5D0`).
+    Real(String),
+    Logical(bool),
+    Str(String),
+    /// A scalar, a whole array, or a PARAMETER constant.
+    Var(String),
+    /// `NAME(args)`: an array element, an intrinsic or a function call;
+    /// [`crate::symbols`] says which.
+    Apply { name: String, args: Vec<Expr> },
+    /// `lo:hi:stride` inside an [`ExprKind::Apply`] (array sections, substrings).
+    Range {
+        lower: Option<Box<Expr>>,
+        upper: Option<Box<Expr>>,
+        stride: Option<Box<Expr>>,
+    },
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Plus,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Concat,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Eqv,
+    Neqv,
+}
