@@ -70,6 +70,12 @@ relations! {
     /// `use(ref, stmt, var)`: reference `ref` in statement `stmt` reads variable `var` (scalar, array element or whole array).
     Use r#use { r#ref: i64, stmt: i64, var: String }
 
+    /// `must_def(ref)`: definition `ref` certainly overwrites the whole variable (a scalar assignment, a DO variable, a READ item), so it kills earlier definitions; array elements, CALL arguments and EQUIVALENCEd names are only may-definitions.
+    MustDef must_def { r#ref: i64 }
+
+    /// `ref_next(ref, next)`: `next` is the next reference (definition or use) to the same variable after `ref` in the same basic block, in execution order; the program-order fact that lets rules refine block-level dataflow to the points inside a block.
+    RefNext ref_next { r#ref: i64, next: i64 }
+
     /// `ref_pos(ref, line, col)`: where the variable's name of reference `ref` stands in the source.
     RefPos ref_pos { r#ref: i64, line: i64, col: i64 }
 
