@@ -1,0 +1,283 @@
+//! Where variables live: storage areas of cells, the binding of a name to a
+//! place in one (with its declared bounds), and what a unit's declarations
+//! say about each name.
+
+use super::value::{Ty, Value};
+use kaiseki_frontend::ast::{DeclKind, DimSpec, Expr, TypeSpec, Unit, UnitKind};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// One declared dimension; `upper` is `None` for an assumed size `*`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dim {
+    pub lower: i64,
+    pub upper: Option<i64>,
+}
+
+/// A name bound to cells: `offset` is where element 0 (or the scalar) is.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub name: Rc<str>,
+    pub storage: usize,
+    pub offset: usize,
+    pub ty: Ty,
+    /// Empty for a scalar.
+    pub dims: Rc<[Dim]>,
+}
+
+impl Binding {
+    pub fn is_array(&self) -> bool {
+        !self.dims.is_empty()
+    }
+
+    /// Number of elements the declaration gives, `None` for assumed size.
+    pub fn len(&self) -> Option<usize> {
+        self.dims.iter().try_fold(1usize, |n, d| {
+            let u = d.upper?;
+            Some(n.saturating_mul(usize::try_from(u - d.lower + 1).unwrap_or(0)))
+        })
+    }
+
+    /// Column-major 0-based offset of an element, checking every bound.
+    pub fn linear(&self, subs: &[i64]) -> Result<usize, String> {
+        if subs.len() != self.dims.len() {
+            return Err(format!(
+                "{} has rank {}, subscripted with {} subscripts",
+                self.name,
+                self.dims.len(),
+                subs.len()
+            ));
+        }
+        let mut index: i64 = 0;
+        let mut stride: i64 = 1;
+        for (k, (s, d)) in subs.iter().zip(self.dims.iter()).enumerate() {
+            let out = *s < d.lower || d.upper.is_some_and(|u| *s > u);
+            if out {
+                let upper = d.upper.map_or("*".to_string(), |u| u.to_string());
+                return Err(format!(
+                    "subscript {} of {} is {s}, out of bounds {}:{upper}",
+                    k + 1,
+                    self.name,
+                    d.lower
+                ));
+            }
+            index = (s - d.lower)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(index))
+                .ok_or("subscript overflow")?;
+            if let Some(u) = d.upper {
+                stride = stride
+                    .checked_mul(u - d.lower + 1)
+                    .ok_or("array too large")?;
+            }
+        }
+        usize::try_from(index).map_err(|_| "negative subscript offset".into())
+    }
+}
+
+/// What the declarations of one unit say, gathered once per unit.
+#[derive(Debug, Default)]
+pub struct UnitInfo {
+    /// Explicitly declared types.
+    pub types: HashMap<String, Ty>,
+    pub dims: HashMap<String, Vec<DimSpec>>,
+    /// PARAMETER constants in declaration order (later ones may use earlier).
+    pub params: Vec<(String, Expr)>,
+    /// Initial values of non-constant entities (`INTEGER :: N = 10`).
+    pub inits: Vec<(String, Expr)>,
+    /// COMMON blocks: block name and its members in order.
+    pub commons: Vec<(String, Vec<String>)>,
+    /// The type of each initial letter A..Z under the IMPLICIT rules.
+    implicit: Vec<Ty>,
+    /// Set by a declaration the judge cannot execute faithfully.
+    pub unsupported: Option<String>,
+}
+
+impl UnitInfo {
+    pub fn new(unit: &Unit) -> UnitInfo {
+        let mut info = UnitInfo {
+            implicit: ('A'..='Z')
+                .map(|c| {
+                    if ('I'..='N').contains(&c) {
+                        Ty::Int
+                    } else {
+                        Ty::Real
+                    }
+                })
+                .collect(),
+            ..UnitInfo::default()
+        };
+        if let (UnitKind::Function, Some(t)) = (unit.kind, &unit.result_type) {
+            info.set_type(&unit.name.text, t);
+        }
+        for decl in &unit.decls {
+            match &decl.kind {
+                DeclKind::Type {
+                    ty,
+                    parameter,
+                    entities,
+                } => {
+                    for e in entities {
+                        info.set_type(&e.name.text, ty);
+                        info.set_dims(&e.name.text, &e.dims);
+                        match (&e.init, parameter) {
+                            (Some(v), true) => info.params.push((e.name.text.clone(), v.clone())),
+                            (Some(v), false) => info.inits.push((e.name.text.clone(), v.clone())),
+                            (None, _) => {}
+                        }
+                    }
+                }
+                DeclKind::Dimension(entities) => {
+                    for e in entities {
+                        info.set_dims(&e.name.text, &e.dims);
+                    }
+                }
+                DeclKind::Parameter(list) => {
+                    for (n, v) in list {
+                        info.params.push((n.text.clone(), v.clone()));
+                    }
+                }
+                DeclKind::Common { block, entities } => {
+                    for e in entities {
+                        info.set_dims(&e.name.text, &e.dims);
+                    }
+                    let names = entities.iter().map(|e| e.name.text.clone());
+                    match info.commons.iter_mut().find(|(b, _)| b == block) {
+                        Some((_, members)) => members.extend(names),
+                        None => info.commons.push((block.clone(), names.collect())),
+                    }
+                }
+                DeclKind::Implicit(rules) => {
+                    for (t, ranges) in rules {
+                        for &(a, b) in ranges {
+                            for c in a.to_ascii_uppercase()..=b.to_ascii_uppercase() {
+                                if let (Some(slot), Ok(t)) = (
+                                    info.implicit.get_mut((c as u8).wrapping_sub(b'A') as usize),
+                                    Ty::from_spec(t),
+                                ) {
+                                    *slot = t;
+                                }
+                            }
+                        }
+                    }
+                }
+                DeclKind::Equivalence(_) => {
+                    info.unsupported = Some("EQUIVALENCE is not supported by the judge".into())
+                }
+                DeclKind::Data(_) => {
+                    info.unsupported = Some("DATA values are not kept in the syntax tree".into())
+                }
+                DeclKind::Save(_)
+                | DeclKind::External(_)
+                | DeclKind::Intrinsic(_)
+                | DeclKind::ImplicitNone
+                | DeclKind::Hpf(_) => {}
+            }
+        }
+        info
+    }
+
+    fn set_type(&mut self, name: &str, spec: &TypeSpec) {
+        match Ty::from_spec(spec) {
+            Ok(t) => {
+                self.types.insert(name.to_string(), t);
+            }
+            Err(e) => self.unsupported = Some(e),
+        }
+    }
+
+    fn set_dims(&mut self, name: &str, dims: &[DimSpec]) {
+        if !dims.is_empty() {
+            self.dims.insert(name.to_string(), dims.to_vec());
+        }
+    }
+
+    /// The declared type, else the implicit one of the initial letter.
+    pub fn type_of(&self, name: &str) -> Ty {
+        if let Some(t) = self.types.get(name) {
+            return *t;
+        }
+        let first = name.bytes().next().unwrap_or(b'A').to_ascii_uppercase();
+        self.implicit
+            .get(first.wrapping_sub(b'A') as usize)
+            .copied()
+            .unwrap_or(Ty::Real)
+    }
+}
+
+/// All storage areas of a run.
+#[derive(Debug, Default)]
+pub struct Memory {
+    pub areas: Vec<Vec<Value>>,
+}
+
+impl Memory {
+    pub fn alloc(&mut self, cells: Vec<Value>) -> usize {
+        self.areas.push(cells);
+        self.areas.len() - 1
+    }
+
+    pub fn get(&self, storage: usize, offset: usize) -> Result<&Value, String> {
+        self.areas
+            .get(storage)
+            .and_then(|a| a.get(offset))
+            .ok_or_else(|| "access beyond the end of the actual argument's storage".into())
+    }
+
+    pub fn set(&mut self, storage: usize, offset: usize, v: Value) -> Result<(), String> {
+        let cell = self
+            .areas
+            .get_mut(storage)
+            .and_then(|a| a.get_mut(offset))
+            .ok_or("access beyond the end of the actual argument's storage")?;
+        *cell = v;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn array(dims: Vec<Dim>) -> Binding {
+        Binding {
+            name: "A".into(),
+            storage: 0,
+            offset: 0,
+            ty: Ty::Real,
+            dims: dims.into(),
+        }
+    }
+
+    #[test]
+    fn linear_index_is_column_major_from_declared_lower_bounds() {
+        let a = array(vec![
+            Dim {
+                lower: 0,
+                upper: Some(2),
+            },
+            Dim {
+                lower: -1,
+                upper: Some(1),
+            },
+        ]);
+        assert_eq!(a.linear(&[0, -1]), Ok(0));
+        assert_eq!(a.linear(&[1, -1]), Ok(1));
+        assert_eq!(a.linear(&[0, 0]), Ok(3));
+        assert_eq!(a.linear(&[2, 1]), Ok(8));
+        assert_eq!(a.len(), Some(9));
+        assert!(a.linear(&[3, 0]).unwrap_err().contains("out of bounds"));
+        assert!(a.linear(&[1]).is_err());
+    }
+
+    #[test]
+    fn assumed_size_last_dimension_has_no_upper_check() {
+        let a = array(vec![Dim {
+            lower: 1,
+            upper: None,
+        }]);
+        assert_eq!(a.linear(&[100]), Ok(99));
+        assert_eq!(a.len(), None);
+        assert!(a.linear(&[0]).is_err());
+    }
+}

@@ -1,0 +1,811 @@
+//! The interpreter: runs an [`ast::Program`] on given input, capturing what
+//! it prints and, when asked, the trace of every memory access.
+//!
+//! Control flow follows the structured tree; a GOTO travels up the blocks
+//! until one holds the labelled statement (or the IF construct whose END IF
+//! carries the label), and a jump to a DO loop's end label from inside the
+//! loop ends the iteration. Jumps into a block from outside are refused.
+
+mod eval;
+mod intrinsics;
+mod memory;
+mod value;
+
+use crate::trace::{Access, Iteration, Loc, Mode};
+use kaiseki_frontend::ast::{self, LoopEnd, Pos, Stmt, StmtKind, Unit, UnitKind};
+use memory::{Binding, Dim, Memory, UnitInfo};
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::rc::Rc;
+pub use value::{Ty, Value};
+
+/// How much to run and what to record.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Statements executed plus loop iterations before the run is stopped
+    /// with "step limit exceeded" (a generated program must not hang a test).
+    pub step_limit: u64,
+    /// Record the trace (off for runs that only compare printed output).
+    pub trace: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            step_limit: 10_000_000,
+            trace: true,
+        }
+    }
+}
+
+/// What one run produced.
+#[derive(Debug)]
+pub struct Run {
+    /// Everything PRINT and WRITE wrote, one line per statement.
+    pub output: String,
+    /// Every access in execution order (empty when tracing was off).
+    pub trace: Vec<Access>,
+    pub steps: u64,
+}
+
+/// Why a run stopped early: where, and what went wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.pos.line, self.pos.col, self.message)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Runs the main program of `program`. READ takes its values from `input`,
+/// one value per item, in order.
+pub fn run<S: AsRef<str>>(
+    program: &ast::Program,
+    input: &[S],
+    config: &Config,
+) -> Result<Run, RunError> {
+    let main = program
+        .units
+        .iter()
+        .position(|u| u.kind == UnitKind::Program)
+        .ok_or_else(|| RunError {
+            pos: Pos::default(),
+            message: "no main program".into(),
+        })?;
+    let mut it = Interp::new(program, input, config);
+    match it.invoke(main, Vec::new(), program.units[main].name.pos) {
+        Ok(_) | Err(Halt::Stop) => Ok(Run {
+            output: it.output,
+            trace: it.trace.unwrap_or_default(),
+            steps: it.steps,
+        }),
+        Err(Halt::Error(e)) => Err(e),
+    }
+}
+
+/// Why execution unwinds: a STOP (a normal end) or an error.
+enum Halt {
+    Stop,
+    Error(RunError),
+}
+
+type Exec<T> = Result<T, Halt>;
+
+/// Attaches a source position to the plain-text errors of values and memory.
+trait At<T> {
+    fn at(self, pos: Pos) -> Exec<T>;
+}
+
+impl<T> At<T> for Result<T, String> {
+    fn at(self, pos: Pos) -> Exec<T> {
+        self.map_err(|message| Halt::Error(RunError { pos, message }))
+    }
+}
+
+fn fail<T>(pos: Pos, message: impl Into<String>) -> Exec<T> {
+    Err(Halt::Error(RunError {
+        pos,
+        message: message.into(),
+    }))
+}
+
+/// How a statement or block hands over control.
+enum Flow {
+    Next,
+    /// A jump not yet resolved, with where the jump stands.
+    Goto(u32, Pos),
+    Return,
+}
+
+/// The names visible in one activation of a unit.
+struct Frame {
+    unit: usize,
+    consts: HashMap<String, Value>,
+    vars: HashMap<String, Binding>,
+}
+
+/// Cells passed to a dummy argument (by reference).
+#[derive(Clone, Copy)]
+struct Cells {
+    storage: usize,
+    offset: usize,
+}
+
+struct Interp<'p> {
+    program: &'p ast::Program,
+    infos: Vec<UnitInfo>,
+    unit_names: Vec<Rc<str>>,
+    units_by_name: HashMap<String, usize>,
+    mem: Memory,
+    commons: HashMap<String, usize>,
+    /// Local variables of each unit, allocated at its first call and kept
+    /// (SAVE semantics, like gfortran for most locals).
+    statics: Vec<HashMap<String, Binding>>,
+    allocated: Vec<bool>,
+    input: VecDeque<String>,
+    output: String,
+    trace: Option<Vec<Access>>,
+    /// Set while evaluating declarations (dimension bounds of dummies):
+    /// those reads are not statements of the program.
+    paused: bool,
+    active_units: Vec<usize>,
+    loops: Vec<Iteration>,
+    loops_rc: Option<Rc<[Iteration]>>,
+    callers: Vec<Pos>,
+    callers_rc: Option<Rc<[Pos]>>,
+    next_instance: u64,
+    steps: u64,
+    step_limit: u64,
+}
+
+impl<'p> Interp<'p> {
+    fn new<S: AsRef<str>>(program: &'p ast::Program, input: &[S], config: &Config) -> Self {
+        let mut units_by_name = HashMap::new();
+        for (i, u) in program.units.iter().enumerate() {
+            units_by_name.entry(u.name.text.clone()).or_insert(i);
+        }
+        Interp {
+            program,
+            infos: program.units.iter().map(UnitInfo::new).collect(),
+            unit_names: program
+                .units
+                .iter()
+                .map(|u| u.name.text.as_str().into())
+                .collect(),
+            units_by_name,
+            mem: Memory::default(),
+            commons: HashMap::new(),
+            statics: vec![HashMap::new(); program.units.len()],
+            allocated: vec![false; program.units.len()],
+            input: input
+                .iter()
+                .map(|s| s.as_ref().trim().to_string())
+                .collect(),
+            output: String::new(),
+            trace: config.trace.then(Vec::new),
+            paused: false,
+            active_units: Vec::new(),
+            loops: Vec::new(),
+            loops_rc: None,
+            callers: Vec::new(),
+            callers_rc: None,
+            next_instance: 0,
+            steps: 0,
+            step_limit: config.step_limit,
+        }
+    }
+
+    fn tick(&mut self, pos: Pos) -> Exec<()> {
+        self.steps += 1;
+        if self.steps > self.step_limit {
+            return fail(pos, "step limit exceeded");
+        }
+        Ok(())
+    }
+
+    // ---- units and calls -------------------------------------------------
+
+    /// Runs unit `u` with its dummies bound to `args`; returns its frame so
+    /// a FUNCTION's result can be read from it.
+    fn invoke(&mut self, u: usize, args: Vec<Cells>, call_pos: Pos) -> Exec<Frame> {
+        let program = self.program;
+        let unit = &program.units[u];
+        if self.active_units.contains(&u) {
+            return fail(call_pos, format!("recursive call of {}", unit.name.text));
+        }
+        if args.len() != unit.args.len() {
+            return fail(
+                call_pos,
+                format!(
+                    "{} takes {} arguments, called with {}",
+                    unit.name.text,
+                    unit.args.len(),
+                    args.len()
+                ),
+            );
+        }
+        self.active_units.push(u);
+        let result = self.enter(u, unit, &args).and_then(|mut fr| {
+            match self.exec_block(&mut fr, &unit.body)? {
+                Flow::Goto(l, _) if unit.end_label == Some(l) => Ok(fr),
+                Flow::Goto(l, from) => fail(
+                    from,
+                    format!("GO TO {l}: no such label reachable from here (jumps into blocks are not supported)"),
+                ),
+                Flow::Next | Flow::Return => Ok(fr),
+            }
+        });
+        self.active_units.pop();
+        result
+    }
+
+    /// Builds the frame of a call: constants, dummies, COMMON members, locals.
+    fn enter(&mut self, u: usize, unit: &Unit, args: &[Cells]) -> Exec<Frame> {
+        let info = &self.infos[u];
+        if let Some(why) = &info.unsupported {
+            return fail(unit.name.pos, why.clone());
+        }
+        let mut fr = Frame {
+            unit: u,
+            consts: HashMap::new(),
+            vars: HashMap::new(),
+        };
+        let was_paused = std::mem::replace(&mut self.paused, true);
+        let result = self.bind_all(&mut fr, unit, args);
+        self.paused = was_paused;
+        result.map(|()| fr)
+    }
+
+    fn bind_all(&mut self, fr: &mut Frame, unit: &Unit, args: &[Cells]) -> Exec<()> {
+        let u = fr.unit;
+        let params = self.infos[u].params.clone();
+        for (name, e) in &params {
+            let v = self.eval_scalar(fr, e)?;
+            let v = v.convert(self.infos[u].type_of(name)).at(e.pos)?;
+            fr.consts.insert(name.clone(), v);
+        }
+        // Scalars first, so that adjustable bounds (A(N)) can read them.
+        for (d, cells) in unit.args.iter().zip(args) {
+            let b = self.binding(u, &d.text, *cells, Rc::from([]));
+            fr.vars.insert(d.text.clone(), b);
+        }
+        for (block, members) in self.infos[u].commons.clone() {
+            let storage = match self.commons.get(&block) {
+                Some(s) => *s,
+                None => {
+                    let s = self.mem.alloc(Vec::new());
+                    self.commons.insert(block.clone(), s);
+                    s
+                }
+            };
+            let mut offset = 0;
+            for m in &members {
+                let dims = self.dims_of(fr, m)?;
+                let b = self.binding(u, m, Cells { storage, offset }, dims);
+                let len = b
+                    .len()
+                    .ok_or_else(|| "assumed size in COMMON".to_string())
+                    .at(unit.name.pos)?;
+                offset += len;
+                let area = &mut self.mem.areas[storage];
+                if area.len() < offset {
+                    area.resize(offset, b.ty.zero());
+                }
+                fr.vars.insert(m.clone(), b);
+            }
+        }
+        for d in &unit.args {
+            let dims = self.dims_of(fr, &d.text)?;
+            if let Some(b) = fr.vars.get_mut(&d.text) {
+                b.dims = dims;
+            }
+        }
+        if !self.allocated[u] {
+            self.allocated[u] = true;
+            self.alloc_statics(fr, unit)?;
+        }
+        for (name, b) in &self.statics[u] {
+            fr.vars.entry(name.clone()).or_insert_with(|| b.clone());
+        }
+        Ok(())
+    }
+
+    /// Allocates the locals of a unit at its first call (declared names and
+    /// a FUNCTION's result variable), with their initial values.
+    fn alloc_statics(&mut self, fr: &mut Frame, unit: &Unit) -> Exec<()> {
+        let u = fr.unit;
+        let info = &self.infos[u];
+        let mut names: Vec<String> = info.types.keys().chain(info.dims.keys()).cloned().collect();
+        if unit.kind == UnitKind::Function {
+            names.push(unit.name.text.clone());
+        }
+        names.sort();
+        names.dedup();
+        let inits = info.inits.clone();
+        for name in names {
+            if fr.vars.contains_key(&name) || fr.consts.contains_key(&name) {
+                continue;
+            }
+            let dims = self.dims_of(fr, &name)?;
+            let ty = self.infos[u].type_of(&name);
+            let probe = self.binding(
+                u,
+                &name,
+                Cells {
+                    storage: 0,
+                    offset: 0,
+                },
+                dims,
+            );
+            let len = probe
+                .len()
+                .ok_or_else(|| format!("local array {name} has assumed size"))
+                .at(unit.name.pos)?;
+            let storage = self.mem.alloc(vec![ty.zero(); len]);
+            let b = Binding { storage, ..probe };
+            self.statics[u].insert(name.clone(), b.clone());
+            fr.vars.insert(name, b);
+        }
+        for (name, e) in &inits {
+            let v = self.eval(fr, e)?;
+            let place = self.place(
+                fr,
+                &ast::Expr {
+                    pos: e.pos,
+                    kind: ast::ExprKind::Var(name.clone()),
+                },
+            )?;
+            self.assign(&place, v)?;
+        }
+        Ok(())
+    }
+
+    fn binding(&self, u: usize, name: &str, cells: Cells, dims: Rc<[Dim]>) -> Binding {
+        Binding {
+            name: name.into(),
+            storage: cells.storage,
+            offset: cells.offset,
+            ty: self.infos[u].type_of(name),
+            dims,
+        }
+    }
+
+    /// Evaluates the declared bounds of a name (empty for a scalar).
+    fn dims_of(&mut self, fr: &mut Frame, name: &str) -> Exec<Rc<[Dim]>> {
+        let Some(specs) = self.infos[fr.unit].dims.get(name).cloned() else {
+            return Ok(Rc::from([]));
+        };
+        let mut dims = Vec::with_capacity(specs.len());
+        for s in &specs {
+            let lower = match &s.lower {
+                Some(e) => self.eval_scalar(fr, e)?.as_int().at(e.pos)?,
+                None => 1,
+            };
+            let upper = match &s.upper {
+                Some(e) => Some(self.eval_scalar(fr, e)?.as_int().at(e.pos)?),
+                None => None,
+            };
+            dims.push(Dim { lower, upper });
+        }
+        Ok(dims.into())
+    }
+
+    /// The binding of a name, creating an implicitly typed local scalar for
+    /// a name never declared.
+    fn var<'f>(&mut self, fr: &'f mut Frame, name: &str) -> &'f Binding {
+        if !fr.vars.contains_key(name) {
+            let ty = self.infos[fr.unit].type_of(name);
+            let storage = self.mem.alloc(vec![ty.zero()]);
+            let b = Binding {
+                name: name.into(),
+                storage,
+                offset: 0,
+                ty,
+                dims: Rc::from([]),
+            };
+            self.statics[fr.unit].insert(name.to_string(), b.clone());
+            fr.vars.insert(name.to_string(), b);
+        }
+        &fr.vars[name]
+    }
+
+    fn unit_named(&self, name: &str, kind: UnitKind) -> Option<usize> {
+        self.units_by_name
+            .get(name)
+            .copied()
+            .filter(|u| self.program.units[*u].kind == kind)
+    }
+
+    /// Calls a SUBROUTINE or FUNCTION with actual arguments passed by
+    /// reference; expression arguments get a temporary of their own.
+    fn call(&mut self, fr: &mut Frame, u: usize, args: &[ast::Expr], pos: Pos) -> Exec<Frame> {
+        let mut cells = Vec::with_capacity(args.len());
+        let mut temps = Vec::new();
+        for a in args {
+            match self.actual(fr, a)? {
+                eval::Actual::Cells(c) => cells.push(c),
+                eval::Actual::Temp(values) => {
+                    let storage = self.mem.alloc(values);
+                    temps.push(storage);
+                    cells.push(Cells { storage, offset: 0 });
+                }
+            }
+        }
+        self.callers.push(pos);
+        self.callers_rc = None;
+        let result = self.invoke(u, cells, pos);
+        self.callers.pop();
+        self.callers_rc = None;
+        for t in temps {
+            // Keep the id (never reused, so traces stay unambiguous), free the cells.
+            self.mem.areas[t] = Vec::new();
+        }
+        result
+    }
+
+    // ---- trace -----------------------------------------------------------
+
+    fn record(&mut self, b: &Binding, index: usize, mode: Mode, pos: Pos, at_loop_end: bool) {
+        if self.paused || self.trace.is_none() {
+            return;
+        }
+        let loops = self
+            .loops_rc
+            .get_or_insert_with(|| self.loops.as_slice().into())
+            .clone();
+        let callers = self
+            .callers_rc
+            .get_or_insert_with(|| self.callers.as_slice().into())
+            .clone();
+        let unit = self.unit_names[*self.active_units.last().unwrap_or(&0)].clone();
+        if let Some(t) = &mut self.trace {
+            t.push(Access {
+                pos,
+                unit,
+                var: b.name.clone(),
+                mode,
+                index,
+                loc: Loc {
+                    storage: b.storage,
+                    offset: b.offset + index,
+                },
+                loops,
+                at_loop_end,
+                callers,
+            });
+        }
+    }
+
+    fn load(&mut self, b: &Binding, index: usize, pos: Pos, at_loop_end: bool) -> Exec<Value> {
+        let v = self
+            .mem
+            .get(b.storage, b.offset + index)
+            .at(pos)?
+            .convert(b.ty)
+            .at(pos)?;
+        self.record(b, index, Mode::Read, pos, at_loop_end);
+        Ok(v)
+    }
+
+    fn store(
+        &mut self,
+        b: &Binding,
+        index: usize,
+        v: &Value,
+        pos: Pos,
+        at_loop_end: bool,
+    ) -> Exec<()> {
+        let v = v.convert(b.ty).at(pos)?;
+        self.mem.set(b.storage, b.offset + index, v).at(pos)?;
+        self.record(b, index, Mode::Write, pos, at_loop_end);
+        Ok(())
+    }
+
+    // ---- statements --------------------------------------------------------
+
+    fn exec_block(&mut self, fr: &mut Frame, stmts: &[Stmt]) -> Exec<Flow> {
+        let mut i = 0;
+        while let Some(s) = stmts.get(i) {
+            match self.exec_stmt(fr, s)? {
+                Flow::Next => i += 1,
+                Flow::Goto(label, from) => match find_label(stmts, label) {
+                    Some(j) => i = j,
+                    None => return Ok(Flow::Goto(label, from)),
+                },
+                Flow::Return => return Ok(Flow::Return),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn exec_stmt(&mut self, fr: &mut Frame, s: &Stmt) -> Exec<Flow> {
+        self.tick(s.pos)?;
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                let place = self.place(fr, lhs)?;
+                let v = self.eval(fr, rhs)?;
+                self.assign(&place, v)?;
+            }
+            StmtKind::Do {
+                var,
+                lower,
+                upper,
+                step,
+                body,
+                end,
+                ..
+            } => return self.exec_do(fr, s.pos, var, [lower, upper], step.as_ref(), body, end),
+            StmtKind::DoWhile { cond, body, end } => {
+                return self.exec_do_while(fr, s.pos, cond, body, end)
+            }
+            StmtKind::If {
+                arms, else_part, ..
+            } => {
+                for arm in arms {
+                    if self
+                        .eval_scalar(fr, &arm.cond)?
+                        .as_logical()
+                        .at(arm.cond.pos)?
+                    {
+                        return self.exec_block(fr, &arm.body);
+                    }
+                }
+                if let Some(e) = else_part {
+                    return self.exec_block(fr, &e.body);
+                }
+            }
+            StmtKind::LogicalIf { cond, stmt } => {
+                if self.eval_scalar(fr, cond)?.as_logical().at(cond.pos)? {
+                    return self.exec_stmt(fr, stmt);
+                }
+            }
+            StmtKind::Goto(l) => return Ok(Flow::Goto(*l, s.pos)),
+            StmtKind::ComputedGoto { labels, index } => {
+                let k = self.eval_scalar(fr, index)?.as_int().at(index.pos)?;
+                if let Some(l) = usize::try_from(k - 1).ok().and_then(|k| labels.get(k)) {
+                    return Ok(Flow::Goto(*l, s.pos));
+                }
+            }
+            StmtKind::ArithIf {
+                expr,
+                neg,
+                zero,
+                pos,
+            } => {
+                let x = self.eval_scalar(fr, expr)?.as_real().at(expr.pos)?;
+                let l = if x < 0.0 {
+                    neg
+                } else if x == 0.0 {
+                    zero
+                } else {
+                    pos
+                };
+                return Ok(Flow::Goto(*l, s.pos));
+            }
+            StmtKind::Continue | StmtKind::Format => {}
+            StmtKind::Call { name, args } => {
+                let Some(u) = self.unit_named(&name.text, UnitKind::Subroutine) else {
+                    return fail(
+                        name.pos,
+                        format!("no subroutine {} in the program", name.text),
+                    );
+                };
+                self.call(fr, u, args, name.pos)?;
+            }
+            StmtKind::Return => return Ok(Flow::Return),
+            StmtKind::Stop => return Err(Halt::Stop),
+            StmtKind::Read { items } => {
+                for item in items {
+                    let place = self.place(fr, item)?;
+                    for &index in &place.indices {
+                        let Some(text) = self.input.pop_front() else {
+                            return fail(item.pos, "READ past the end of the input");
+                        };
+                        let v = parse_input(&text, place.binding.ty).at(item.pos)?;
+                        self.store(&place.binding, index, &v, place.pos, false)?;
+                    }
+                }
+            }
+            StmtKind::Write { items } | StmtKind::Print { items } => {
+                let mut line = String::new();
+                for item in items {
+                    for v in self.eval(fr, item)?.into_values() {
+                        line.push(' ');
+                        line.push_str(&v.to_string());
+                    }
+                }
+                line.push('\n');
+                self.output.push_str(&line);
+            }
+            StmtKind::Opaque { reason } => {
+                return fail(
+                    s.pos,
+                    format!("statement not supported by the judge: {reason}"),
+                )
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A counted DO: bounds read and the variable written once at entry,
+    /// trip = max(0, (u - l + s) / s) fixed then; each iteration ends with
+    /// the increment (a read and a write of the variable at the loop end).
+    #[allow(clippy::too_many_arguments)]
+    fn exec_do(
+        &mut self,
+        fr: &mut Frame,
+        do_pos: Pos,
+        var: &ast::Name,
+        bounds: [&ast::Expr; 2],
+        step: Option<&ast::Expr>,
+        body: &[Stmt],
+        end: &LoopEnd,
+    ) -> Exec<Flow> {
+        let lower = self.eval_scalar(fr, bounds[0])?;
+        let upper = self.eval_scalar(fr, bounds[1])?;
+        let step = match step {
+            Some(e) => self.eval_scalar(fr, e)?,
+            None => Value::Int(1),
+        };
+        let b = self.var(fr, &var.text).clone();
+        if b.is_array() {
+            return fail(var.pos, format!("DO variable {} is an array", var.text));
+        }
+        let [lower, upper, step] = [lower, upper, step].map(|v| v.convert(b.ty));
+        let (lower, upper, step) = (lower.at(var.pos)?, upper.at(var.pos)?, step.at(var.pos)?);
+        let trip = trip_count(&lower, &upper, &step).at(do_pos)?;
+        self.store(&b, 0, &lower, var.pos, false)?;
+        let end_label = loop_end_label(end);
+        self.enter_loop(do_pos);
+        let mut flow = Flow::Next;
+        for k in 0..trip {
+            self.set_iteration(k);
+            match self.exec_block(fr, body) {
+                Ok(Flow::Next) => {}
+                Ok(Flow::Goto(l, _)) if Some(l) == end_label => {}
+                Ok(other) => {
+                    flow = other;
+                    break;
+                }
+                Err(e) => {
+                    self.exit_loop();
+                    return Err(e);
+                }
+            }
+            let step_result = self
+                .load(&b, 0, var.pos, true)
+                .and_then(|v| value::binary(ast::BinOp::Add, &v, &step).at(var.pos))
+                .and_then(|next| self.store(&b, 0, &next, var.pos, true))
+                .and_then(|()| self.tick(do_pos));
+            if let Err(e) = step_result {
+                self.exit_loop();
+                return Err(e);
+            }
+        }
+        self.exit_loop();
+        Ok(flow)
+    }
+
+    fn exec_do_while(
+        &mut self,
+        fr: &mut Frame,
+        do_pos: Pos,
+        cond: &ast::Expr,
+        body: &[Stmt],
+        end: &LoopEnd,
+    ) -> Exec<Flow> {
+        let end_label = loop_end_label(end);
+        self.enter_loop(do_pos);
+        let mut k = 0;
+        let result = loop {
+            self.set_iteration(k);
+            k += 1;
+            let go = self
+                .tick(do_pos)
+                .and_then(|()| self.eval_scalar(fr, cond))
+                .and_then(|v| v.as_logical().at(cond.pos));
+            match go {
+                Ok(true) => {}
+                Ok(false) => break Ok(Flow::Next),
+                Err(e) => break Err(e),
+            }
+            match self.exec_block(fr, body) {
+                Ok(Flow::Next) => {}
+                Ok(Flow::Goto(l, _)) if Some(l) == end_label => {}
+                other => break other,
+            }
+        };
+        self.exit_loop();
+        result
+    }
+
+    fn enter_loop(&mut self, do_pos: Pos) {
+        self.loops.push(Iteration {
+            do_pos,
+            instance: self.next_instance,
+            iter: 0,
+        });
+        self.next_instance += 1;
+        self.loops_rc = None;
+    }
+
+    fn set_iteration(&mut self, k: u64) {
+        if let Some(top) = self.loops.last_mut() {
+            top.iter = k;
+        }
+        self.loops_rc = None;
+    }
+
+    fn exit_loop(&mut self) {
+        self.loops.pop();
+        self.loops_rc = None;
+    }
+}
+
+/// The statement a jump to `label` resumes at within one block: the
+/// labelled statement itself, or the one after an IF construct whose END
+/// IF carries the label.
+fn find_label(stmts: &[Stmt], label: u32) -> Option<usize> {
+    stmts
+        .iter()
+        .position(|s| s.label == Some(label))
+        .or_else(|| {
+            stmts
+                .iter()
+                .position(
+                    |s| matches!(&s.kind, StmtKind::If { end_label: Some(l), .. } if *l == label),
+                )
+                .map(|j| j + 1)
+        })
+}
+
+fn loop_end_label(end: &LoopEnd) -> Option<u32> {
+    match end {
+        LoopEnd::EndDo { label, .. } => *label,
+        LoopEnd::Label(l) => Some(*l),
+    }
+}
+
+/// Fortran's iteration count, computed once at loop entry.
+fn trip_count(lower: &Value, upper: &Value, step: &Value) -> Result<u64, String> {
+    let n = match (lower, upper, step) {
+        (Value::Int(l), Value::Int(u), Value::Int(s)) => {
+            if *s == 0 {
+                return Err("DO step is zero".into());
+            }
+            u.checked_sub(*l)
+                .and_then(|d| d.checked_add(*s))
+                .map(|d| d / s)
+                .ok_or("DO trip count overflows")?
+        }
+        _ => {
+            let (l, u, s) = (lower.as_real()?, upper.as_real()?, step.as_real()?);
+            if s == 0.0 {
+                return Err("DO step is zero".into());
+            }
+            value::real_to_int(((u - l + s) / s).trunc())?
+        }
+    };
+    Ok(n.max(0) as u64)
+}
+
+/// One list-directed input value for a variable of type `ty`.
+fn parse_input(text: &str, ty: Ty) -> Result<Value, String> {
+    let bad = || format!("input {text:?} is not a valid {ty:?} value");
+    match ty {
+        Ty::Int => text.parse().map(Value::Int).map_err(|_| bad()),
+        Ty::Real => value::parse_real(text).map(Value::Real).map_err(|_| bad()),
+        Ty::Logical => match text.trim_start_matches('.').chars().next() {
+            Some('T' | 't') => Ok(Value::Logical(true)),
+            Some('F' | 'f') => Ok(Value::Logical(false)),
+            _ => Err(bad()),
+        },
+        Ty::Char => Ok(Value::Char(text.trim_matches(['\'', '"']).to_string())),
+    }
+}
