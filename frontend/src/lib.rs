@@ -7,5 +7,9 @@
 
 pub mod ast;
 pub mod diagnostics;
+pub mod fold;
+pub mod lower;
+pub mod symbols;
 
 pub use diagnostics::{Diagnostic, Severity};
+pub use lower::lower;

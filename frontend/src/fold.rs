@@ -1,0 +1,427 @@
+//! Constant folding and the folded Fortran text of expressions.
+//!
+//! Facts carry expressions as text (`loop_bounds`, `cond`, `array_dim`,
+//! `subscript_nonaffine`) with PARAMETER constants replaced by their values,
+//! so that `DO I = 1, IMAX` reads `1`, `64` and rules never need the
+//! PARAMETER table. Folding follows Fortran: integer division truncates
+//! toward zero, mixed integer/real arithmetic is real, and anything that
+//! overflows or divides by zero is simply not a constant.
+
+use std::collections::HashMap;
+
+use crate::ast::{BinOp, Expr, ExprKind, UnOp};
+
+/// The value of a constant expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Const {
+    Int(i64),
+    Real(f64),
+    Logical(bool),
+    Str(String),
+}
+
+/// What folding needs to know about names: the PARAMETER constants, and
+/// whether `NAME(args)` is an intrinsic (an array `MAX(10)` must not fold).
+pub trait Env {
+    fn constant(&self, name: &str) -> Option<&Const>;
+    fn is_intrinsic(&self, name: &str) -> bool;
+}
+
+/// A plain table of constants, in which no name is an intrinsic (tests, HPF
+/// dummies).
+impl Env for HashMap<String, Const> {
+    fn constant(&self, name: &str) -> Option<&Const> {
+        self.get(name)
+    }
+    fn is_intrinsic(&self, _name: &str) -> bool {
+        false
+    }
+}
+
+impl Const {
+    /// Fortran source text of the value (`64`, `2.5`, `1E30`, `.TRUE.`, `'AB'`).
+    pub fn text(&self) -> String {
+        match self {
+            Const::Int(n) => n.to_string(),
+            Const::Real(v) => real_text(*v),
+            Const::Logical(true) => ".TRUE.".into(),
+            Const::Logical(false) => ".FALSE.".into(),
+            Const::Str(s) => format!("'{}'", s.replace('\'', "''")),
+        }
+    }
+
+    fn as_real(&self) -> Option<f64> {
+        match self {
+            Const::Int(n) => Some(*n as f64),
+            Const::Real(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+fn real_text(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:?}").to_uppercase()
+    }
+}
+
+/// The integer value of `e`, when it is an integer constant expression.
+pub fn fold_int(e: &Expr, env: &dyn Env) -> Option<i64> {
+    match fold(e, env)? {
+        Const::Int(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The value of `e` when it is a constant expression (literals, PARAMETERs,
+/// operators and the elementary numeric intrinsics).
+pub fn fold(e: &Expr, env: &dyn Env) -> Option<Const> {
+    match &e.kind {
+        ExprKind::Int(n) => Some(Const::Int(*n)),
+        ExprKind::Real(s) => real_literal(s).map(Const::Real),
+        ExprKind::Logical(b) => Some(Const::Logical(*b)),
+        ExprKind::Str(s) => Some(Const::Str(s.clone())),
+        ExprKind::Var(name) => env.constant(name).cloned(),
+        ExprKind::Apply { name, args } if env.is_intrinsic(name) => {
+            let vals = args
+                .iter()
+                .map(|a| fold(a, env))
+                .collect::<Option<Vec<_>>>()?;
+            intrinsic(name, &vals)
+        }
+        ExprKind::Apply { .. } | ExprKind::Range { .. } => None,
+        ExprKind::Unary(op, x) => unary(*op, fold(x, env)?),
+        ExprKind::Binary(op, l, r) => binary(*op, fold(l, env)?, fold(r, env)?),
+    }
+}
+
+fn real_literal(s: &str) -> Option<f64> {
+    s.to_ascii_uppercase().replace(['D', 'Q'], "E").parse().ok()
+}
+
+fn unary(op: UnOp, x: Const) -> Option<Const> {
+    match (op, x) {
+        (UnOp::Neg, Const::Int(n)) => n.checked_neg().map(Const::Int),
+        (UnOp::Neg, Const::Real(v)) => Some(Const::Real(-v)),
+        (UnOp::Plus, c @ (Const::Int(_) | Const::Real(_))) => Some(c),
+        (UnOp::Not, Const::Logical(b)) => Some(Const::Logical(!b)),
+        _ => None,
+    }
+}
+
+fn binary(op: BinOp, l: Const, r: Const) -> Option<Const> {
+    use BinOp::*;
+    match (op, &l, &r) {
+        (Add | Sub | Mul | Div | Pow, Const::Int(a), Const::Int(b)) => int_arith(op, *a, *b),
+        (Add | Sub | Mul | Div | Pow, _, _) => {
+            let (a, b) = (l.as_real()?, r.as_real()?);
+            let v = match op {
+                Add => a + b,
+                Sub => a - b,
+                Mul => a * b,
+                Div if b == 0.0 => return None,
+                Div => a / b,
+                _ => match r {
+                    Const::Int(n) => a.powi(i32::try_from(n).ok()?),
+                    _ => a.powf(b),
+                },
+            };
+            v.is_finite().then_some(Const::Real(v))
+        }
+        (Concat, Const::Str(a), Const::Str(b)) => Some(Const::Str(format!("{a}{b}"))),
+        (Eq | Ne | Lt | Le | Gt | Ge, _, _) => {
+            let ord = match (&l, &r) {
+                (Const::Int(a), Const::Int(b)) => a.partial_cmp(b),
+                (Const::Str(a), Const::Str(b)) => a.partial_cmp(b),
+                _ => l.as_real()?.partial_cmp(&r.as_real()?),
+            }?;
+            use std::cmp::Ordering::*;
+            let v = match op {
+                Eq => ord == Equal,
+                Ne => ord != Equal,
+                Lt => ord == Less,
+                Le => ord != Greater,
+                Gt => ord == Greater,
+                _ => ord != Less,
+            };
+            Some(Const::Logical(v))
+        }
+        (And | Or | Eqv | Neqv, Const::Logical(a), Const::Logical(b)) => {
+            Some(Const::Logical(match op {
+                And => *a && *b,
+                Or => *a || *b,
+                Eqv => a == b,
+                _ => a != b,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// Integer arithmetic with Fortran semantics: `/` truncates toward zero,
+/// `N**(-k)` is `0` unless `|N| = 1`.
+pub fn int_arith(op: BinOp, a: i64, b: i64) -> Option<Const> {
+    let v = match op {
+        BinOp::Add => a.checked_add(b)?,
+        BinOp::Sub => a.checked_sub(b)?,
+        BinOp::Mul => a.checked_mul(b)?,
+        BinOp::Div => a.checked_div(b)?,
+        BinOp::Pow if b >= 0 => a.checked_pow(u32::try_from(b).ok()?)?,
+        BinOp::Pow => match a {
+            0 => return None,
+            1 => 1,
+            -1 if b % 2 == 0 => 1,
+            -1 => -1,
+            _ => 0,
+        },
+        _ => return None,
+    };
+    Some(Const::Int(v))
+}
+
+/// The elementary intrinsics that may appear in PARAMETER expressions.
+fn intrinsic(name: &str, args: &[Const]) -> Option<Const> {
+    let ints: Option<Vec<i64>> = args
+        .iter()
+        .map(|a| match a {
+            Const::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    let reals: Option<Vec<f64>> = args.iter().map(Const::as_real).collect();
+    match (name, ints, reals) {
+        ("MAX" | "MAX0", Some(v), _) => v.into_iter().max().map(Const::Int),
+        ("MIN" | "MIN0", Some(v), _) => v.into_iter().min().map(Const::Int),
+        ("MAX" | "AMAX1" | "DMAX1", _, Some(v)) if !v.is_empty() => {
+            Some(Const::Real(v.into_iter().fold(f64::MIN, f64::max)))
+        }
+        ("MIN" | "AMIN1" | "DMIN1", _, Some(v)) if !v.is_empty() => {
+            Some(Const::Real(v.into_iter().fold(f64::MAX, f64::min)))
+        }
+        ("MOD", Some(v), _) if v.len() == 2 => v[0].checked_rem(v[1]).map(Const::Int),
+        ("ABS" | "IABS", Some(v), _) if v.len() == 1 => v[0].checked_abs().map(Const::Int),
+        ("ABS", _, Some(v)) if v.len() == 1 => Some(Const::Real(v[0].abs())),
+        ("INT" | "IFIX" | "IDINT", _, Some(v)) if v.len() == 1 && v[0].abs() < 9.0e18 => {
+            Some(Const::Int(v[0].trunc() as i64))
+        }
+        ("NINT", _, Some(v)) if v.len() == 1 && v[0].abs() < 9.0e18 => {
+            Some(Const::Int(v[0].round() as i64))
+        }
+        ("REAL" | "FLOAT" | "DBLE" | "SNGL", _, Some(v)) if v.len() == 1 => Some(Const::Real(v[0])),
+        _ => None,
+    }
+}
+
+/// Binding strength of an operator level, for minimal parentheses.
+const EQV: u8 = 1;
+const OR: u8 = 2;
+const AND: u8 = 3;
+const NOT: u8 = 4;
+const REL: u8 = 5;
+const CONCAT: u8 = 6;
+const ADD: u8 = 7;
+const MUL: u8 = 8;
+const POW: u8 = 9;
+const PRIMARY: u8 = 10;
+
+/// The Fortran text of `e`, upper case and without blanks (`2*N-1`,
+/// `N.GT.0`, `A(I+1)`), with every constant subexpression replaced by its
+/// value (PARAMETERs folded). Literals keep their spelling (`1.0E30`).
+pub fn text(e: &Expr, env: &dyn Env) -> String {
+    let mut out = String::new();
+    write(e, env, &mut out);
+    out
+}
+
+/// The text of a constant or of the node itself, and its binding strength.
+fn write(e: &Expr, env: &dyn Env, out: &mut String) -> u8 {
+    let literal = matches!(
+        e.kind,
+        ExprKind::Real(_) | ExprKind::Str(_) | ExprKind::Logical(_)
+    );
+    if !literal {
+        if let Some(c) = fold(e, env) {
+            let t = c.text();
+            let prec = if t.starts_with('-') { ADD } else { PRIMARY };
+            out.push_str(&t);
+            return prec;
+        }
+    }
+    match &e.kind {
+        ExprKind::Int(n) => {
+            out.push_str(&n.to_string());
+            if *n < 0 {
+                ADD
+            } else {
+                PRIMARY
+            }
+        }
+        ExprKind::Real(s) => {
+            out.push_str(&s.to_ascii_uppercase());
+            PRIMARY
+        }
+        ExprKind::Logical(b) => {
+            out.push_str(&Const::Logical(*b).text());
+            PRIMARY
+        }
+        ExprKind::Str(s) => {
+            out.push_str(&Const::Str(s.clone()).text());
+            PRIMARY
+        }
+        ExprKind::Var(name) => {
+            out.push_str(name);
+            PRIMARY
+        }
+        ExprKind::Apply { name, args } => {
+            out.push_str(name);
+            out.push('(');
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write(a, env, out);
+            }
+            out.push(')');
+            PRIMARY
+        }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => {
+            if let Some(l) = lower {
+                write(l, env, out);
+            }
+            out.push(':');
+            if let Some(u) = upper {
+                write(u, env, out);
+            }
+            if let Some(s) = stride {
+                out.push(':');
+                write(s, env, out);
+            }
+            PRIMARY
+        }
+        ExprKind::Unary(op, x) => {
+            let (sym, prec) = match op {
+                UnOp::Neg => ("-", ADD),
+                UnOp::Plus => ("+", ADD),
+                UnOp::Not => (".NOT.", NOT),
+            };
+            out.push_str(sym);
+            // `-(A+B)`, but `-A*B` and `-A**2` need none.
+            operand(x, env, out, prec + 1);
+            prec
+        }
+        ExprKind::Binary(op, l, r) => {
+            let (sym, prec) = binop(*op);
+            // `**` groups to the right, all others to the left.
+            let (lmin, rmin) = if *op == BinOp::Pow {
+                (prec + 1, prec)
+            } else {
+                (prec, prec + 1)
+            };
+            operand(l, env, out, lmin);
+            out.push_str(sym);
+            operand(r, env, out, rmin);
+            prec
+        }
+    }
+}
+
+/// Writes `e`, in parentheses when it binds less tightly than `min`.
+fn operand(e: &Expr, env: &dyn Env, out: &mut String, min: u8) {
+    let start = out.len();
+    if write(e, env, out) < min {
+        out.insert(start, '(');
+        out.push(')');
+    }
+}
+
+fn binop(op: BinOp) -> (&'static str, u8) {
+    match op {
+        BinOp::Add => ("+", ADD),
+        BinOp::Sub => ("-", ADD),
+        BinOp::Mul => ("*", MUL),
+        BinOp::Div => ("/", MUL),
+        BinOp::Pow => ("**", POW),
+        BinOp::Concat => ("//", CONCAT),
+        BinOp::Eq => (".EQ.", REL),
+        BinOp::Ne => (".NE.", REL),
+        BinOp::Lt => (".LT.", REL),
+        BinOp::Le => (".LE.", REL),
+        BinOp::Gt => (".GT.", REL),
+        BinOp::Ge => (".GE.", REL),
+        BinOp::And => (".AND.", AND),
+        BinOp::Or => (".OR.", OR),
+        BinOp::Eqv => (".EQV.", EQV),
+        BinOp::Neqv => (".NEQV.", EQV),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::ast::Pos;
+
+    pub fn ex(kind: ExprKind) -> Expr {
+        Expr {
+            pos: Pos::default(),
+            kind,
+        }
+    }
+    pub fn int(n: i64) -> Expr {
+        ex(ExprKind::Int(n))
+    }
+    pub fn var(n: &str) -> Expr {
+        ex(ExprKind::Var(n.into()))
+    }
+    pub fn bin(op: BinOp, l: Expr, r: Expr) -> Expr {
+        ex(ExprKind::Binary(op, Box::new(l), Box::new(r)))
+    }
+    pub fn neg(x: Expr) -> Expr {
+        ex(ExprKind::Unary(UnOp::Neg, Box::new(x)))
+    }
+
+    fn params() -> HashMap<String, Const> {
+        HashMap::from([("N".to_string(), Const::Int(100))])
+    }
+
+    #[test]
+    fn folds_parameters_and_truncating_division() {
+        let m = bin(BinOp::Mul, int(2), var("N"));
+        assert_eq!(fold(&m, &params()), Some(Const::Int(200)));
+        let d = bin(BinOp::Div, neg(int(7)), int(2));
+        assert_eq!(fold(&d, &params()), Some(Const::Int(-3)));
+        assert_eq!(fold(&bin(BinOp::Div, int(1), int(0)), &params()), None);
+        let p = bin(BinOp::Pow, int(2), neg(int(1)));
+        assert_eq!(fold(&p, &params()), Some(Const::Int(0)));
+        let r = bin(BinOp::Add, int(1), ex(ExprKind::Real("2.5D0".into())));
+        assert_eq!(fold(&r, &params()), Some(Const::Real(3.5)));
+    }
+
+    #[test]
+    fn text_folds_constants_and_parenthesizes_minimally() {
+        let e = bin(BinOp::Sub, bin(BinOp::Mul, int(2), var("M")), var("N"));
+        assert_eq!(text(&e, &params()), "2*M-100");
+        let e = bin(BinOp::Mul, int(2), bin(BinOp::Add, var("I"), int(1)));
+        assert_eq!(text(&e, &params()), "2*(I+1)");
+        let e = bin(BinOp::Sub, var("I"), bin(BinOp::Sub, var("J"), var("K")));
+        assert_eq!(text(&e, &params()), "I-(J-K)");
+        let e = bin(BinOp::Add, var("I"), neg(var("J")));
+        assert_eq!(text(&e, &params()), "I+(-J)");
+        let e = bin(BinOp::Gt, var("X"), ex(ExprKind::Real("0.0".into())));
+        assert_eq!(text(&e, &params()), "X.GT.0.0");
+        let e = bin(BinOp::Pow, bin(BinOp::Pow, var("A"), var("B")), var("C"));
+        assert_eq!(text(&e, &params()), "(A**B)**C");
+    }
+
+    #[test]
+    fn real_values_print_as_fortran_reals() {
+        assert_eq!(Const::Real(2.0).text(), "2.0");
+        assert_eq!(Const::Real(0.5).text(), "0.5");
+        assert_eq!(Const::Real(1e30).text(), "1E30");
+    }
+}

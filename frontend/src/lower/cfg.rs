@@ -1,0 +1,372 @@
+//! Statements and the control flow graph (`stmt`, `stmt_label`, `cfg_edge`,
+//! `cfg_entry`, `cfg_exit`).
+//!
+//! Every executable statement is a CFG node, including the nodes that only
+//! structure control: `do`/`do_while` headers, `enddo` (the END DO, or a
+//! synthetic node right after the terminal statement of a labelled DO, on
+//! its line with col 0; for loops sharing a terminal the innermost loop's
+//! first), `if`, `elseif`, `else`, `endif`, the test of a logical IF (its
+//! inner statement is the next node, on the same line) and the unit's
+//! `end`. Declarations and FORMAT get `stmt` rows but are not nodes.
+//!
+//! Edges: fallthrough in sequence; a DO header goes to the first body
+//! statement and past the loop (zero trips); its `enddo` goes back to the
+//! first body statement and past the loop; a DO WHILE header tests (to the
+//! body and past the loop), its `enddo` goes back to the header. An `if` or
+//! `elseif` goes to the first statement of its arm (the `endif` when the
+//! arm is empty) and to the next `elseif`/`else`/`endif`; the last statement
+//! of every arm goes to the `endif`. GOTOs go to the labelled statement (a
+//! label on END DO, a terminal statement, END IF or END names that node);
+//! a computed GOTO also falls through; RETURN goes to the unit's `end`;
+//! STOP and `end` have no successor.
+
+use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
+use kaiseki_facts::{CfgEntry, CfgExit, Cond, Io, Opaque, Stmt as StmtFact, StmtLabel};
+
+use super::refs::StmtRefs;
+use super::UnitLowerer;
+
+/// The lowered form of a statement or sequence for wiring the CFG: where
+/// control enters, and the nodes that fall through to whatever comes next.
+pub(super) struct Frag {
+    pub entry: Option<i64>,
+    pub exits: Vec<i64>,
+}
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
+    /// Numbers a statement: its `stmt` row, label and `loop_stmt` rows.
+    pub(super) fn number(
+        &mut self,
+        pos: Pos,
+        label: Option<u32>,
+        kind: &str,
+        executable: bool,
+    ) -> i64 {
+        let id = self.g.next_stmt;
+        self.g.next_stmt += 1;
+        self.g.facts.stmt.push(StmtFact {
+            stmt: id,
+            unit: self.name.clone(),
+            line: pos.line as i64,
+            col: pos.col as i64,
+            kind: kind.to_string(),
+        });
+        if let Some(l) = label {
+            self.g.facts.stmt_label.push(StmtLabel {
+                stmt: id,
+                label: l as i64,
+            });
+            if self.labels.insert(l, (id, executable)).is_some() {
+                self.error(pos, format!("label {l} is defined more than once"));
+            }
+        }
+        self.in_loops(id);
+        if executable {
+            self.exec.push(id);
+        }
+        id
+    }
+
+    pub(super) fn edge(&mut self, from: i64, to: i64) {
+        self.edges.push((from, to));
+    }
+
+    fn connect(&mut self, froms: &[i64], to: i64) {
+        for &f in froms {
+            self.edge(f, to);
+        }
+    }
+
+    /// Lowers the body and the END of the unit; returns the `end` node.
+    pub(super) fn lower_body(&mut self) -> i64 {
+        let unit = self.unit;
+        let body = self.seq(&unit.body);
+        self.flush_decls(None);
+        let end = self.number(unit.end, unit.end_label, "end", true);
+        self.connect(&body.exits, end);
+        let entry = body.entry.unwrap_or(end);
+        let name = self.name.clone();
+        self.g.facts.cfg_entry.push(CfgEntry {
+            unit: name.clone(),
+            stmt: entry,
+        });
+        self.g.facts.cfg_exit.push(CfgExit {
+            unit: name,
+            stmt: end,
+        });
+        for r in std::mem::take(&mut self.returns) {
+            self.edge(r, end);
+        }
+        self.resolve_gotos();
+        end
+    }
+
+    fn resolve_gotos(&mut self) {
+        for (from, label, pos) in std::mem::take(&mut self.gotos) {
+            match self.labels.get(&label) {
+                Some(&(to, true)) => self.edge(from, to),
+                Some(&(_, false)) => self.error(
+                    pos,
+                    format!("label {label} is not on an executable statement"),
+                ),
+                None => self.error(pos, format!("no statement has label {label}")),
+            }
+        }
+    }
+
+    /// Lowers a statement sequence, wiring each statement's exits to the next.
+    pub(super) fn seq(&mut self, stmts: &'a [Stmt]) -> Frag {
+        let mut frag = Frag {
+            entry: None,
+            exits: Vec::new(),
+        };
+        for s in stmts {
+            if let Some(f) = self.stmt(s) {
+                if let Some(entry) = f.entry {
+                    let exits = std::mem::take(&mut frag.exits);
+                    self.connect(&exits, entry);
+                    frag.entry.get_or_insert(entry);
+                }
+                frag.exits = f.exits;
+            }
+        }
+        frag
+    }
+
+    /// Lowers one statement; `None` for a non-executable one.
+    fn stmt(&mut self, s: &'a Stmt) -> Option<Frag> {
+        self.flush_decls(Some(s.pos));
+        let single = |id: i64, falls: bool| Frag {
+            entry: Some(id),
+            exits: if falls { vec![id] } else { Vec::new() },
+        };
+        let frag = match &s.kind {
+            StmtKind::Assign { .. } if self.syms.is_stmt_function_def(s) => {
+                self.number(s.pos, s.label, "decl", false);
+                return None;
+            }
+            StmtKind::Assign { lhs, rhs } => {
+                let id = self.number(s.pos, s.label, "assign", true);
+                self.assignment(id, lhs, rhs);
+                single(id, true)
+            }
+            StmtKind::Do {
+                var,
+                lower,
+                upper,
+                step,
+                body,
+                end,
+                independent,
+            } => self.do_loop(
+                s,
+                var,
+                [lower, upper],
+                step.as_ref(),
+                body,
+                end,
+                *independent,
+            ),
+            StmtKind::DoWhile { cond, body, end } => self.do_while(s, cond, body, end),
+            StmtKind::If {
+                arms,
+                else_part,
+                end,
+                end_label,
+            } => self.block_if(s, arms, else_part.as_ref(), *end, *end_label),
+            StmtKind::LogicalIf { cond, stmt } => {
+                let id = self.number(s.pos, s.label, "logical_if", true);
+                self.condition(id, cond);
+                let mut exits = vec![id];
+                if let Some(inner) = self.stmt(stmt) {
+                    if let Some(e) = inner.entry {
+                        self.edge(id, e);
+                    }
+                    exits.extend(inner.exits);
+                }
+                Frag {
+                    entry: Some(id),
+                    exits,
+                }
+            }
+            StmtKind::Goto(label) => {
+                let id = self.number(s.pos, s.label, "goto", true);
+                self.gotos.push((id, *label, s.pos));
+                single(id, false)
+            }
+            StmtKind::ComputedGoto { labels, index } => {
+                let id = self.number(s.pos, s.label, "computed_goto", true);
+                self.condition(id, index);
+                self.gotos.extend(labels.iter().map(|&l| (id, l, s.pos)));
+                single(id, true)
+            }
+            StmtKind::ArithIf {
+                expr,
+                neg,
+                zero,
+                pos,
+            } => {
+                let id = self.number(s.pos, s.label, "arith_if", true);
+                self.condition(id, expr);
+                self.gotos
+                    .extend([*neg, *zero, *pos].map(|l| (id, l, s.pos)));
+                single(id, false)
+            }
+            StmtKind::Continue => single(self.number(s.pos, s.label, "continue", true), true),
+            StmtKind::Call { name, args } => {
+                let id = self.number(s.pos, s.label, "call", true);
+                let mut r = StmtRefs::default();
+                r.calls.push(name.text.clone());
+                for a in args {
+                    self.arg(&mut r, a);
+                }
+                self.emit_refs(id, r);
+                single(id, true)
+            }
+            StmtKind::Return => {
+                let id = self.number(s.pos, s.label, "return", true);
+                self.exit(id);
+                self.returns.push(id);
+                single(id, false)
+            }
+            StmtKind::Stop => {
+                let id = self.number(s.pos, s.label, "stop", true);
+                self.exit(id);
+                single(id, false)
+            }
+            StmtKind::Read { items } => self.io(s, "read", items),
+            StmtKind::Write { items } => self.io(s, "write", items),
+            StmtKind::Print { items } => self.io(s, "print", items),
+            StmtKind::Format => {
+                self.number(s.pos, s.label, "format", false);
+                return None;
+            }
+            StmtKind::Opaque { reason } => {
+                let id = self.number(s.pos, s.label, "opaque", true);
+                self.g.facts.opaque.push(Opaque {
+                    stmt: id,
+                    reason: reason.clone(),
+                });
+                single(id, true)
+            }
+        };
+        Some(frag)
+    }
+
+    fn exit(&mut self, id: i64) {
+        let unit = self.name.clone();
+        self.g.facts.cfg_exit.push(CfgExit { unit, stmt: id });
+    }
+
+    /// The uses of a branch condition and its `cond` row.
+    pub(super) fn condition(&mut self, id: i64, e: &'a Expr) {
+        let mut r = StmtRefs::default();
+        self.read(&mut r, e);
+        self.emit_refs(id, r);
+        let text = crate::fold::text(e, self.syms);
+        self.g.facts.cond.push(Cond { stmt: id, text });
+    }
+
+    fn io(&mut self, s: &'a Stmt, kind: &str, items: &'a [Expr]) -> Frag {
+        let id = self.number(s.pos, s.label, kind, true);
+        self.g.facts.io.push(Io {
+            stmt: id,
+            kind: kind.to_string(),
+        });
+        let mut r = StmtRefs::default();
+        for item in items {
+            if kind == "read" {
+                self.write(&mut r, item, true);
+            } else {
+                self.read(&mut r, item);
+            }
+        }
+        self.emit_refs(id, r);
+        Frag {
+            entry: Some(id),
+            exits: vec![id],
+        }
+    }
+
+    fn block_if(
+        &mut self,
+        s: &'a Stmt,
+        arms: &'a [IfArm],
+        else_part: Option<&'a ElsePart>,
+        end: Pos,
+        end_label: Option<u32>,
+    ) -> Frag {
+        // Nodes whose edge to the next arm test / else / endif is pending,
+        // and nodes that go to the endif.
+        let mut to_next: Option<i64> = None;
+        let mut to_endif: Vec<i64> = Vec::new();
+        let mut first = None;
+        for (i, arm) in arms.iter().enumerate() {
+            let test = if i == 0 {
+                self.number(s.pos, s.label.or(arm.label), "if", true)
+            } else {
+                self.flush_decls(Some(arm.pos));
+                self.number(arm.pos, arm.label, "elseif", true)
+            };
+            self.condition(test, &arm.cond);
+            first.get_or_insert(test);
+            if let Some(prev) = to_next.replace(test) {
+                self.edge(prev, test);
+            }
+            let body = self.seq(&arm.body);
+            match body.entry {
+                Some(e) => self.edge(test, e),
+                None => to_endif.push(test),
+            }
+            to_endif.extend(body.exits);
+        }
+        if let Some(ep) = else_part {
+            self.flush_decls(Some(ep.pos));
+            let node = self.number(ep.pos, ep.label, "else", true);
+            first.get_or_insert(node);
+            if let Some(prev) = to_next.replace(node) {
+                self.edge(prev, node);
+            }
+            // The else node itself always enters its body (never "next").
+            to_next = None;
+            let body = self.seq(&ep.body);
+            match body.entry {
+                Some(e) => self.edge(node, e),
+                None => to_endif.push(node),
+            }
+            to_endif.extend(body.exits);
+        }
+        self.flush_decls(Some(end));
+        let endif = self.number(end, end_label, "endif", true);
+        to_endif.extend(to_next);
+        self.connect(&to_endif, endif);
+        Frag {
+            entry: Some(first.unwrap_or(endif)),
+            exits: vec![endif],
+        }
+    }
+
+    /// The synthetic `enddo` of a labelled DO stands on the line of the
+    /// terminal statement (the last one of the innermost loop's body).
+    pub(super) fn terminal_line(body: &[Stmt], fallback: Pos) -> Pos {
+        let mut pos = fallback;
+        let mut body = body;
+        while let Some(last) = body.last() {
+            pos = last.pos;
+            match &last.kind {
+                StmtKind::Do {
+                    body: inner,
+                    end: LoopEnd::Label(_),
+                    ..
+                } => body = inner,
+                StmtKind::DoWhile {
+                    body: inner,
+                    end: LoopEnd::Label(_),
+                    ..
+                } => body = inner,
+                _ => break,
+            }
+        }
+        Pos { col: 0, ..pos }
+    }
+}

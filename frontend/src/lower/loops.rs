@@ -1,0 +1,208 @@
+//! DO and DO WHILE loops (`loop`, `loop_parent`, `loop_stmt`, `loop_end`,
+//! `loop_bounds`, `loop_bound`, `loop_trip`, `hpf_independent`) and their
+//! CFG nodes (see [`super::cfg`] for the edges).
+//!
+//! A DO statement uses its bound expressions and then defines its variable;
+//! the `enddo` node increments it (a use, then a definition, both placed at
+//! the variable's name in the DO statement). Bounds are folded text and,
+//! when affine, forms over the loops that enclose the DO statement (not the
+//! loop itself). The trip count of constant bounds follows Fortran:
+//! `max(0, (upper - lower + step) / step)` with truncating division.
+
+use kaiseki_facts::{
+    HpfIndependent, Loop, LoopBound, LoopBounds, LoopEnd as LoopEndFact, LoopParent, LoopStmt,
+    LoopTrip,
+};
+
+use super::affine::Form;
+use super::cfg::Frag;
+use super::refs::{Access, StmtRefs};
+use super::{LoopFrame, UnitLowerer};
+use crate::ast::{Expr, LoopEnd, Name, Pos, Stmt};
+use crate::fold;
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
+    /// `loop_stmt` rows of a new statement: it is inside every open loop.
+    pub(super) fn in_loops(&mut self, stmt: i64) {
+        for f in &self.loops {
+            self.g.facts.loop_stmt.push(LoopStmt { r#loop: f.id, stmt });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn do_loop(
+        &mut self,
+        s: &'a Stmt,
+        var: &'a Name,
+        [lower, upper]: [&'a Expr; 2],
+        step: Option<&'a Expr>,
+        body: &'a [Stmt],
+        end: &'a LoopEnd,
+        independent: bool,
+    ) -> Frag {
+        let id = self.number(s.pos, s.label, "do", true);
+        let mut r = StmtRefs::default();
+        for e in [Some(lower), Some(upper), step].into_iter().flatten() {
+            self.read(&mut r, e);
+        }
+        self.name_ref(&mut r, &var.text, var.pos, Access::MustDef);
+        self.emit_refs(id, r);
+        self.loop_header(id, "do", &var.text, s.pos);
+        self.bounds(id, lower, upper, step, s.pos);
+        if independent {
+            self.g
+                .facts
+                .hpf_independent
+                .push(HpfIndependent { r#loop: id });
+        }
+        self.loops.push(LoopFrame {
+            id,
+            var: Some(var.text.clone()),
+        });
+        let inner = self.seq(body);
+        let end_id = self.end_node(end, body, s.pos);
+        let mut r = StmtRefs::default();
+        self.name_ref(&mut r, &var.text, var.pos, Access::Use);
+        self.name_ref(&mut r, &var.text, var.pos, Access::MustDef);
+        self.emit_refs(end_id, r);
+        self.loops.pop();
+        self.g.facts.loop_end.push(LoopEndFact {
+            r#loop: id,
+            stmt: end_id,
+        });
+        let first = inner.entry.unwrap_or(end_id);
+        self.edge(id, first);
+        for x in inner.exits {
+            self.edge(x, end_id);
+        }
+        self.edge(end_id, first);
+        Frag {
+            entry: Some(id),
+            exits: vec![id, end_id],
+        }
+    }
+
+    pub(super) fn do_while(
+        &mut self,
+        s: &'a Stmt,
+        cond: &'a Expr,
+        body: &'a [Stmt],
+        end: &'a LoopEnd,
+    ) -> Frag {
+        let id = self.number(s.pos, s.label, "do_while", true);
+        self.condition(id, cond);
+        self.loop_header(id, "do_while", "", s.pos);
+        self.loops.push(LoopFrame { id, var: None });
+        let inner = self.seq(body);
+        let end_id = self.end_node(end, body, s.pos);
+        self.loops.pop();
+        self.g.facts.loop_end.push(LoopEndFact {
+            r#loop: id,
+            stmt: end_id,
+        });
+        self.edge(id, inner.entry.unwrap_or(end_id));
+        for x in inner.exits {
+            self.edge(x, end_id);
+        }
+        self.edge(end_id, id);
+        Frag {
+            entry: Some(id),
+            exits: vec![id],
+        }
+    }
+
+    /// The `enddo` node: the END DO statement, or the synthetic one after
+    /// the terminal statement of a labelled DO.
+    fn end_node(&mut self, end: &LoopEnd, body: &[Stmt], do_pos: Pos) -> i64 {
+        match end {
+            LoopEnd::EndDo { pos, label } => {
+                self.flush_decls(Some(*pos));
+                self.number(*pos, *label, "enddo", true)
+            }
+            LoopEnd::Label(_) => {
+                let pos = Self::terminal_line(body, do_pos);
+                self.number(pos, None, "enddo", true)
+            }
+        }
+    }
+
+    fn loop_header(&mut self, id: i64, kind: &str, var: &str, pos: Pos) {
+        self.g.facts.r#loop.push(Loop {
+            r#loop: id,
+            unit: self.name.clone(),
+            kind: kind.to_string(),
+            var: var.to_string(),
+            line: pos.line as i64,
+            depth: self.loops.len() as i64 + 1,
+        });
+        if let Some(parent) = self.loops.last() {
+            self.g.facts.loop_parent.push(LoopParent {
+                r#loop: id,
+                parent: parent.id,
+            });
+        }
+    }
+
+    fn bounds(&mut self, id: i64, lower: &Expr, upper: &Expr, step: Option<&Expr>, pos: Pos) {
+        let syms = self.syms;
+        self.g.facts.loop_bounds.push(LoopBounds {
+            r#loop: id,
+            lower: fold::text(lower, syms),
+            upper: fold::text(upper, syms),
+            step: step.map_or_else(|| "1".to_string(), |e| fold::text(e, syms)),
+        });
+        for (which, e) in [
+            ("lower", Some(lower)),
+            ("upper", Some(upper)),
+            ("step", step),
+        ] {
+            let form = match e {
+                Some(e) => self.affine(e),
+                None => Some(Form::constant(1)),
+            };
+            if let Some(f) = form {
+                let form = self.emit_form(&f);
+                self.g.facts.loop_bound.push(LoopBound {
+                    r#loop: id,
+                    which: which.to_string(),
+                    form,
+                });
+            }
+        }
+        let l = fold::fold_int(lower, syms);
+        let u = fold::fold_int(upper, syms);
+        let st = step.map_or(Some(1), |e| fold::fold_int(e, syms));
+        if st == Some(0) {
+            self.error(
+                step.map_or(pos, |e| e.pos),
+                "DO loop step is zero".to_string(),
+            );
+            return;
+        }
+        if let (Some(l), Some(u), Some(st)) = (l, u, st) {
+            if let Some(trip) = trip_count(l, u, st) {
+                self.g.facts.loop_trip.push(LoopTrip { r#loop: id, trip });
+            }
+        }
+    }
+}
+
+/// Fortran's iteration count `max(0, (u - l + s) / s)`; `None` on overflow or a zero step.
+pub(super) fn trip_count(l: i64, u: i64, s: i64) -> Option<i64> {
+    let n = u.checked_sub(l)?.checked_add(s)?.checked_div(s)?;
+    Some(n.max(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trip_count;
+
+    #[test]
+    fn trip_counts_follow_fortran() {
+        assert_eq!(trip_count(1, 64, 1), Some(64));
+        assert_eq!(trip_count(1, 10, 3), Some(4));
+        assert_eq!(trip_count(10, 1, -1), Some(10));
+        assert_eq!(trip_count(10, 1, 1), Some(0));
+        assert_eq!(trip_count(1, 1, 0), None);
+    }
+}

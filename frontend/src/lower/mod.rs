@@ -1,0 +1,179 @@
+//! Lowering: the syntax tree ([`crate::ast::Program`]) -> the fact base
+//! ([`kaiseki_facts::FactBase`]) that the rules read.
+//!
+//! One walk over every unit in program order numbers the statements (one
+//! counter over all units, source order, from 1), references and affine
+//! forms (one counter each), and emits the facts of each statement as it
+//! goes; what needs the whole unit (GOTO targets, basic blocks, `var`
+//! rows) is finished at the unit's END. Each module lowers one family of
+//! relations:
+//!
+//! - [`cfg`]: statements, labels, CFG edges, entries and exits;
+//! - [`blocks`]: basic blocks and `ref_next` inside them;
+//! - [`loops`]: DO and DO WHILE loops, bounds, trip counts;
+//! - [`refs`]: `def`/`use`, array references and subscripts, calls, I/O;
+//! - [`affine`]: affine forms of subscripts, bounds and assignments;
+//! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
+//! - [`hpf`]: HPF directives.
+//!
+//! Lowering never fails: problems become diagnostics (errors for invalid
+//! programs, warnings for valid ones it cannot model) and the rest of the
+//! program is still lowered.
+
+mod affine;
+mod blocks;
+mod cfg;
+mod decls;
+mod hpf;
+mod loops;
+mod refs;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use kaiseki_facts::FactBase;
+
+use crate::ast::{Pos, Program, Unit};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::symbols::Symbols;
+
+/// Lowers every unit of `program` to facts (normalized: sorted, deduplicated).
+pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
+    let unit_names: HashSet<String> = program.units.iter().map(|u| u.name.text.clone()).collect();
+    let mut g = Global {
+        program,
+        facts: FactBase::default(),
+        diags: Vec::new(),
+        next_stmt: 1,
+        next_ref: 1,
+        next_form: 1,
+    };
+    for unit in &program.units {
+        let (syms, problems) = Symbols::build(unit, &unit_names);
+        for (pos, msg) in problems {
+            g.report(Severity::Error, pos, msg);
+        }
+        UnitLowerer::new(&mut g, unit, &syms).run();
+    }
+    g.facts.normalize();
+    (g.facts, g.diags)
+}
+
+/// What lives across units: the facts, the diagnostics and the id counters.
+struct Global<'p> {
+    program: &'p Program,
+    facts: FactBase,
+    diags: Vec<Diagnostic>,
+    next_stmt: i64,
+    next_ref: i64,
+    next_form: i64,
+}
+
+impl Global<'_> {
+    fn report(&mut self, severity: Severity, pos: Pos, message: String) {
+        let file = self.program.files.get(pos.file);
+        let source_line =
+            file.and_then(|f| f.lines.get((pos.line as usize).checked_sub(1)?).cloned());
+        self.diags.push(Diagnostic {
+            severity,
+            path: file.map(|f| f.path.clone()).unwrap_or_default(),
+            line: pos.line,
+            col: pos.col,
+            message,
+            source_line,
+        });
+    }
+
+    fn path(&self, pos: Pos) -> String {
+        self.program
+            .files
+            .get(pos.file)
+            .map(|f| f.path.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// A loop enclosing the statement being lowered.
+struct LoopFrame {
+    id: i64,
+    /// The DO variable (`None` for DO WHILE).
+    var: Option<String>,
+}
+
+/// The state of lowering one unit.
+struct UnitLowerer<'g, 'p, 'a> {
+    g: &'g mut Global<'p>,
+    unit: &'a Unit,
+    syms: &'a Symbols<'a>,
+    name: String,
+    /// Declarations not yet numbered, in source order (see [`decls`]).
+    pending_decls: std::collections::VecDeque<&'a crate::ast::Decl>,
+    loops: Vec<LoopFrame>,
+    /// Executable statements in id order.
+    exec: Vec<i64>,
+    edges: Vec<(i64, i64)>,
+    /// Label -> (statement, executable?).
+    labels: HashMap<u32, (i64, bool)>,
+    /// Branches to labels, resolved at the END: (from, label, where).
+    gotos: Vec<(i64, u32, Pos)>,
+    returns: Vec<i64>,
+    /// References of each statement in id order: (ref, var).
+    stmt_refs: HashMap<i64, Vec<(i64, String)>>,
+    /// First place each name was referenced as a variable / called as a function.
+    var_uses: BTreeMap<String, Pos>,
+    fn_uses: BTreeMap<String, Pos>,
+    /// Names declared as variables (type statements, COMMON, DIMENSION, ...).
+    declared_vars: BTreeMap<String, Pos>,
+    /// Names given in SAVE statements; `save_all` for an empty SAVE.
+    saves: Vec<String>,
+    save_all: bool,
+    /// COMMON block -> members in order.
+    commons: BTreeMap<String, Vec<String>>,
+    equivalence_groups: i64,
+    /// Templates seen so far: name -> (lower, upper) per dim (for `:` alignment).
+    templates: HashMap<String, Vec<(i64, i64)>>,
+}
+
+impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
+    fn new(g: &'g mut Global<'p>, unit: &'a Unit, syms: &'a Symbols<'a>) -> Self {
+        let mut pending: Vec<&crate::ast::Decl> = unit.decls.iter().collect();
+        pending.sort_by_key(|d| decls::decl_key(unit, d));
+        UnitLowerer {
+            g,
+            unit,
+            syms,
+            name: unit.name.text.clone(),
+            pending_decls: pending.into(),
+            loops: Vec::new(),
+            exec: Vec::new(),
+            edges: Vec::new(),
+            labels: HashMap::new(),
+            gotos: Vec::new(),
+            returns: Vec::new(),
+            stmt_refs: HashMap::new(),
+            var_uses: BTreeMap::new(),
+            fn_uses: BTreeMap::new(),
+            declared_vars: BTreeMap::new(),
+            saves: Vec::new(),
+            save_all: false,
+            commons: BTreeMap::new(),
+            equivalence_groups: 0,
+            templates: HashMap::new(),
+        }
+    }
+
+    fn run(mut self) {
+        self.unit_header();
+        let end = self.lower_body();
+        self.finish_blocks();
+        self.finish_decls();
+        let _ = end;
+    }
+
+    fn error(&mut self, pos: Pos, message: String) {
+        self.g.report(Severity::Error, pos, message);
+    }
+
+    fn warning(&mut self, pos: Pos, message: String) {
+        self.g.report(Severity::Warning, pos, message);
+    }
+}

@@ -1,0 +1,333 @@
+//! References to variables (`def`, `use`, `must_def`, `ref_pos`,
+//! `array_ref`, `whole_array_ref`, `subscript`, `subscript_nonaffine`) and
+//! calls (`call`).
+//!
+//! Inside a statement references are numbered in evaluation order: all
+//! uses first, left to right (an array element before its subscripts,
+//! then the subscripts of the assigned element), then the definitions.
+//! PARAMETER constants, intrinsic and procedure names are not references.
+//!
+//! - An actual argument of a CALL or of a non-intrinsic function that is a
+//!   variable, an array element or a whole array is passed by reference: a
+//!   use and a (may) definition at the same place; other arguments are
+//!   evaluated (uses).
+//! - An array section (`A(1:N)`, in an argument or anywhere else) is
+//!   lowered as a reference to the whole array (`whole_array_ref`), plus
+//!   the uses in its bounds: sound, since the section is part of it.
+//! - A definition is a `must_def` when it overwrites the whole variable:
+//!   an assignment or READ of a scalar or a whole array, and the DO
+//!   variable; never an element, an argument, a substring, or a name in an
+//!   EQUIVALENCE.
+
+use kaiseki_facts::{
+    ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
+};
+
+use super::UnitLowerer;
+use crate::ast::{Expr, ExprKind, Pos};
+use crate::fold;
+use crate::symbols::{ApplyClass, NameClass};
+
+/// How a reference touches its variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Access {
+    Use,
+    /// May write (part of) the variable.
+    Def,
+    /// Certainly overwrites all of it (when not EQUIVALENCEd).
+    MustDef,
+}
+
+enum Shape<'e> {
+    Scalar,
+    Element(&'e [Expr]),
+    Whole,
+}
+
+struct Ref<'e> {
+    var: String,
+    pos: Pos,
+    shape: Shape<'e>,
+    must: bool,
+}
+
+/// The references and calls of one statement, collected in evaluation
+/// order before they get ids.
+#[derive(Default)]
+pub(super) struct StmtRefs<'e> {
+    uses: Vec<Ref<'e>>,
+    defs: Vec<Ref<'e>>,
+    pub calls: Vec<String>,
+}
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
+    fn push(
+        &mut self,
+        r: &mut StmtRefs<'a>,
+        var: &str,
+        pos: Pos,
+        shape: Shape<'a>,
+        access: Access,
+    ) {
+        self.var_uses.entry(var.to_string()).or_insert(pos);
+        let rf = Ref {
+            var: var.to_string(),
+            pos,
+            must: access == Access::MustDef
+                && !matches!(shape, Shape::Element(_))
+                && !self.syms.is_equivalenced(var),
+            shape,
+        };
+        match access {
+            Access::Use => r.uses.push(rf),
+            Access::Def | Access::MustDef => r.defs.push(rf),
+        }
+    }
+
+    /// A bare name: a scalar, a whole array, or nothing (constant, procedure).
+    pub(super) fn name_ref(&mut self, r: &mut StmtRefs<'a>, name: &str, pos: Pos, access: Access) {
+        let class = self.syms.classify_name(name);
+        match class {
+            NameClass::Constant | NameClass::Procedure => {
+                if access != Access::Use {
+                    self.error(
+                        pos,
+                        format!("`{name}` is not a variable and cannot be assigned"),
+                    );
+                }
+            }
+            NameClass::Array => self.push(r, name, pos, Shape::Whole, access),
+            NameClass::Scalar => self.push(r, name, pos, Shape::Scalar, access),
+        }
+    }
+
+    /// The uses of evaluating `e`.
+    pub(super) fn read(&mut self, r: &mut StmtRefs<'a>, e: &'a Expr) {
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
+            ExprKind::Var(name) => self.name_ref(r, name, e.pos, Access::Use),
+            ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
+                ApplyClass::Element => self.element(r, e.pos, name, args, &[Access::Use]),
+                ApplyClass::Substring => {
+                    self.name_ref(r, name, e.pos, Access::Use);
+                    args.iter().for_each(|a| self.read(r, a));
+                }
+                ApplyClass::Intrinsic => args.iter().for_each(|a| self.read(r, a)),
+                ApplyClass::Function => {
+                    self.fn_uses.entry(name.clone()).or_insert(e.pos);
+                    r.calls.push(name.clone());
+                    args.iter().for_each(|a| self.arg(r, a));
+                }
+            },
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => {
+                for part in [lower, upper, stride].into_iter().flatten() {
+                    self.read(r, part);
+                }
+            }
+            ExprKind::Unary(_, x) => self.read(r, x),
+            ExprKind::Binary(_, a, b) => {
+                self.read(r, a);
+                self.read(r, b);
+            }
+        }
+    }
+
+    /// The references of assigning to `e` (an assignment's left side or a
+    /// READ item): the uses in its subscripts, then its definition.
+    pub(super) fn write(&mut self, r: &mut StmtRefs<'a>, e: &'a Expr, whole: bool) {
+        let must = if whole { Access::MustDef } else { Access::Def };
+        match &e.kind {
+            ExprKind::Var(name) => self.name_ref(r, name, e.pos, must),
+            ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
+                ApplyClass::Element => self.element(r, e.pos, name, args, &[Access::Def]),
+                ApplyClass::Substring => {
+                    args.iter().for_each(|a| self.read(r, a));
+                    self.name_ref(r, name, e.pos, Access::Def);
+                }
+                ApplyClass::Intrinsic | ApplyClass::Function => {
+                    self.error(
+                        e.pos,
+                        format!("`{name}` is not an array and cannot be assigned"),
+                    );
+                    args.iter().for_each(|a| self.read(r, a));
+                }
+            },
+            _ => {
+                self.error(e.pos, "this expression cannot be assigned".to_string());
+                self.read(r, e);
+            }
+        }
+    }
+
+    /// An actual argument: variables, elements and whole arrays are passed
+    /// by reference (a use and a definition), other expressions evaluated.
+    pub(super) fn arg(&mut self, r: &mut StmtRefs<'a>, e: &'a Expr) {
+        match &e.kind {
+            ExprKind::Var(name) => {
+                self.name_ref(r, name, e.pos, Access::Use);
+                self.name_ref(r, name, e.pos, Access::Def);
+            }
+            ExprKind::Apply { name, args }
+                if self.syms.classify_apply(name, args) == ApplyClass::Element =>
+            {
+                self.element(r, e.pos, name, args, &[Access::Use, Access::Def])
+            }
+            ExprKind::Apply { name, args }
+                if self.syms.classify_apply(name, args) == ApplyClass::Substring =>
+            {
+                self.name_ref(r, name, e.pos, Access::Use);
+                args.iter().for_each(|a| self.read(r, a));
+                self.name_ref(r, name, e.pos, Access::Def);
+            }
+            _ => self.read(r, e),
+        }
+    }
+
+    /// `A(subscripts)`: one reference per access, then the subscripts' uses.
+    /// A section (some subscript is `lo:hi`) references the whole array.
+    fn element(
+        &mut self,
+        r: &mut StmtRefs<'a>,
+        pos: Pos,
+        name: &str,
+        args: &'a [Expr],
+        accesses: &[Access],
+    ) {
+        let section = args
+            .iter()
+            .any(|a| matches!(a.kind, ExprKind::Range { .. }));
+        let rank = self.syms.rank(name);
+        if !section && rank != args.len() {
+            self.error(
+                pos,
+                format!(
+                    "`{name}` has rank {rank} but is referenced with {} subscript(s)",
+                    args.len()
+                ),
+            );
+        }
+        let mut accesses = accesses.iter().copied();
+        if let Some(first) = accesses.next() {
+            let shape = if section {
+                Shape::Whole
+            } else {
+                Shape::Element(args)
+            };
+            self.push(r, name, pos, shape, first);
+        }
+        args.iter().for_each(|a| self.read(r, a));
+        for access in accesses {
+            let shape = if section {
+                Shape::Whole
+            } else {
+                Shape::Element(args)
+            };
+            self.push(r, name, pos, shape, access);
+        }
+    }
+
+    /// Gives the collected references ids (uses, then definitions) and emits their facts.
+    pub(super) fn emit_refs(&mut self, stmt: i64, r: StmtRefs<'a>) {
+        let StmtRefs { uses, defs, calls } = r;
+        let n = uses.len();
+        for (i, rf) in uses.into_iter().chain(defs).enumerate() {
+            let id = self.g.next_ref;
+            self.g.next_ref += 1;
+            let var = rf.var.clone();
+            let facts = &mut self.g.facts;
+            if i < n {
+                facts.r#use.push(Use {
+                    r#ref: id,
+                    stmt,
+                    var: var.clone(),
+                });
+            } else {
+                facts.def.push(Def {
+                    r#ref: id,
+                    stmt,
+                    var: var.clone(),
+                });
+                if rf.must {
+                    facts.must_def.push(MustDef { r#ref: id });
+                }
+            }
+            facts.ref_pos.push(RefPos {
+                r#ref: id,
+                line: rf.pos.line as i64,
+                col: rf.pos.col as i64,
+            });
+            match rf.shape {
+                Shape::Scalar => {}
+                Shape::Whole => facts.whole_array_ref.push(WholeArrayRef {
+                    r#ref: id,
+                    array: var.clone(),
+                }),
+                Shape::Element(subs) => {
+                    facts.array_ref.push(ArrayRef {
+                        r#ref: id,
+                        array: var.clone(),
+                        rank: subs.len() as i64,
+                    });
+                    self.subscripts(id, subs);
+                }
+            }
+            self.stmt_refs.entry(stmt).or_default().push((id, var));
+        }
+        for callee in calls {
+            self.g.facts.call.push(Call { stmt, callee });
+        }
+    }
+
+    fn subscripts(&mut self, r: i64, subs: &[Expr]) {
+        for (d, e) in subs.iter().enumerate() {
+            let dim = d as i64 + 1;
+            match self.affine(e) {
+                Some(f) => {
+                    let form = self.emit_form(&f);
+                    self.g.facts.subscript.push(Subscript {
+                        r#ref: r,
+                        dim,
+                        form,
+                    });
+                }
+                None => {
+                    let text = fold::text(e, self.syms);
+                    self.g.facts.subscript_nonaffine.push(SubscriptNonaffine {
+                        r#ref: r,
+                        dim,
+                        text,
+                    });
+                }
+            }
+        }
+    }
+}
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
+    /// `lhs = rhs`: the uses of the right side, the subscripts of the left,
+    /// the definition; `assign_affine` when an INTEGER scalar gets an affine value.
+    pub(super) fn assignment(&mut self, stmt: i64, lhs: &'a Expr, rhs: &'a Expr) {
+        let mut r = StmtRefs::default();
+        self.read(&mut r, rhs);
+        self.write(&mut r, lhs, true);
+        self.emit_refs(stmt, r);
+        let ExprKind::Var(name) = &lhs.kind else {
+            return;
+        };
+        if self.syms.classify_name(name) != NameClass::Scalar || !self.syms.is_integer_scalar(name)
+        {
+            return;
+        }
+        if let Some(f) = self.affine(rhs) {
+            let form = self.emit_form(&f);
+            self.g
+                .facts
+                .assign_affine
+                .push(kaiseki_facts::AssignAffine { stmt, form });
+        }
+    }
+}

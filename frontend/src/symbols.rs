@@ -1,0 +1,500 @@
+//! Per-unit name resolution: what each name of a program unit is.
+//!
+//! Fortran decides a name's meaning from the declarations of its unit:
+//! a type statement or the IMPLICIT rules (default: `I`-`N` integer, the
+//! rest real; none under IMPLICIT NONE) give its type, DIMENSION or a
+//! declarator with bounds makes it an array, PARAMETER a named constant.
+//! `NAME(args)` is an array element when `NAME` is an array, otherwise a
+//! call: of an intrinsic when `NAME` is one (and not declared EXTERNAL nor
+//! a unit of the program), else of an external function or a statement
+//! function defined at the top of the body.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ast::{
+    DeclKind, DimSpec, Entity, Expr, ExprKind, Pos, Stmt, StmtKind, TypeSpec, Unit, UnitKind,
+};
+use crate::fold::{self, Const, Env};
+
+/// What a bare name in an expression stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameClass {
+    /// A PARAMETER: folded, never a reference.
+    Constant,
+    /// A procedure passed as an argument (EXTERNAL or INTRINSIC declared).
+    Procedure,
+    /// A whole array.
+    Array,
+    /// A scalar variable.
+    Scalar,
+}
+
+/// What `NAME(args)` stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApplyClass {
+    Element,
+    /// `C(1:3)` on a CHARACTER scalar.
+    Substring,
+    Intrinsic,
+    /// An external or statement function: a call.
+    Function,
+}
+
+/// The names of one program unit and what they are.
+pub struct Symbols<'a> {
+    pub unit: &'a Unit,
+    implicit: [Option<TypeSpec>; 26],
+    pub implicit_none: bool,
+    types: HashMap<String, TypeSpec>,
+    dims: HashMap<String, &'a [DimSpec]>,
+    params: HashMap<String, Const>,
+    /// PARAMETER names in declaration order, for `param` facts.
+    pub param_order: Vec<String>,
+    externals: HashSet<String>,
+    declared_intrinsics: HashSet<String>,
+    stmt_functions: HashSet<String>,
+    /// Names in EQUIVALENCE groups: they may alias each other.
+    equivalenced: HashSet<String>,
+    /// Names of all units of the program: they hide intrinsics of the same name.
+    program_units: &'a HashSet<String>,
+}
+
+/// A problem found while resolving names: where, and what.
+pub type Problem = (Pos, String);
+
+impl<'a> Symbols<'a> {
+    /// Resolves the declarations of `unit`; PARAMETER values are folded in
+    /// declaration order (a PARAMETER may use earlier ones) and converted
+    /// to the constant's type. Non-constant PARAMETERs are reported.
+    pub fn build(
+        unit: &'a Unit,
+        program_units: &'a HashSet<String>,
+    ) -> (Symbols<'a>, Vec<Problem>) {
+        let mut s = Symbols {
+            unit,
+            implicit: default_implicit(),
+            implicit_none: false,
+            types: HashMap::new(),
+            dims: HashMap::new(),
+            params: HashMap::new(),
+            param_order: Vec::new(),
+            externals: HashSet::new(),
+            declared_intrinsics: HashSet::new(),
+            stmt_functions: HashSet::new(),
+            equivalenced: HashSet::new(),
+            program_units,
+        };
+        if let (UnitKind::Function, Some(ty)) = (unit.kind, &unit.result_type) {
+            s.types.insert(unit.name.text.clone(), ty.clone());
+        }
+        let mut parameters: Vec<(&'a crate::ast::Name, &'a Expr)> = Vec::new();
+        for d in &unit.decls {
+            match &d.kind {
+                DeclKind::Type {
+                    ty,
+                    parameter,
+                    entities,
+                } => {
+                    for e in entities {
+                        s.types.insert(e.name.text.clone(), ty.clone());
+                        s.add_dims(e);
+                        if let (true, Some(init)) = (*parameter, &e.init) {
+                            parameters.push((&e.name, init));
+                        }
+                    }
+                }
+                DeclKind::Dimension(es) | DeclKind::Common { entities: es, .. } => {
+                    es.iter().for_each(|e| s.add_dims(e))
+                }
+                DeclKind::Parameter(list) => parameters.extend(list.iter().map(|(n, e)| (n, e))),
+                DeclKind::External(ns) => s.externals.extend(ns.iter().map(|n| n.text.clone())),
+                DeclKind::Intrinsic(ns) => s
+                    .declared_intrinsics
+                    .extend(ns.iter().map(|n| n.text.clone())),
+                DeclKind::ImplicitNone => {
+                    s.implicit_none = true;
+                    s.implicit = [const { None }; 26];
+                }
+                DeclKind::Implicit(rules) => {
+                    for (ty, ranges) in rules {
+                        for &(a, b) in ranges {
+                            for c in a.to_ascii_uppercase()..=b.to_ascii_uppercase() {
+                                if let Some(slot) =
+                                    letter_index(c).and_then(|i| s.implicit.get_mut(i))
+                                {
+                                    *slot = Some(ty.clone());
+                                }
+                            }
+                        }
+                    }
+                }
+                DeclKind::Equivalence(groups) => s.equivalenced.extend(
+                    groups
+                        .iter()
+                        .flatten()
+                        .filter_map(|e| base_name(e).map(str::to_string)),
+                ),
+                DeclKind::Data(_) | DeclKind::Save(_) | DeclKind::Hpf(_) => {}
+            }
+        }
+        s.stmt_functions = unit
+            .body
+            .iter()
+            .take_while(|st| s.is_stmt_function_def(st))
+            .filter_map(|st| match &st.kind {
+                StmtKind::Assign { lhs, .. } => match &lhs.kind {
+                    ExprKind::Apply { name, .. } => Some(name.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let mut problems = Vec::new();
+        for (name, expr) in parameters {
+            match fold::fold(expr, &s) {
+                Some(c) => {
+                    let c = convert(c, &s.type_of(&name.text));
+                    if s.params.insert(name.text.clone(), c).is_none() {
+                        s.param_order.push(name.text.clone());
+                    }
+                }
+                None => problems.push((
+                    expr.pos,
+                    format!("PARAMETER `{}` is not a constant expression", name.text),
+                )),
+            }
+        }
+        (s, problems)
+    }
+
+    fn add_dims(&mut self, e: &'a Entity) {
+        if !e.dims.is_empty() {
+            self.dims.insert(e.name.text.clone(), &e.dims);
+        }
+    }
+
+    /// A leading `F(X, Y) = expr` whose `F` is not an array is a statement
+    /// function definition (non-executable).
+    pub fn is_stmt_function_def(&self, st: &Stmt) -> bool {
+        let StmtKind::Assign { lhs, .. } = &st.kind else {
+            return false;
+        };
+        match &lhs.kind {
+            ExprKind::Apply { name, args } => {
+                !self.is_array(name)
+                    && !args
+                        .iter()
+                        .any(|a| matches!(a.kind, ExprKind::Range { .. }))
+                    && args.iter().all(|a| matches!(a.kind, ExprKind::Var(_)))
+            }
+            _ => false,
+        }
+    }
+
+    pub fn is_stmt_function(&self, name: &str) -> bool {
+        self.stmt_functions.contains(name)
+    }
+
+    /// The declared type, or the implicit one; under IMPLICIT NONE an
+    /// undeclared name gets the default rule (its use is reported apart).
+    pub fn type_of(&self, name: &str) -> TypeSpec {
+        if let Some(t) = self.types.get(name) {
+            return t.clone();
+        }
+        let first = name.chars().next().unwrap_or('A');
+        letter_index(first)
+            .and_then(|i| self.implicit[i].clone())
+            .unwrap_or_else(|| default_type(first))
+    }
+
+    /// Whether the name has a type other than by the default rule under IMPLICIT NONE.
+    pub fn has_type(&self, name: &str) -> bool {
+        self.types.contains_key(name)
+            || name
+                .chars()
+                .next()
+                .and_then(letter_index)
+                .is_some_and(|i| self.implicit[i].is_some())
+    }
+
+    pub fn is_array(&self, name: &str) -> bool {
+        self.dims.contains_key(name)
+    }
+
+    pub fn dims(&self, name: &str) -> &'a [DimSpec] {
+        self.dims.get(name).copied().unwrap_or(&[])
+    }
+
+    pub fn rank(&self, name: &str) -> usize {
+        self.dims(name).len()
+    }
+
+    pub fn param(&self, name: &str) -> Option<&Const> {
+        self.params.get(name)
+    }
+
+    pub fn is_equivalenced(&self, name: &str) -> bool {
+        self.equivalenced.contains(name)
+    }
+
+    pub fn is_external(&self, name: &str) -> bool {
+        self.externals.contains(name)
+    }
+
+    pub fn is_declared_intrinsic(&self, name: &str) -> bool {
+        self.declared_intrinsics.contains(name)
+    }
+
+    /// A scalar of type INTEGER (not a PARAMETER): may appear in affine forms.
+    pub fn is_integer_scalar(&self, name: &str) -> bool {
+        !self.params.contains_key(name)
+            && !self.is_array(name)
+            && self.type_of(name) == TypeSpec::Integer
+    }
+
+    pub fn classify_name(&self, name: &str) -> NameClass {
+        if self.params.contains_key(name) {
+            NameClass::Constant
+        } else if self.is_array(name) {
+            NameClass::Array
+        } else if self.externals.contains(name) || self.declared_intrinsics.contains(name) {
+            NameClass::Procedure
+        } else {
+            NameClass::Scalar
+        }
+    }
+
+    pub fn classify_apply(&self, name: &str, args: &[Expr]) -> ApplyClass {
+        if self.is_array(name) {
+            ApplyClass::Element
+        } else if self.type_of(name) == TypeSpec::Character
+            && !self.stmt_functions.contains(name)
+            && args.len() == 1
+            && matches!(args[0].kind, ExprKind::Range { .. })
+        {
+            ApplyClass::Substring
+        } else if self.is_intrinsic(name) {
+            ApplyClass::Intrinsic
+        } else {
+            ApplyClass::Function
+        }
+    }
+}
+
+impl Env for Symbols<'_> {
+    fn constant(&self, name: &str) -> Option<&Const> {
+        self.params.get(name)
+    }
+
+    /// An intrinsic name that the unit has not made into something else.
+    fn is_intrinsic(&self, name: &str) -> bool {
+        (self.declared_intrinsics.contains(name) || is_intrinsic_name(name))
+            && !self.externals.contains(name)
+            && !self.dims.contains_key(name)
+            && !self.stmt_functions.contains(name)
+            && !self.program_units.contains(name)
+            && !self.unit.args.iter().any(|a| a.text == name)
+    }
+}
+
+/// The variable an EQUIVALENCE or DATA object names (`A` of `A(3)`).
+pub fn base_name(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Var(n) | ExprKind::Apply { name: n, .. } => Some(n),
+        _ => None,
+    }
+}
+
+fn letter_index(c: char) -> Option<usize> {
+    c.is_ascii_uppercase().then(|| (c as u8 - b'A') as usize)
+}
+
+fn default_type(first: char) -> TypeSpec {
+    if ('I'..='N').contains(&first) {
+        TypeSpec::Integer
+    } else {
+        TypeSpec::Real
+    }
+}
+
+fn default_implicit() -> [Option<TypeSpec>; 26] {
+    std::array::from_fn(|i| Some(default_type((b'A' + i as u8) as char)))
+}
+
+/// The value a PARAMETER takes in its declared type (`INTEGER N; PARAMETER (N = 2.7)` is 2).
+fn convert(c: Const, ty: &TypeSpec) -> Const {
+    match (ty, c) {
+        (TypeSpec::Integer, Const::Real(v)) if v.abs() < 9.0e18 => Const::Int(v.trunc() as i64),
+        (TypeSpec::Real | TypeSpec::Double, Const::Int(n)) => Const::Real(n as f64),
+        (_, c) => c,
+    }
+}
+
+/// The type keyword used in `var` facts.
+pub fn type_name(t: &TypeSpec) -> &'static str {
+    match t {
+        TypeSpec::Integer => "integer",
+        TypeSpec::Real => "real",
+        TypeSpec::Double => "double",
+        TypeSpec::Complex => "complex",
+        TypeSpec::Logical => "logical",
+        TypeSpec::Character => "character",
+    }
+}
+
+/// The intrinsic functions of Fortran 77, Fortran 90 and the HPF library
+/// that programs of this kind call.
+pub fn is_intrinsic_name(name: &str) -> bool {
+    matches!(
+        name,
+        "ABS"
+            | "ACHAR"
+            | "ACOS"
+            | "ADJUSTL"
+            | "ADJUSTR"
+            | "AIMAG"
+            | "AINT"
+            | "ALL"
+            | "ALLOCATED"
+            | "ALOG"
+            | "ALOG10"
+            | "AMAX0"
+            | "AMAX1"
+            | "AMIN0"
+            | "AMIN1"
+            | "AMOD"
+            | "ANINT"
+            | "ANY"
+            | "ASIN"
+            | "ASSOCIATED"
+            | "ATAN"
+            | "ATAN2"
+            | "BTEST"
+            | "CABS"
+            | "CCOS"
+            | "CEILING"
+            | "CEXP"
+            | "CHAR"
+            | "CLOG"
+            | "CMPLX"
+            | "CONJG"
+            | "COS"
+            | "COSH"
+            | "COUNT"
+            | "CSHIFT"
+            | "CSIN"
+            | "CSQRT"
+            | "DABS"
+            | "DACOS"
+            | "DASIN"
+            | "DATAN"
+            | "DATAN2"
+            | "DBLE"
+            | "DCOS"
+            | "DCOSH"
+            | "DDIM"
+            | "DEXP"
+            | "DIGITS"
+            | "DIM"
+            | "DINT"
+            | "DLOG"
+            | "DLOG10"
+            | "DMAX1"
+            | "DMIN1"
+            | "DMOD"
+            | "DNINT"
+            | "DOT_PRODUCT"
+            | "DPROD"
+            | "DSIGN"
+            | "DSIN"
+            | "DSINH"
+            | "DSQRT"
+            | "DTAN"
+            | "DTANH"
+            | "EOSHIFT"
+            | "EPSILON"
+            | "EXP"
+            | "EXPONENT"
+            | "FLOAT"
+            | "FLOOR"
+            | "FRACTION"
+            | "HUGE"
+            | "IABS"
+            | "IACHAR"
+            | "IAND"
+            | "IBCLR"
+            | "IBSET"
+            | "ICHAR"
+            | "IDIM"
+            | "IDINT"
+            | "IDNINT"
+            | "IEOR"
+            | "IFIX"
+            | "INDEX"
+            | "INT"
+            | "IOR"
+            | "ISHFT"
+            | "ISIGN"
+            | "KIND"
+            | "LBOUND"
+            | "LEN"
+            | "LEN_TRIM"
+            | "LGE"
+            | "LGT"
+            | "LLE"
+            | "LLT"
+            | "LOG"
+            | "LOG10"
+            | "LOGICAL"
+            | "MATMUL"
+            | "MAX"
+            | "MAX0"
+            | "MAX1"
+            | "MAXLOC"
+            | "MAXVAL"
+            | "MERGE"
+            | "MIN"
+            | "MIN0"
+            | "MIN1"
+            | "MINLOC"
+            | "MINVAL"
+            | "MOD"
+            | "MODULO"
+            | "NEAREST"
+            | "NINT"
+            | "NOT"
+            | "NUMBER_OF_PROCESSORS"
+            | "PACK"
+            | "PRECISION"
+            | "PRESENT"
+            | "PROCESSORS_SHAPE"
+            | "PRODUCT"
+            | "RADIX"
+            | "RANGE"
+            | "REAL"
+            | "REPEAT"
+            | "RESHAPE"
+            | "SCALE"
+            | "SCAN"
+            | "SELECTED_INT_KIND"
+            | "SELECTED_REAL_KIND"
+            | "SHAPE"
+            | "SIGN"
+            | "SIN"
+            | "SINH"
+            | "SIZE"
+            | "SNGL"
+            | "SPACING"
+            | "SPREAD"
+            | "SQRT"
+            | "SUM"
+            | "TAN"
+            | "TANH"
+            | "TINY"
+            | "TRANSPOSE"
+            | "TRIM"
+            | "UBOUND"
+            | "UNPACK"
+            | "VERIFY"
+    )
+}
