@@ -1,0 +1,40 @@
+//! Native helpers: the array subscript dependence mathematics of Ishida &
+//! Kanada (seed 002), as plain Rust the rules call.
+//!
+//! Data flow: a caller describes two references U and V ([`RefInfo`]:
+//! subscripts and loop bounds in normal form over standard induction
+//! variables, [`affine`]), prepares them as a [`Pair`] (the integer system of
+//! "same element, both inside their loops", [`pair`]), then asks either
+//! - [`Pair::coincidence`]: the paper's loop dependence information for one
+//!   common loop (section 3), decided by the coefficient rules (1)-(3)
+//!   (section 4), the Diophantine method (section 5) or our exact test
+//!   ([`coincidence`]); or
+//! - [`Pair::dependence_vectors`]: direction and distance vectors over all
+//!   common loops ([`vectors`]).
+//!
+//! Underneath: [`linear`] (checked integer affine expressions),
+//! [`diophantine`] (general integer solution of linear equations),
+//! [`feasibility`] (exact integer feasibility, Omega-test style, budgeted).
+//!
+//! Soundness: "does not hold" / "no vector" is said only when proven;
+//! anything unknown (non-affine subscripts, unknown bounds, an exhausted
+//! budget, overflow) leaves a dependence possible.
+
+pub mod affine;
+pub mod coincidence;
+pub mod diophantine;
+pub mod feasibility;
+pub mod linear;
+pub mod pair;
+pub mod vectors;
+
+#[cfg(test)]
+mod paper_examples;
+
+pub use affine::{
+    normalize_do, LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRange,
+    SymbolRanges,
+};
+pub use coincidence::{Property, Rule, Verdict};
+pub use pair::{Pair, EXACT_TEST_BUDGET};
+pub use vectors::{DepVector, Dir};

@@ -1,0 +1,233 @@
+//! The dependence system of two references U and V: the integer variables and
+//! constraints every test below reasons about.
+//!
+//! Variables: U's standard induction variables `I_1..I_a`, V's own copies
+//! `I'_1..I'_b` (the paper renames V's variables of the loops it varies
+//! independently; here V always has its own, and the tests add `I'_h = I_h`
+//! for the loops that must be at the same iteration), then the symbols.
+//! Constraints:
+//! - one equation per dimension whose two subscripts are affine: `U_d - V_d = 0`;
+//! - the domain: each loop's bounds for both references, and the symbols' ranges.
+//!
+//! The first `common` loops enclose both references and must have the same
+//! bounds in both.
+
+use super::affine::{LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRanges};
+use super::feasibility::Budget;
+use super::linear::Linear;
+
+/// Operations one question (a coincidence, or all dependence vectors of a pair)
+/// may spend in the exact test: Polly's cap for isl.
+pub const EXACT_TEST_BUDGET: u64 = 500_000;
+
+/// Two references prepared for comparison: U executes first (a `U then V` pair).
+#[derive(Clone, Debug)]
+pub struct Pair<'a> {
+    pub(crate) u: &'a RefInfo,
+    pub(crate) v: &'a RefInfo,
+    pub(crate) common: usize,
+    nvars: usize,
+    /// Per dimension, `U_d - V_d` over the variables, `None` when either is not affine.
+    pub(crate) differences: Vec<Option<Linear>>,
+    /// Loop bounds of both references and symbol ranges (`>= 0` each).
+    pub(crate) domain: Vec<Linear>,
+    /// The domain is the real iteration space: no loop bound is unknown.
+    pub(crate) exact_domain: bool,
+    /// A feasible point of the whole system is a real dependence: the domain
+    /// is exact, every subscript affine and every symbol has one known value.
+    pub(crate) closed: bool,
+}
+
+impl<'a> Pair<'a> {
+    /// Prepare U (`u`) and V (`v`), which share their `common` outermost loops.
+    pub fn new(
+        u: &'a RefInfo,
+        v: &'a RefInfo,
+        common: usize,
+        symbols: &SymbolRanges,
+    ) -> Result<Self, SubscriptError> {
+        if u.subscripts.len() != v.subscripts.len() {
+            return Err(SubscriptError::RankMismatch {
+                u: u.subscripts.len(),
+                v: v.subscripts.len(),
+            });
+        }
+        let (a, b) = (u.loops.len(), v.loops.len());
+        if common > a || common > b {
+            return Err(SubscriptError::TooManyCommonLoops {
+                common,
+                u_depth: a,
+                v_depth: b,
+            });
+        }
+        if let Some(h) = (0..common).find(|&h| u.loops[h] != v.loops[h]) {
+            return Err(SubscriptError::CommonBoundsDiffer { loop_index: h });
+        }
+        let names = symbol_names(u, v);
+        let nvars = a + b + names.len();
+        let layout = Layout {
+            nvars,
+            names: &names,
+            first_symbol: a + b,
+        };
+
+        let mut differences = Vec::with_capacity(u.subscripts.len());
+        for (su, sv) in u.subscripts.iter().zip(&v.subscripts) {
+            differences.push(match (su, sv) {
+                (Subscript::Affine(fu), Subscript::Affine(fv)) => {
+                    let lu = layout.linear(fu, 0, a, a)?;
+                    let lv = layout.linear(fv, a, b, b)?;
+                    lu.minus(&lv).ok()
+                }
+                _ => None,
+            });
+        }
+
+        // Symbol ranges first, then each loop after the loops outside it.
+        let mut domain = Vec::new();
+        let mut fixed_symbols = true;
+        for (i, name) in names.iter().enumerate() {
+            let range = symbols.get(name).copied().unwrap_or_default();
+            let var = Linear::var(nvars, layout.first_symbol + i);
+            if let Some(lower) = range.lower {
+                domain.push(Linear {
+                    constant: -lower,
+                    ..var.clone()
+                });
+            }
+            if let Some(upper) = range.upper {
+                domain.push(Linear {
+                    constant: upper,
+                    coeffs: var.coeffs.iter().map(|c| -c).collect(),
+                });
+            }
+            fixed_symbols &= range.lower.is_some() && range.lower == range.upper;
+        }
+        let mut exact_domain = true;
+        for (loops, offset) in [(&u.loops, 0), (&v.loops, a)] {
+            for (g, bound) in loops.iter().enumerate() {
+                domain.push(Linear::var(nvars, offset + g));
+                match bound {
+                    LoopBound::Span { scale, span } => {
+                        if *scale <= 0 {
+                            return Err(SubscriptError::NonPositiveScale { loop_index: g });
+                        }
+                        let mut upper = layout.linear(span, offset, g, g)?;
+                        upper.coeffs[offset + g] = -*scale;
+                        domain.push(upper);
+                    }
+                    LoopBound::Unknown => exact_domain = false,
+                }
+            }
+        }
+        let closed = exact_domain && fixed_symbols && differences.iter().all(Option::is_some);
+        Ok(Pair {
+            u,
+            v,
+            common,
+            nvars,
+            differences,
+            domain,
+            exact_domain,
+            closed,
+        })
+    }
+
+    pub(crate) fn nvars(&self) -> usize {
+        self.nvars
+    }
+
+    /// The variable `I_g` of U.
+    pub(crate) fn u_var(&self, g: usize) -> usize {
+        g
+    }
+
+    /// The variable `I'_g` of V.
+    pub(crate) fn v_var(&self, g: usize) -> usize {
+        self.u.loops.len() + g
+    }
+
+    /// `I'_g - I_g`: how many iterations of common loop `g` V runs after U.
+    pub(crate) fn distance(&self, g: usize) -> Linear {
+        let mut d = Linear::zero(self.nvars);
+        d.coeffs[self.v_var(g)] = 1;
+        d.coeffs[self.u_var(g)] = -1;
+        d
+    }
+
+    /// The subscript equations of the dimensions where both subscripts are affine.
+    pub(crate) fn equations(&self) -> Vec<Linear> {
+        self.differences.iter().flatten().cloned().collect()
+    }
+
+    /// `I'_h = I_h` for the common loops outside `g`, and `I'_g - I_g = shift`
+    /// when `shift` is given.
+    pub(crate) fn same_outer_iterations(&self, g: usize, shift: Option<i64>) -> Vec<Linear> {
+        let mut eqs: Vec<Linear> = (0..g).map(|h| self.distance(h)).collect();
+        if let Some(n) = shift {
+            eqs.push(Linear {
+                constant: -n,
+                ..self.distance(g)
+            });
+        }
+        eqs
+    }
+
+    pub(crate) fn budget(&self) -> Budget {
+        Budget::new(EXACT_TEST_BUDGET)
+    }
+}
+
+/// All symbols used by either reference, sorted.
+fn symbol_names(u: &RefInfo, v: &RefInfo) -> Vec<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for r in [u, v] {
+        let forms = r
+            .subscripts
+            .iter()
+            .filter_map(|s| match s {
+                Subscript::Affine(f) => Some(f),
+                Subscript::Unknown => None,
+            })
+            .chain(r.loops.iter().filter_map(|b| match b {
+                LoopBound::Span { span, .. } => Some(span),
+                LoopBound::Unknown => None,
+            }));
+        for f in forms {
+            names.extend(f.used_symbols().map(|(s, _)| s.clone()));
+        }
+    }
+    names.into_iter().collect()
+}
+
+struct Layout<'n> {
+    nvars: usize,
+    names: &'n [String],
+    first_symbol: usize,
+}
+
+impl Layout<'_> {
+    /// `form` as a [`Linear`], its loop `g` being variable `offset + g`;
+    /// it may use only the first `allowed` loops (`at` names the loop for errors).
+    fn linear(
+        &self,
+        form: &NormalForm,
+        offset: usize,
+        allowed: usize,
+        at: usize,
+    ) -> Result<Linear, SubscriptError> {
+        if form.loop_depth() > allowed {
+            return Err(SubscriptError::UsesInnerLoop { loop_index: at });
+        }
+        let mut l = Linear::constant(self.nvars, form.constant);
+        for (g, &c) in form.coeffs.iter().enumerate().take(allowed) {
+            l.coeffs[offset + g] = c;
+        }
+        for (name, c) in form.used_symbols() {
+            if let Ok(i) = self.names.binary_search(name) {
+                l.coeffs[self.first_symbol + i] = c;
+            }
+        }
+        Ok(l)
+    }
+}
