@@ -36,8 +36,18 @@ pub enum ApplyClass {
     /// `C(1:3)` on a CHARACTER scalar.
     Substring,
     Intrinsic,
-    /// An external or statement function: a call.
+    /// An external function: a call.
     Function,
+    /// A statement function of the unit: evaluated in place.
+    StatementFunction,
+}
+
+/// `F(X, Y) = body`, defined at the top of the unit's body.
+pub struct StmtFunction<'a> {
+    pub dummies: Vec<String>,
+    pub body: &'a Expr,
+    /// Where the definition stands (it is numbered as a declaration).
+    pub pos: Pos,
 }
 
 /// The names of one program unit and what they are.
@@ -52,7 +62,7 @@ pub struct Symbols<'a> {
     pub param_order: Vec<String>,
     externals: HashSet<String>,
     declared_intrinsics: HashSet<String>,
-    stmt_functions: HashSet<String>,
+    stmt_functions: HashMap<String, StmtFunction<'a>>,
     /// Names in EQUIVALENCE groups: they may alias each other.
     equivalenced: HashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
@@ -80,7 +90,7 @@ impl<'a> Symbols<'a> {
             param_order: Vec::new(),
             externals: HashSet::new(),
             declared_intrinsics: HashSet::new(),
-            stmt_functions: HashSet::new(),
+            stmt_functions: HashMap::new(),
             equivalenced: HashSet::new(),
             program_units,
         };
@@ -137,18 +147,21 @@ impl<'a> Symbols<'a> {
                 DeclKind::Data(_) | DeclKind::Save(_) | DeclKind::Hpf(_) => {}
             }
         }
-        s.stmt_functions = unit
-            .body
-            .iter()
-            .take_while(|st| s.is_stmt_function_def(st))
-            .filter_map(|st| match &st.kind {
-                StmtKind::Assign { lhs, .. } => match &lhs.kind {
-                    ExprKind::Apply { name, .. } => Some(name.clone()),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .collect();
+        for st in &unit.body {
+            match s.stmt_function_shape(st) {
+                Some((name, dummies, body)) => {
+                    s.stmt_functions.insert(
+                        name,
+                        StmtFunction {
+                            dummies,
+                            body,
+                            pos: st.pos,
+                        },
+                    );
+                }
+                None => break,
+            }
+        }
         let mut problems = Vec::new();
         for (name, expr) in parameters {
             match fold::fold(expr, &s) {
@@ -173,26 +186,41 @@ impl<'a> Symbols<'a> {
         }
     }
 
-    /// A leading `F(X, Y) = expr` whose `F` is not an array is a statement
-    /// function definition (non-executable).
-    pub fn is_stmt_function_def(&self, st: &Stmt) -> bool {
-        let StmtKind::Assign { lhs, .. } = &st.kind else {
-            return false;
+    /// `F(X, Y) = expr` whose `F` is not an array has the shape of a
+    /// statement function definition: its name, dummies and body.
+    fn stmt_function_shape(&self, st: &'a Stmt) -> Option<(String, Vec<String>, &'a Expr)> {
+        let StmtKind::Assign { lhs, rhs } = &st.kind else {
+            return None;
         };
-        match &lhs.kind {
-            ExprKind::Apply { name, args } => {
-                !self.is_array(name)
-                    && !args
-                        .iter()
-                        .any(|a| matches!(a.kind, ExprKind::Range { .. }))
-                    && args.iter().all(|a| matches!(a.kind, ExprKind::Var(_)))
-            }
+        let ExprKind::Apply { name, args } = &lhs.kind else {
+            return None;
+        };
+        let dummies = args
+            .iter()
+            .map(|a| match &a.kind {
+                ExprKind::Var(d) => Some(d.clone()),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        (!self.is_array(name)).then(|| (name.clone(), dummies, rhs))
+    }
+
+    /// Whether `st` is one of the statement function definitions that open the body.
+    pub fn is_stmt_function_def(&self, st: &Stmt) -> bool {
+        match &st.kind {
+            StmtKind::Assign { lhs, .. } => match &lhs.kind {
+                ExprKind::Apply { name, .. } => self
+                    .stmt_functions
+                    .get(name)
+                    .is_some_and(|f| f.pos == st.pos),
+                _ => false,
+            },
             _ => false,
         }
     }
 
-    pub fn is_stmt_function(&self, name: &str) -> bool {
-        self.stmt_functions.contains(name)
+    pub fn stmt_function(&self, name: &str) -> Option<&StmtFunction<'a>> {
+        self.stmt_functions.get(name)
     }
 
     /// The declared type, or the implicit one; under IMPLICIT NONE an
@@ -268,11 +296,13 @@ impl<'a> Symbols<'a> {
         if self.is_array(name) {
             ApplyClass::Element
         } else if self.type_of(name) == TypeSpec::Character
-            && !self.stmt_functions.contains(name)
+            && !self.stmt_functions.contains_key(name)
             && args.len() == 1
             && matches!(args[0].kind, ExprKind::Range { .. })
         {
             ApplyClass::Substring
+        } else if self.stmt_functions.contains_key(name) {
+            ApplyClass::StatementFunction
         } else if self.is_intrinsic(name) {
             ApplyClass::Intrinsic
         } else {
@@ -291,7 +321,7 @@ impl Env for Symbols<'_> {
         (self.declared_intrinsics.contains(name) || is_intrinsic_name(name))
             && !self.externals.contains(name)
             && !self.dims.contains_key(name)
-            && !self.stmt_functions.contains(name)
+            && !self.stmt_functions.contains_key(name)
             && !self.program_units.contains(name)
             && !self.unit.args.iter().any(|a| a.text == name)
     }

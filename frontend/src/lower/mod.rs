@@ -177,3 +177,6 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
         self.g.report(Severity::Warning, pos, message);
     }
 }
+
+#[cfg(test)]
+mod tests;

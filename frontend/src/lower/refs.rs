@@ -118,6 +118,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     r.calls.push(name.clone());
                     args.iter().for_each(|a| self.arg(r, a));
                 }
+                ApplyClass::StatementFunction => {
+                    args.iter().for_each(|a| self.read(r, a));
+                    self.stmt_function_uses(r, name, e.pos, 0);
+                }
             },
             ExprKind::Range {
                 lower,
@@ -148,7 +152,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     args.iter().for_each(|a| self.read(r, a));
                     self.name_ref(r, name, e.pos, Access::Def);
                 }
-                ApplyClass::Intrinsic | ApplyClass::Function => {
+                ApplyClass::Intrinsic | ApplyClass::Function | ApplyClass::StatementFunction => {
                     self.error(
                         e.pos,
                         format!("`{name}` is not an array and cannot be assigned"),
@@ -184,6 +188,51 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.name_ref(r, name, e.pos, Access::Def);
             }
             _ => self.read(r, e),
+        }
+    }
+
+    /// What evaluating statement function `name` reads besides its
+    /// arguments: the unit's variables in its body, as uses at the call
+    /// (`pos`); array elements there are whole-array uses, since their
+    /// subscripts are in the dummies.
+    fn stmt_function_uses(&mut self, r: &mut StmtRefs<'a>, name: &str, pos: Pos, depth: usize) {
+        let syms = self.syms;
+        let Some(f) = syms.stmt_function(name) else {
+            return;
+        };
+        // A definition cannot refer to itself; the bound only stops bad input.
+        if depth > 16 {
+            return;
+        }
+        let mut stack: Vec<&'a Expr> = vec![f.body];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                ExprKind::Var(v) if !f.dummies.contains(v) => self.name_ref(r, v, pos, Access::Use),
+                ExprKind::Apply { name: callee, args } => {
+                    match syms.classify_apply(callee, args) {
+                        ApplyClass::Element | ApplyClass::Substring => {
+                            self.name_ref(r, callee, pos, Access::Use)
+                        }
+                        ApplyClass::StatementFunction => {
+                            self.stmt_function_uses(r, callee, pos, depth + 1)
+                        }
+                        ApplyClass::Function => {
+                            self.fn_uses.entry(callee.clone()).or_insert(pos);
+                            r.calls.push(callee.clone());
+                        }
+                        ApplyClass::Intrinsic => {}
+                    }
+                    stack.extend(args.iter().rev());
+                }
+                ExprKind::Range {
+                    lower,
+                    upper,
+                    stride,
+                } => stack.extend([stride, upper, lower].into_iter().flatten().map(|b| &**b)),
+                ExprKind::Unary(_, x) => stack.push(x),
+                ExprKind::Binary(_, a, b) => stack.extend([&**b, &**a]),
+                _ => {}
+            }
         }
     }
 
