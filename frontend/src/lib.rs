@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod fold;
 pub mod lower;
 pub mod symbols;
+pub mod synth;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use lower::lower;
