@@ -5,6 +5,7 @@
 //! checked against what a run actually does.
 
 pub mod deps;
+pub mod gen;
 pub mod interp;
 pub mod trace;
 

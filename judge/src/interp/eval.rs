@@ -65,6 +65,10 @@ impl Interp<'_> {
                 if fr.vars.get(name).is_some_and(Binding::is_array) {
                     let place = self.place(fr, e)?;
                     self.load_place(&place)
+                } else if let Some((dummies, body)) =
+                    self.infos[fr.unit].stmt_functions.get(name).cloned()
+                {
+                    self.stmt_function(fr, name, &dummies, &body, args, e.pos)
                 } else if let Some(u) = self.unit_named(name, UnitKind::Function) {
                     let callee = self.call(fr, u, args, e.pos)?;
                     let b = &callee.vars[name.as_str()];
@@ -90,6 +94,42 @@ impl Interp<'_> {
                 zip_vals(&[a, b], |vs| value::binary(*op, &vs[0], &vs[1])).at(e.pos)
             }
         }
+    }
+
+    /// Evaluates a statement function in place: the dummies are values
+    /// (shadowing variables of the same name, never memory), the other
+    /// names of the body are read where the body stands.
+    fn stmt_function(
+        &mut self,
+        fr: &mut Frame,
+        name: &str,
+        dummies: &[String],
+        body: &Expr,
+        args: &[Expr],
+        pos: Pos,
+    ) -> Exec<Val> {
+        if args.len() != dummies.len() {
+            return fail(pos, format!("{name} takes {} arguments", dummies.len()));
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.eval_scalar(fr, a)?);
+        }
+        let saved: Vec<Option<Value>> = dummies
+            .iter()
+            .zip(values)
+            .map(|(d, v)| fr.consts.insert(d.clone(), v))
+            .collect();
+        let result = self.eval_scalar(fr, body);
+        for (d, old) in dummies.iter().zip(saved) {
+            match old {
+                Some(v) => fr.consts.insert(d.clone(), v),
+                None => fr.consts.remove(d),
+            };
+        }
+        let ty = self.infos[fr.unit].type_of(name);
+        let v = result?;
+        Ok(Val::Scalar(v.convert(ty).at(pos)?))
     }
 
     fn load_place(&mut self, place: &Place) -> Exec<Val> {

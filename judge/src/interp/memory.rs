@@ -3,7 +3,9 @@
 //! say about each name.
 
 use super::value::{Ty, Value};
-use kaiseki_frontend::ast::{DeclKind, DimSpec, Expr, TypeSpec, Unit, UnitKind};
+use kaiseki_frontend::ast::{
+    DeclKind, DimSpec, Expr, ExprKind, StmtKind, TypeSpec, Unit, UnitKind,
+};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -89,6 +91,10 @@ pub struct UnitInfo {
     pub commons: Vec<(String, Vec<String>)>,
     /// The type of each initial letter A..Z under the IMPLICIT rules.
     implicit: Vec<Ty>,
+    /// Statement functions `F(X, Y) = expr`: dummies and body.
+    pub stmt_functions: HashMap<String, (Vec<String>, Expr)>,
+    /// How many statements at the top of the body define statement functions.
+    pub stmt_function_defs: usize,
     /// Set by a declaration the judge cannot execute faithfully.
     pub unsupported: Option<String>,
 }
@@ -174,7 +180,35 @@ impl UnitInfo {
                 | DeclKind::Hpf(_) => {}
             }
         }
+        info.find_stmt_functions(unit);
         info
+    }
+
+    /// `F(X, Y) = expr` opening the body, with `F` not an array, defines a
+    /// statement function (Fortran 77, 15.4).
+    fn find_stmt_functions(&mut self, unit: &Unit) {
+        for st in &unit.body {
+            let StmtKind::Assign { lhs, rhs } = &st.kind else {
+                break;
+            };
+            let ExprKind::Apply { name, args } = &lhs.kind else {
+                break;
+            };
+            let dummies: Option<Vec<String>> = args
+                .iter()
+                .map(|a| match &a.kind {
+                    ExprKind::Var(d) => Some(d.clone()),
+                    _ => None,
+                })
+                .collect();
+            match dummies {
+                Some(d) if !self.dims.contains_key(name) => {
+                    self.stmt_functions.insert(name.clone(), (d, rhs.clone()));
+                    self.stmt_function_defs += 1;
+                }
+                _ => break,
+            }
+        }
     }
 
     fn set_type(&mut self, name: &str, spec: &TypeSpec) {

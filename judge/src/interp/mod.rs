@@ -231,8 +231,9 @@ impl<'p> Interp<'p> {
             );
         }
         self.active_units.push(u);
+        let body = &unit.body[self.infos[u].stmt_function_defs..];
         let result = self.enter(u, unit, &args).and_then(|mut fr| {
-            match self.exec_block(&mut fr, &unit.body)? {
+            match self.exec_block(&mut fr, body)? {
                 Flow::Goto(l, _) if unit.end_label == Some(l) => Ok(fr),
                 Flow::Goto(l, from) => fail(
                     from,
