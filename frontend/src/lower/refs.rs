@@ -172,8 +172,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     pub(super) fn arg(&mut self, r: &mut StmtRefs<'a>, e: &'a Expr) {
         match &e.kind {
             ExprKind::Var(name) => {
-                self.name_ref(r, name, e.pos, Access::Use);
-                self.name_ref(r, name, e.pos, Access::Def);
+                // A constant or a procedure passed along is no reference.
+                if matches!(self.syms.classify_name(name), NameClass::Scalar | NameClass::Array) {
+                    self.name_ref(r, name, e.pos, Access::Use);
+                    self.name_ref(r, name, e.pos, Access::Def);
+                }
             }
             ExprKind::Apply { name, args }
                 if self.syms.classify_apply(name, args) == ApplyClass::Element =>
