@@ -6,7 +6,15 @@
 //! valid but not modelled becomes [`ast::StmtKind::Opaque`] with a warning).
 
 pub mod ast;
+mod classify;
 pub mod diagnostics;
+mod files;
+mod lexer;
+mod lines;
+mod parser;
+mod source;
+mod statement;
+mod structure;
 pub mod fold;
 pub mod lower;
 pub mod symbols;
@@ -14,3 +22,49 @@ pub mod synth;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use lower::lower;
+
+use source::{form_of, read_text, Reporter};
+
+/// Parses the given files (fixed or free form by extension) into one
+/// program. Never panics: unreadable files and bad statements become
+/// diagnostics and the rest is still parsed.
+pub fn parse_files<P: AsRef<std::path::Path>>(paths: &[P]) -> (ast::Program, Vec<Diagnostic>) {
+    let mut rep = Reporter::default();
+    let mut units = Vec::new();
+    for p in paths {
+        let path = p.as_ref().to_string_lossy().to_string();
+        match read_text(p.as_ref()) {
+            Ok(text) => parse_text(&path, &text, &mut rep, &mut units),
+            Err(e) => rep.file_error(&path, e),
+        }
+    }
+    let program = ast::Program {
+        files: rep.files,
+        units,
+    };
+    (program, rep.diags)
+}
+
+/// Parses `text` as if read from `path` (whose extension chooses the
+/// form; INCLUDEs are resolved next to `path`).
+pub fn parse_source(path: &str, text: &str) -> (ast::Program, Vec<Diagnostic>) {
+    let mut rep = Reporter::default();
+    let mut units = Vec::new();
+    parse_text(path, text, &mut rep, &mut units);
+    let program = ast::Program {
+        files: rep.files,
+        units,
+    };
+    (program, rep.diags)
+}
+
+fn parse_text(path: &str, text: &str, rep: &mut Reporter, units: &mut Vec<ast::Unit>) {
+    let file = rep.add_file(path, text);
+    let stmts = files::statements_of(file, form_of(path), rep);
+    if stmts.is_empty() && !rep.diags.iter().any(|d| d.path == path && d.is_error()) {
+        rep.file_error(path, "empty file: no Fortran statements");
+        return;
+    }
+    let eof = files::end_of(file, rep);
+    units.extend(structure::build_units(stmts, eof, rep));
+}

@@ -1,0 +1,449 @@
+//! Statement classification between lexing and parsing. Fortran reserves no
+//! words, so before the grammar sees a statement this pass decides:
+//! - an assignment (`word [(...)]... = ...`) starts with a name even when
+//!   the word is a keyword (`DATA(I) = 1`, `IF = 2`), also after a logical IF;
+//! - statements the analyses do not model (OPEN, SELECT CASE, WHERE, ...)
+//!   become one [`Tok::Unmodelled`] token, so their contents never cause
+//!   syntax errors; constructs say whether they open, continue or close;
+//! - FORMAT contents and DATA value lists are replaced by single tokens;
+//! - HPF directives get a leading [`Tok::Hpf`]; unknown ones are refused.
+
+use crate::lexer::{Kw, Spanned, Tok};
+use crate::statement::ConstructRole;
+
+/// A statement (or construct part) that is valid Fortran the analyses do
+/// not model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unmodelled {
+    /// What it is, e.g. "OPEN statement".
+    pub what: String,
+    pub role: Option<ConstructRole>,
+}
+
+/// The HPF directives the tree models.
+const HPF_DIRECTIVES: &[Kw] = &[
+    Kw::Processors,
+    Kw::Template,
+    Kw::Align,
+    Kw::Distribute,
+    Kw::Independent,
+];
+
+/// Statements that are valid but not modelled, by first word.
+const UNMODELLED_STATEMENTS: &[&str] = &[
+    "OPEN",
+    "CLOSE",
+    "INQUIRE",
+    "REWIND",
+    "BACKSPACE",
+    "ENDFILE",
+    "FLUSH",
+    "WAIT",
+    "ASSIGN",
+    "PAUSE",
+    "ENTRY",
+    "NAMELIST",
+    "USE",
+    "IMPORT",
+    "ALLOCATE",
+    "DEALLOCATE",
+    "NULLIFY",
+    "POINTER",
+    "TARGET",
+    "ALLOCATABLE",
+    "INTENT",
+    "OPTIONAL",
+    "PUBLIC",
+    "PRIVATE",
+    "SEQUENCE",
+    "VOLATILE",
+    "VALUE",
+    "PROTECTED",
+    "ASYNCHRONOUS",
+    "BIND",
+    "PROCEDURE",
+    "GENERIC",
+    "FINAL",
+    "CLASS",
+];
+
+/// Statements that change control flow in ways the tree cannot express.
+const UNMODELLED_JUMPS: &[&str] = &["CYCLE", "EXIT"];
+
+/// Classifies one statement's tokens in place. `Err` holds a warning for a
+/// directive that is ignored as a whole.
+pub fn classify(toks: &mut Vec<Spanned>, hpf: bool) -> Result<(), String> {
+    if hpf {
+        return match toks.first() {
+            Some((at, Tok::Kw(k), _)) if HPF_DIRECTIVES.contains(k) => {
+                let at = *at;
+                toks.insert(0, (at, Tok::Hpf, at));
+                Ok(())
+            }
+            Some((_, t, _)) => Err(format!(
+                "HPF directive {} is not modelled; ignored",
+                word(t).unwrap_or_else(|| t.describe())
+            )),
+            None => Err("empty HPF directive; ignored".into()),
+        };
+    }
+    // A construct name (`OUTER: DO ...`) does not matter to the tree.
+    if toks.len() > 2 && word(&toks[0].1).is_some() && toks[1].1 == Tok::Colon {
+        toks.drain(0..2);
+    }
+    classify_at(toks, 0, true);
+    Ok(())
+}
+
+/// The upper-case word of a keyword or name token.
+fn word(t: &Tok) -> Option<String> {
+    match t {
+        Tok::Ident(s) => Some(s.clone()),
+        Tok::Kw(k) => Some(k.text().to_string()),
+        _ => None,
+    }
+}
+
+fn word_at(toks: &[Spanned], i: usize) -> Option<String> {
+    toks.get(i).and_then(|t| word(&t.1))
+}
+
+/// Index of the parenthesis closing the one at `open`.
+fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, (_, t, _)) in toks.iter().enumerate().skip(open) {
+        match t {
+            Tok::LParen | Tok::LCtor => depth += 1,
+            Tok::RParen | Tok::RCtor => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `word [(...)]... [%word]... =` starting at `s`.
+fn is_assignment(toks: &[Spanned], s: usize) -> bool {
+    if word_at(toks, s).is_none() {
+        return false;
+    }
+    let mut j = s + 1;
+    loop {
+        match toks.get(j).map(|t| &t.1) {
+            Some(Tok::LParen) => match close_of(toks, j) {
+                Some(c) => j = c + 1,
+                None => return false,
+            },
+            Some(Tok::Percent) if word_at(toks, j + 1).is_some() => j += 2,
+            Some(Tok::Equals) => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// Replaces `toks[s..]` by one unmodelled token.
+fn set_aside(toks: &mut Vec<Spanned>, s: usize, what: String, role: Option<ConstructRole>) {
+    let (Some(first), Some(last)) = (toks.get(s), toks.last()) else {
+        return;
+    };
+    let (at, end) = (first.0, last.2);
+    toks.truncate(s);
+    toks.push((at, Tok::Unmodelled(Unmodelled { what, role }), end));
+}
+
+fn contains(toks: &[Spanned], s: usize, tok: &Tok) -> bool {
+    toks[s..].iter().any(|t| &t.1 == tok)
+}
+
+/// Whether a WHERE or FORALL at `s` is a construct (nothing after its
+/// parenthesised header) rather than a single statement.
+fn header_only(toks: &[Spanned], s: usize) -> bool {
+    toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen)
+        && close_of(toks, s + 1).is_some_and(|c| c + 1 == toks.len())
+}
+
+fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
+    if is_assignment(toks, s) {
+        if let Some(w) = word_at(toks, s) {
+            toks[s].1 = Tok::Ident(w);
+        }
+        if contains(toks, s, &Tok::Percent) {
+            set_aside(
+                toks,
+                s,
+                "assignment to a derived-type component".into(),
+                None,
+            );
+        } else if contains(toks, s, &Tok::LCtor) {
+            set_aside(toks, s, "assignment of an array constructor".into(), None);
+        }
+        return;
+    }
+    let Some(w) = word_at(toks, s) else {
+        return;
+    };
+    let next = word_at(toks, s + 1);
+    let aside = |toks: &mut Vec<Spanned>, what: String, role| set_aside(toks, s, what, role);
+    match w.as_str() {
+        "IF" if may_be_logical_if && toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            if let Some(c) = close_of(toks, s + 1) {
+                let then_or_arith = matches!(
+                    toks.get(c + 1).map(|t| &t.1),
+                    None | Some(Tok::Kw(Kw::Then)) | Some(Tok::Int(_))
+                );
+                if !then_or_arith {
+                    classify_at(toks, c + 1, false);
+                }
+            }
+            return;
+        }
+        "FORMAT" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            let (at, end) = (toks[s].0, toks[toks.len() - 1].2);
+            toks.truncate(s);
+            toks.push((at, Tok::Format, end));
+            return;
+        }
+        "DATA" => {
+            hide_data_values(toks, s + 1);
+            return;
+        }
+        "READ" | "WRITE" | "PRINT" => {
+            let mut items = s + 1;
+            if w != "PRINT" && toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) {
+                items = close_of(toks, s + 1).map_or(toks.len(), |c| c + 1);
+            }
+            if items < toks.len() && contains(toks, items, &Tok::Equals) {
+                aside(toks, format!("{w} statement with an implied-DO list"), None);
+                return;
+            }
+        }
+        "GO" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::Kw(Kw::To))
+            && word_at(toks, s + 2).is_some() =>
+        {
+            aside(toks, "assigned GO TO".into(), None);
+            return;
+        }
+        "ELSE" if next.as_deref() == Some("WHERE") => {
+            aside(toks, "ELSE WHERE".into(), Some(ConstructRole::Middle));
+            return;
+        }
+        "ELSEWHERE" => {
+            aside(toks, "ELSEWHERE".into(), Some(ConstructRole::Middle));
+            return;
+        }
+        "END" => {
+            let closes = match next.as_deref() {
+                Some("SELECT") => Some("SELECT"),
+                Some("WHERE") => Some("WHERE"),
+                Some("FORALL") => Some("FORALL"),
+                Some("INTERFACE") => Some("INTERFACE"),
+                Some("TYPE") => Some("TYPE"),
+                Some("MODULE") => Some("MODULE"),
+                Some("ASSOCIATE") => Some("ASSOCIATE"),
+                Some("FILE") => {
+                    aside(toks, "ENDFILE statement".into(), None);
+                    return;
+                }
+                _ => None,
+            };
+            if let Some(c) = closes {
+                aside(toks, format!("END {c}"), Some(ConstructRole::Close(c)));
+            }
+            return;
+        }
+        "SELECT" => {
+            let what = format!("SELECT {} construct", next.unwrap_or_default());
+            aside(toks, what, Some(ConstructRole::Open("SELECT")));
+            return;
+        }
+        "CASE" => {
+            aside(toks, "CASE".into(), Some(ConstructRole::Middle));
+            return;
+        }
+        "WHERE" | "FORALL" => {
+            if header_only(toks, s) {
+                let c = if w == "WHERE" { "WHERE" } else { "FORALL" };
+                aside(toks, format!("{w} construct"), Some(ConstructRole::Open(c)));
+            } else {
+                aside(toks, format!("{w} statement"), None);
+            }
+            return;
+        }
+        "INTERFACE" => {
+            aside(
+                toks,
+                "INTERFACE block".into(),
+                Some(ConstructRole::Open("INTERFACE")),
+            );
+            return;
+        }
+        "ABSTRACT" if next.as_deref() == Some("INTERFACE") => {
+            aside(
+                toks,
+                "INTERFACE block".into(),
+                Some(ConstructRole::Open("INTERFACE")),
+            );
+            return;
+        }
+        "TYPE" => {
+            if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) {
+                aside(toks, "declaration of a derived-type object".into(), None);
+            } else {
+                aside(
+                    toks,
+                    "derived-type definition".into(),
+                    Some(ConstructRole::Open("TYPE")),
+                );
+            }
+            return;
+        }
+        "MODULE" => {
+            if next.as_deref() == Some("PROCEDURE") {
+                aside(toks, "MODULE PROCEDURE statement".into(), None);
+            } else {
+                aside(toks, "MODULE".into(), Some(ConstructRole::Open("MODULE")));
+            }
+            return;
+        }
+        "ASSOCIATE" => {
+            aside(
+                toks,
+                "ASSOCIATE construct".into(),
+                Some(ConstructRole::Open("ASSOCIATE")),
+            );
+            return;
+        }
+        _ if UNMODELLED_STATEMENTS.contains(&w.as_str()) => {
+            aside(toks, format!("{w} statement"), None);
+            return;
+        }
+        _ if UNMODELLED_JUMPS.contains(&w.as_str()) => {
+            aside(
+                toks,
+                format!("{w} statement (its jump is not modelled)"),
+                None,
+            );
+            return;
+        }
+        _ => {}
+    }
+    if contains(toks, s, &Tok::Percent) {
+        aside(toks, "reference to a derived-type component".into(), None);
+    } else if contains(toks, s, &Tok::Arrow) {
+        aside(toks, "pointer assignment".into(), None);
+    } else if contains(toks, s, &Tok::LCtor) && !is_type_word(&w) {
+        aside(toks, "array constructor".into(), None);
+    }
+}
+
+/// Words that start a type declaration, where an initializer may be an
+/// array constructor (the grammar drops it with a warning).
+fn is_type_word(w: &str) -> bool {
+    matches!(
+        w,
+        "INTEGER" | "REAL" | "DOUBLE" | "COMPLEX" | "LOGICAL" | "CHARACTER"
+    )
+}
+
+/// Replaces each `/values/` of a DATA statement by one [`Tok::DataValues`].
+fn hide_data_values(toks: &mut Vec<Spanned>, from: usize) {
+    let mut out: Vec<Spanned> = toks.drain(from..).collect::<Vec<_>>();
+    let mut kept = Vec::with_capacity(out.len());
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < out.len() {
+        match out[i].1 {
+            Tok::LParen | Tok::LCtor => depth += 1,
+            Tok::RParen | Tok::RCtor => depth = depth.saturating_sub(1),
+            Tok::Slash if depth == 0 => {
+                if let Some(k) = out[i + 1..].iter().position(|t| t.1 == Tok::Slash) {
+                    let end = out[i + 1 + k].2;
+                    kept.push((out[i].0, Tok::DataValues, end));
+                    i += k + 2;
+                    continue;
+                }
+            }
+            Tok::Concat if depth == 0 => {
+                // `//` is an empty value list; keep it as one.
+                out[i].1 = Tok::DataValues;
+            }
+            _ => {}
+        }
+        kept.push(std::mem::replace(&mut out[i], (0, Tok::Comma, 0)));
+        i += 1;
+    }
+    toks.extend(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::tokenize;
+
+    fn classified(s: &str) -> Vec<Tok> {
+        let (mut t, _) = tokenize(s, 0);
+        classify(&mut t, false).unwrap();
+        t.into_iter().map(|x| x.1).collect()
+    }
+
+    fn is_unmodelled(t: &Tok, what: &str) -> bool {
+        matches!(t, Tok::Unmodelled(u) if u.what == what)
+    }
+
+    #[test]
+    fn keywords_assigned_to_are_names() {
+        assert_eq!(classified("DATA(I) = 1")[0], Tok::Ident("DATA".into()));
+        assert_eq!(classified("IF = 2")[0], Tok::Ident("IF".into()));
+        assert_eq!(classified("DO 10 I = 1, 2")[0], Tok::Kw(Kw::Do));
+        let t = classified("IF (X) READ = 1");
+        assert_eq!(t[4], Tok::Ident("READ".into()));
+    }
+
+    #[test]
+    fn unmodelled_statements_are_set_aside() {
+        let t = classified("OPEN(UNIT=1, FILE='x', STATUS='OLD')");
+        assert_eq!(t.len(), 1);
+        assert!(is_unmodelled(&t[0], "OPEN statement"));
+        let t = classified("IF (X) EXIT");
+        assert!(is_unmodelled(
+            &t[4],
+            "EXIT statement (its jump is not modelled)"
+        ));
+        let t = classified("WHERE (A > 0)");
+        assert!(
+            matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Open("WHERE")))
+        );
+        let t = classified("WHERE (A > 0) A = 1");
+        assert!(matches!(&t[0], Tok::Unmodelled(u) if u.role.is_none()));
+        let t = classified("END SELECT");
+        assert!(
+            matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Close("SELECT")))
+        );
+        let t = classified("PRINT *, (A(I), I = 1, 3)");
+        assert!(is_unmodelled(
+            &t[0],
+            "PRINT statement with an implied-DO list"
+        ));
+    }
+
+    #[test]
+    fn data_values_are_hidden() {
+        let t = classified("DATA X, Y /1.0, 2*0/, (A(I), I=1,2) /1, 2/");
+        let n = t.iter().filter(|t| **t == Tok::DataValues).count();
+        assert_eq!(n, 2);
+        assert!(!t.contains(&Tok::Slash));
+    }
+
+    #[test]
+    fn hpf_directives() {
+        let (mut t, _) = tokenize("DISTRIBUTE T(BLOCK)", 0);
+        classify(&mut t, true).unwrap();
+        assert_eq!(t[0].1, Tok::Hpf);
+        let (mut t, _) = tokenize("DYNAMIC A", 0);
+        assert!(classify(&mut t, true).unwrap_err().contains("DYNAMIC"));
+    }
+}

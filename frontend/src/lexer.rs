@@ -1,0 +1,499 @@
+//! Tokens of one logical statement (logos). Keywords are recognised in any
+//! case; whether a keyword is really a name is decided later by
+//! [`crate::classify`] and the grammar (Fortran reserves no words).
+
+use logos::Logos;
+
+macro_rules! keywords {
+    ($($v:ident = $s:literal),* $(,)?) => {
+        /// The words the grammar knows as keywords.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Kw { $($v),* }
+
+        impl Kw {
+            pub fn text(self) -> &'static str {
+                match self { $(Kw::$v => $s),* }
+            }
+
+            /// `word` must be upper case.
+            pub fn from_word(word: &str) -> Option<Kw> {
+                match word { $($s => Some(Kw::$v),)* _ => None }
+            }
+        }
+    };
+}
+
+keywords! {
+    Program = "PROGRAM", Subroutine = "SUBROUTINE", Function = "FUNCTION",
+    Block = "BLOCK", Data = "DATA", End = "END", Recursive = "RECURSIVE",
+    Pure = "PURE", Elemental = "ELEMENTAL", Result = "RESULT",
+    Integer = "INTEGER", Real = "REAL", Double = "DOUBLE", Precision = "PRECISION",
+    Complex = "COMPLEX", Logical = "LOGICAL", Character = "CHARACTER",
+    Dimension = "DIMENSION", Parameter = "PARAMETER", Common = "COMMON",
+    Equivalence = "EQUIVALENCE", Save = "SAVE", External = "EXTERNAL",
+    Intrinsic = "INTRINSIC", Implicit = "IMPLICIT", None = "NONE",
+    Do = "DO", While = "WHILE", If = "IF", Then = "THEN", Else = "ELSE",
+    Go = "GO", To = "TO", Continue = "CONTINUE", Call = "CALL",
+    Return = "RETURN", Stop = "STOP", Read = "READ", Write = "WRITE",
+    Print = "PRINT", Contains = "CONTAINS",
+    Processors = "PROCESSORS", Template = "TEMPLATE", Align = "ALIGN",
+    With = "WITH", Distribute = "DISTRIBUTE", Onto = "ONTO", Cyclic = "CYCLIC",
+    Independent = "INDEPENDENT", New = "NEW",
+}
+
+/// Words written without their blank (`ENDDO`) and the words they stand for.
+const COMPOUNDS: &[(&str, &[&str])] = &[
+    ("GOTO", &["GO", "TO"]),
+    ("ELSEIF", &["ELSE", "IF"]),
+    ("ENDIF", &["END", "IF"]),
+    ("ENDDO", &["END", "DO"]),
+    ("DOWHILE", &["DO", "WHILE"]),
+    ("DOUBLEPRECISION", &["DOUBLE", "PRECISION"]),
+    ("DOUBLECOMPLEX", &["DOUBLE", "COMPLEX"]),
+    ("BLOCKDATA", &["BLOCK", "DATA"]),
+    ("ENDPROGRAM", &["END", "PROGRAM"]),
+    ("ENDSUBROUTINE", &["END", "SUBROUTINE"]),
+    ("ENDFUNCTION", &["END", "FUNCTION"]),
+    ("ENDBLOCKDATA", &["END", "BLOCK", "DATA"]),
+    ("ENDBLOCK", &["END", "BLOCK"]),
+    ("SELECTCASE", &["SELECT", "CASE"]),
+    ("ENDSELECT", &["END", "SELECT"]),
+    ("ENDWHERE", &["END", "WHERE"]),
+    ("ENDFORALL", &["END", "FORALL"]),
+    ("ENDINTERFACE", &["END", "INTERFACE"]),
+    ("ENDTYPE", &["END", "TYPE"]),
+    ("ENDMODULE", &["END", "MODULE"]),
+    ("ENDASSOCIATE", &["END", "ASSOCIATE"]),
+];
+
+/// A token of the grammar.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    /// A name, upper case.
+    Ident(String),
+    Kw(Kw),
+    Int(i64),
+    /// A real literal as written (`1.0E30`, `2.5D0`, `.5`).
+    Real(String),
+    /// A character constant, quotes removed.
+    Str(String),
+    True,
+    False,
+    Plus,
+    Minus,
+    Star,
+    Pow,
+    Slash,
+    Concat,
+    LParen,
+    RParen,
+    /// `(/` and `/)` around an array constructor.
+    LCtor,
+    RCtor,
+    Comma,
+    Colon,
+    DColon,
+    Equals,
+    Percent,
+    Arrow,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Not,
+    Eqv,
+    Neqv,
+    /// A user-defined operator `.NAME.`.
+    DefinedOp(String),
+    /// Put by [`crate::classify`]: the value lists of a DATA statement
+    /// (`/1.0, 2*0/`), which the tree does not keep.
+    DataValues,
+    /// Put by [`crate::classify`]: the rest of a statement the analyses do
+    /// not model, with what it is.
+    Unmodelled(crate::classify::Unmodelled),
+    /// Put first in an HPF directive.
+    Hpf,
+    /// Put by [`crate::classify`]: a FORMAT statement (contents not kept).
+    Format,
+}
+
+impl Tok {
+    /// How the token reads in a message.
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Ident(s) => format!("name `{s}`"),
+            Tok::Kw(k) => format!("`{}`", k.text()),
+            Tok::Int(v) => format!("`{v}`"),
+            Tok::Real(s) => format!("`{s}`"),
+            Tok::Str(_) => "character constant".into(),
+            Tok::DefinedOp(s) => format!("`.{s}.`"),
+            Tok::DataValues => "DATA values".into(),
+            Tok::Unmodelled(u) => u.what.clone(),
+            Tok::Hpf => "`!HPF$`".into(),
+            Tok::Format => "`FORMAT`".into(),
+            other => format!("`{}`", punct_text(other)),
+        }
+    }
+}
+
+fn punct_text(t: &Tok) -> &'static str {
+    match t {
+        Tok::True => ".TRUE.",
+        Tok::False => ".FALSE.",
+        Tok::Plus => "+",
+        Tok::Minus => "-",
+        Tok::Star => "*",
+        Tok::Pow => "**",
+        Tok::Slash => "/",
+        Tok::Concat => "//",
+        Tok::LParen => "(",
+        Tok::RParen => ")",
+        Tok::LCtor => "(/",
+        Tok::RCtor => "/)",
+        Tok::Comma => ",",
+        Tok::Colon => ":",
+        Tok::DColon => "::",
+        Tok::Equals => "=",
+        Tok::Percent => "%",
+        Tok::Arrow => "=>",
+        Tok::Eq => "==",
+        Tok::Ne => "/=",
+        Tok::Lt => "<",
+        Tok::Le => "<=",
+        Tok::Gt => ">",
+        Tok::Ge => ">=",
+        Tok::And => ".AND.",
+        Tok::Or => ".OR.",
+        Tok::Not => ".NOT.",
+        Tok::Eqv => ".EQV.",
+        Tok::Neqv => ".NEQV.",
+        _ => "?",
+    }
+}
+
+/// A token with its byte range in the statement text.
+pub type Spanned = (usize, Tok, usize);
+
+/// Why a statement could not be split into tokens.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum LexError {
+    #[default]
+    BadChar,
+    Unterminated,
+    IntTooLarge,
+}
+
+#[derive(Logos, Debug, PartialEq)]
+#[logos(skip r"[ \t\f\r\n]+")]
+#[logos(error = LexError)]
+enum Raw {
+    #[regex("[A-Za-z][A-Za-z0-9_]*")]
+    Word,
+    #[regex("[0-9]+", number)]
+    Number(Tok),
+    #[regex(r"\.[0-9]+([EeDdQq][+-]?[0-9]+)?(_[A-Za-z0-9_]+)?")]
+    DotReal,
+    #[token("'", |l| string(l, '\''))]
+    #[token("\"", |l| string(l, '"'))]
+    Str(String),
+    #[regex(r"\.[A-Za-z]+\.", dot_operator)]
+    Dot(Tok),
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("**")]
+    Pow,
+    #[token("/")]
+    Slash,
+    #[token("//")]
+    Concat,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("(/")]
+    LCtor,
+    #[token("/)")]
+    RCtor,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    DColon,
+    #[token("=")]
+    Equals,
+    #[token("%")]
+    Percent,
+    #[token("=>")]
+    Arrow,
+    #[token("==")]
+    Eq,
+    #[token("/=")]
+    Ne,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+}
+
+/// The dotted words that are operators or logical constants.
+fn dot_word(word: &str) -> Option<Tok> {
+    Some(match word.to_ascii_uppercase().as_str() {
+        "EQ" => Tok::Eq,
+        "NE" => Tok::Ne,
+        "LT" => Tok::Lt,
+        "LE" => Tok::Le,
+        "GT" => Tok::Gt,
+        "GE" => Tok::Ge,
+        "AND" => Tok::And,
+        "OR" => Tok::Or,
+        "NOT" => Tok::Not,
+        "EQV" => Tok::Eqv,
+        "NEQV" => Tok::Neqv,
+        "TRUE" => Tok::True,
+        "FALSE" => Tok::False,
+        _ => return None,
+    })
+}
+
+fn dot_operator(lex: &mut logos::Lexer<Raw>) -> Tok {
+    let s = lex.slice();
+    let word = &s[1..s.len() - 1];
+    dot_word(word).unwrap_or_else(|| Tok::DefinedOp(word.to_ascii_uppercase()))
+}
+
+/// An integer or real literal starting with digits. Logos matched the
+/// digits; this extends the match by hand so that `1.EQ.2` stays an
+/// integer before `.EQ.` while `1.E5` and `2.5D0` are reals.
+fn number(lex: &mut logos::Lexer<Raw>) -> Result<Tok, LexError> {
+    let rest = lex.remainder().as_bytes();
+    let digits = |from: usize| {
+        rest.get(from..)
+            .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count())
+    };
+    let mut n = 0;
+    let mut real = false;
+    if rest.first() == Some(&b'.') {
+        let letters = rest[1..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        let is_operator = letters > 0
+            && rest.get(1 + letters) == Some(&b'.')
+            && std::str::from_utf8(&rest[1..1 + letters])
+                .ok()
+                .and_then(dot_word)
+                .is_some();
+        if !is_operator {
+            real = true;
+            n = 1 + digits(1);
+        }
+    }
+    if matches!(rest.get(n), Some(b'E' | b'e' | b'D' | b'd' | b'Q' | b'q')) {
+        let sign = usize::from(matches!(rest.get(n + 1), Some(b'+' | b'-')));
+        let d = digits(n + 1 + sign);
+        if d > 0 {
+            real = true;
+            n += 1 + sign + d;
+        }
+    }
+    if rest.get(n) == Some(&b'_') {
+        let k = rest[n + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        if k > 0 {
+            n += 1 + k;
+        }
+    }
+    let int_text = lex.slice().to_string();
+    lex.bump(n);
+    if real {
+        Ok(Tok::Real(lex.slice().to_string()))
+    } else {
+        int_text
+            .parse::<i64>()
+            .map(Tok::Int)
+            .map_err(|_| LexError::IntTooLarge)
+    }
+}
+
+/// A character constant; a doubled quote stands for one.
+fn string(lex: &mut logos::Lexer<Raw>, quote: char) -> Result<String, LexError> {
+    let rest = lex.remainder();
+    let mut out = String::new();
+    let mut chars = rest.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == quote {
+            if let Some(&(_, d)) = chars.peek() {
+                if d == quote {
+                    out.push(quote);
+                    chars.next();
+                    continue;
+                }
+            }
+            lex.bump(i + 1);
+            return Ok(out);
+        }
+        out.push(c);
+    }
+    lex.bump(rest.len());
+    Err(LexError::Unterminated)
+}
+
+/// A lexical error: where, and the message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LexProblem {
+    pub at: usize,
+    pub message: String,
+}
+
+/// Splits `text[from..]` into tokens (offsets are into `text`). Lexing goes
+/// on after an error so that a statement the classifier sets aside (FORMAT,
+/// an unmodelled statement) can still be recognised; the first error is
+/// returned with the tokens.
+pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
+    let mut toks = Vec::new();
+    let mut problem = None;
+    let mut lex = Raw::lexer(&text[from..]);
+    while let Some(r) = lex.next() {
+        let span = lex.span();
+        let (s, e) = (span.start + from, span.end + from);
+        let tok = match r {
+            Ok(Raw::Word) => {
+                push_word(&mut toks, lex.slice(), s);
+                continue;
+            }
+            Ok(Raw::Number(t)) | Ok(Raw::Dot(t)) => t,
+            Ok(Raw::DotReal) => Tok::Real(lex.slice().to_string()),
+            Ok(Raw::Str(v)) => Tok::Str(v),
+            Ok(Raw::Plus) => Tok::Plus,
+            Ok(Raw::Minus) => Tok::Minus,
+            Ok(Raw::Star) => Tok::Star,
+            Ok(Raw::Pow) => Tok::Pow,
+            Ok(Raw::Slash) => Tok::Slash,
+            Ok(Raw::Concat) => Tok::Concat,
+            Ok(Raw::LParen) => Tok::LParen,
+            Ok(Raw::RParen) => Tok::RParen,
+            Ok(Raw::LCtor) => Tok::LCtor,
+            Ok(Raw::RCtor) => Tok::RCtor,
+            Ok(Raw::Comma) => Tok::Comma,
+            Ok(Raw::Colon) => Tok::Colon,
+            Ok(Raw::DColon) => Tok::DColon,
+            Ok(Raw::Equals) => Tok::Equals,
+            Ok(Raw::Percent) => Tok::Percent,
+            Ok(Raw::Arrow) => Tok::Arrow,
+            Ok(Raw::Eq) => Tok::Eq,
+            Ok(Raw::Ne) => Tok::Ne,
+            Ok(Raw::Lt) => Tok::Lt,
+            Ok(Raw::Le) => Tok::Le,
+            Ok(Raw::Gt) => Tok::Gt,
+            Ok(Raw::Ge) => Tok::Ge,
+            Err(err) => {
+                if problem.is_none() {
+                    let message = match err {
+                        LexError::BadChar => {
+                            let c = text[s..].chars().next().unwrap_or('?');
+                            format!("unexpected character `{}`", c.escape_debug())
+                        }
+                        LexError::Unterminated => "unterminated character constant".into(),
+                        LexError::IntTooLarge => "integer constant too large".into(),
+                    };
+                    problem = Some(LexProblem { at: s, message });
+                }
+                continue;
+            }
+        };
+        toks.push((s, tok, e));
+    }
+    (toks, problem)
+}
+
+/// A word becomes a keyword (or the keywords of a compound such as
+/// `ENDDO`) or a name.
+fn push_word(toks: &mut Vec<Spanned>, word: &str, at: usize) {
+    let upper = word.to_ascii_uppercase();
+    if let Some((_, parts)) = COMPOUNDS.iter().find(|(w, _)| *w == upper) {
+        let mut s = at;
+        for p in *parts {
+            let tok = Kw::from_word(p).map_or_else(|| Tok::Ident(p.to_string()), Tok::Kw);
+            toks.push((s, tok, s + p.len()));
+            s += p.len();
+        }
+        return;
+    }
+    let e = at + word.len();
+    let tok = Kw::from_word(&upper).map_or(Tok::Ident(upper), Tok::Kw);
+    toks.push((at, tok, e));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok> {
+        let (t, p) = tokenize(s, 0);
+        assert_eq!(p, None, "{s}");
+        t.into_iter().map(|(_, t, _)| t).collect()
+    }
+
+    #[test]
+    fn numbers_and_dotted_operators() {
+        assert_eq!(toks("1.EQ.2"), [Tok::Int(1), Tok::Eq, Tok::Int(2)]);
+        assert_eq!(toks("1.E5"), [Tok::Real("1.E5".into())]);
+        assert_eq!(toks("2.5D0"), [Tok::Real("2.5D0".into())]);
+        assert_eq!(toks(".5"), [Tok::Real(".5".into())]);
+        assert_eq!(toks("1.0e-3_8"), [Tok::Real("1.0e-3_8".into())]);
+        assert_eq!(toks("1."), [Tok::Real("1.".into())]);
+        assert_eq!(
+            toks("X.and..not.Y"),
+            [
+                Tok::Ident("X".into()),
+                Tok::And,
+                Tok::Not,
+                Tok::Ident("Y".into())
+            ]
+        );
+        assert_eq!(toks(".true."), [Tok::True]);
+    }
+
+    #[test]
+    fn keywords_any_case_and_compounds() {
+        assert_eq!(toks("enddo"), [Tok::Kw(Kw::End), Tok::Kw(Kw::Do)]);
+        assert_eq!(
+            toks("GoTo 10"),
+            [Tok::Kw(Kw::Go), Tok::Kw(Kw::To), Tok::Int(10)]
+        );
+        assert_eq!(toks("Program1"), [Tok::Ident("PROGRAM1".into())]);
+    }
+
+    #[test]
+    fn strings_with_doubled_quotes() {
+        assert_eq!(
+            toks("'it''s' \"a\"\"b\""),
+            [Tok::Str("it's".into()), Tok::Str("a\"b".into())]
+        );
+        let (_, p) = tokenize("X = 'abc", 0);
+        assert_eq!(p.unwrap().message, "unterminated character constant");
+    }
+
+    #[test]
+    fn bad_character_is_reported_with_offset() {
+        let (_, p) = tokenize("X = 1 @ 2", 0);
+        assert_eq!(p.unwrap().at, 6);
+        let (_, p) = tokenize("N = 99999999999999999999", 0);
+        assert_eq!(p.unwrap().message, "integer constant too large");
+    }
+}

@@ -1,0 +1,414 @@
+//! Parses one logical statement: tokens (lexer), classification, then the
+//! lalrpop grammar. Errors become diagnostics at the offending token and the
+//! statement is dropped; the caller goes on with the next one.
+
+use crate::ast::{
+    BinOp, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, StmtKind, TypeSpec, UnOp,
+};
+use crate::classify::classify;
+use crate::lexer::{tokenize, Tok};
+use crate::lines::LogicalStmt;
+use crate::source::Reporter;
+use crate::statement::{ConstructRole, Parsed, Statement};
+use lalrpop_util::ParseError;
+use std::cell::RefCell;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused_parens)]
+    grammar
+);
+
+type GrammarError = ParseError<usize, Tok, (usize, String)>;
+
+/// Every level of an expression tree stands for one operator or
+/// parenthesis, so a statement with at most this many of them gives trees
+/// that recursive walks (and drops) can handle.
+pub const MAX_OPERATORS: usize = 2000;
+
+/// An F90 attribute in a type declaration (`REAL, DIMENSION(10), SAVE :: X`).
+pub enum Attr {
+    Dimension(Vec<DimSpec>),
+    Parameter,
+    Save,
+    External,
+    Intrinsic,
+    /// Any other attribute, by name, with where it stands.
+    Other(usize, String),
+}
+
+/// One item of a COMMON statement: a block name (`/B/`, `//`) or an entity.
+pub enum CommonItem {
+    Block(String),
+    Entity(Entity),
+}
+
+enum Note {
+    /// Makes an executable statement opaque (a warning for others).
+    Unmodelled(usize, String),
+    Warning(usize, String),
+}
+
+/// What grammar actions see: positions of the statement's text, and notes
+/// about parts that are valid but not modelled.
+pub struct Ctx<'s> {
+    stmt: &'s LogicalStmt,
+    notes: RefCell<Vec<Note>>,
+}
+
+impl Ctx<'_> {
+    pub fn pos(&self, at: usize) -> Pos {
+        self.stmt.pos_at(at)
+    }
+
+    pub fn name(&self, at: usize, text: String) -> Name {
+        Name {
+            text,
+            pos: self.pos(at),
+        }
+    }
+
+    pub fn expr(&self, at: usize, kind: ExprKind) -> Expr {
+        Expr {
+            pos: self.pos(at),
+            kind,
+        }
+    }
+
+    pub fn binary(&self, at: usize, op: BinOp, a: Expr, b: Expr) -> Expr {
+        self.expr(at, ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+
+    pub fn unary(&self, at: usize, op: UnOp, e: Expr) -> Expr {
+        self.expr(at, ExprKind::Unary(op, Box::new(e)))
+    }
+
+    pub fn range(&self, at: usize, lo: Option<Expr>, hi: Option<Expr>, st: Option<Expr>) -> Expr {
+        self.expr(
+            at,
+            ExprKind::Range {
+                lower: lo.map(Box::new),
+                upper: hi.map(Box::new),
+                stride: st.map(Box::new),
+            },
+        )
+    }
+
+    pub fn unmodelled(&self, at: usize, what: &str) {
+        self.notes
+            .borrow_mut()
+            .push(Note::Unmodelled(at, what.to_string()));
+    }
+
+    pub fn warn(&self, at: usize, message: impl Into<String>) {
+        self.notes
+            .borrow_mut()
+            .push(Note::Warning(at, message.into()));
+    }
+
+    /// I/O on unit `*` or a literal unit with UNIT=, FMT=, REC=, ADVANCE=
+    /// is modelled; a unit that may be an internal file (a character
+    /// variable, written by WRITE) or jumps (END=, ERR=) are not.
+    pub fn check_io(&self, at: usize, stmt: &str, items: &[(Option<String>, Option<Expr>)]) {
+        let mut positional = 0;
+        for (key, value) in items {
+            let key = match key {
+                Some(k) => k.as_str(),
+                None => {
+                    positional += 1;
+                    match positional {
+                        1 => "UNIT",
+                        2 => "FMT",
+                        _ => {
+                            self.unmodelled(at, &format!("{stmt} with extra control items"));
+                            continue;
+                        }
+                    }
+                }
+            };
+            match key {
+                "UNIT" => {
+                    let literal = match value {
+                        None => true,
+                        Some(e) => matches!(e.kind, ExprKind::Int(_)),
+                    };
+                    if !literal {
+                        self.unmodelled(
+                            at,
+                            &format!("{stmt} on a unit that is not a constant (it may be an internal file)"),
+                        );
+                    }
+                }
+                "FMT" | "REC" | "ADVANCE" => {}
+                other => self.unmodelled(at, &format!("{stmt} with {other}=")),
+            }
+        }
+    }
+
+    /// An F90 type declaration with attributes.
+    pub fn typed(
+        &self,
+        ty: TypeSpec,
+        attrs: Vec<Attr>,
+        mut entities: Vec<Entity>,
+    ) -> Vec<DeclKind> {
+        let mut parameter = false;
+        let mut extra = Vec::new();
+        let names = |es: &[Entity]| es.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+        for a in attrs {
+            match a {
+                Attr::Dimension(dims) => {
+                    for e in entities.iter_mut().filter(|e| e.dims.is_empty()) {
+                        e.dims = dims.clone();
+                    }
+                }
+                Attr::Parameter => parameter = true,
+                Attr::Save => extra.push(DeclKind::Save(names(&entities))),
+                Attr::External => extra.push(DeclKind::External(names(&entities))),
+                Attr::Intrinsic => extra.push(DeclKind::Intrinsic(names(&entities))),
+                // Attributes that do not change what a statement reads or writes.
+                Attr::Other(_, n)
+                    if matches!(n.as_str(), "INTENT" | "OPTIONAL" | "PUBLIC" | "PRIVATE") => {}
+                Attr::Other(at, n) => {
+                    self.warn(at, format!("attribute {n} is not modelled; ignored"))
+                }
+            }
+        }
+        let mut out = vec![DeclKind::Type {
+            ty,
+            parameter,
+            entities,
+        }];
+        out.extend(extra);
+        out
+    }
+
+    /// Splits `COMMON /A/ X, Y /B/ Z` into one declaration per block.
+    pub fn common(&self, items: Vec<CommonItem>) -> Vec<DeclKind> {
+        let mut out: Vec<DeclKind> = Vec::new();
+        for item in items {
+            match (item, out.last_mut()) {
+                (CommonItem::Block(block), _) => out.push(DeclKind::Common {
+                    block,
+                    entities: Vec::new(),
+                }),
+                (CommonItem::Entity(e), Some(DeclKind::Common { entities, .. })) => {
+                    entities.push(e)
+                }
+                (CommonItem::Entity(e), _) => out.push(DeclKind::Common {
+                    block: String::new(),
+                    entities: vec![e],
+                }),
+            }
+        }
+        out
+    }
+
+    /// A letter of an IMPLICIT range.
+    pub fn letter(&self, at: usize, text: &str) -> Result<char, GrammarError> {
+        let mut cs = text.chars();
+        match (cs.next(), cs.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => Ok(c),
+            _ => Err(ParseError::User {
+                error: (at, format!("`{text}` is not a letter in IMPLICIT")),
+            }),
+        }
+    }
+
+    /// An object of a DATA implied-DO list stands for its whole array.
+    pub fn whole_array(&self, e: Expr) -> Expr {
+        match e.kind {
+            ExprKind::Apply { name, .. } => Expr {
+                pos: e.pos,
+                kind: ExprKind::Var(name),
+            },
+            _ => e,
+        }
+    }
+
+    /// `INDEPENDENT, NEW(...)` is INDEPENDENT; any other clause (REDUCTION)
+    /// asserts less than INDEPENDENT, so the directive is ignored.
+    pub fn independent(&self, at: usize, clauses: Vec<(usize, String)>) -> Parsed {
+        match clauses.iter().find(|(_, c)| c != "NEW") {
+            None => Parsed::Independent,
+            Some((_, c)) => {
+                self.warn(
+                    at,
+                    format!("INDEPENDENT with a {c} clause is not modelled; ignored"),
+                );
+                Parsed::Ignored
+            }
+        }
+    }
+}
+
+/// Parses one logical statement; `None` when it had an error (reported) or
+/// nothing to keep.
+pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement> {
+    let (mut toks, problem) = tokenize(&st.text, st.code_start);
+    let first = toks.first()?.0;
+    let pos = st.pos_at(first);
+    if let Err(warning) = classify(&mut toks, st.hpf) {
+        rep.warning(pos, warning);
+        return None;
+    }
+    if let Some(p) = problem {
+        let set_aside = toks.iter().any(|(s, t, e)| {
+            matches!(t, Tok::Unmodelled(_) | Tok::Format) && (*s..*e).contains(&p.at)
+        });
+        if !set_aside {
+            rep.error(st.pos_at(p.at), p.message);
+            return None;
+        }
+    }
+    let operators = toks.iter().filter(|t| is_operator(&t.1)).count();
+    if operators > MAX_OPERATORS {
+        rep.error(
+            pos,
+            format!("statement too complex ({operators} operators and parentheses; at most {MAX_OPERATORS})"),
+        );
+        return None;
+    }
+    let ctx = Ctx {
+        stmt: st,
+        notes: RefCell::new(Vec::new()),
+    };
+    let end = toks.last().map_or(first, |t| t.2);
+    let parsed = grammar::StatementParser::new().parse(&ctx, toks);
+    let mut kind = match parsed {
+        Ok(k) => k,
+        Err(e) => {
+            let (at, message) = describe_error(e, end);
+            rep.error(st.pos_at(at), message);
+            return None;
+        }
+    };
+    for note in ctx.notes.into_inner() {
+        match note {
+            Note::Unmodelled(at, what) => {
+                let npos = st.pos_at(at);
+                if let Parsed::Exec(k) = &mut kind {
+                    if !matches!(k, StmtKind::Opaque { .. }) {
+                        *k = StmtKind::Opaque {
+                            reason: what.clone(),
+                        };
+                    }
+                    rep.warning(
+                        npos,
+                        format!("{what} is not modelled; the statement is treated as opaque"),
+                    );
+                } else {
+                    rep.warning(npos, format!("{what} is not modelled; ignored"));
+                }
+            }
+            Note::Warning(at, m) => rep.warning(st.pos_at(at), m),
+        }
+    }
+    warn_set_aside(&kind, pos, rep);
+    Some(Statement {
+        label: st.label.map(|l| l.0),
+        pos,
+        kind,
+    })
+}
+
+/// Statements the classifier set aside are announced here, once each.
+fn warn_set_aside(kind: &Parsed, pos: Pos, rep: &mut Reporter) {
+    match kind {
+        Parsed::Exec(StmtKind::Opaque { reason }) => {
+            rep.warning(pos, format!("{reason} is not modelled; treated as opaque"));
+        }
+        Parsed::Exec(StmtKind::LogicalIf { stmt, .. }) => {
+            if let StmtKind::Opaque { reason } = &stmt.kind {
+                rep.warning(
+                    stmt.pos,
+                    format!("{reason} is not modelled; treated as opaque"),
+                );
+            }
+        }
+        Parsed::Construct {
+            what,
+            role: ConstructRole::Open(_),
+        } => {
+            rep.warning(
+                pos,
+                format!("{what} is not modelled; treated as one opaque statement"),
+            );
+        }
+        _ => {}
+    }
+}
+
+fn is_operator(t: &Tok) -> bool {
+    matches!(
+        t,
+        Tok::Plus
+            | Tok::Minus
+            | Tok::Star
+            | Tok::Pow
+            | Tok::Slash
+            | Tok::Concat
+            | Tok::LParen
+            | Tok::LCtor
+            | Tok::Eq
+            | Tok::Ne
+            | Tok::Lt
+            | Tok::Le
+            | Tok::Gt
+            | Tok::Ge
+            | Tok::And
+            | Tok::Or
+            | Tok::Not
+            | Tok::Eqv
+            | Tok::Neqv
+    )
+}
+
+/// Where a parse error is and what to say about it.
+fn describe_error(e: GrammarError, end: usize) -> (usize, String) {
+    match e {
+        ParseError::InvalidToken { location } => (location, "invalid token".into()),
+        ParseError::UnrecognizedEof { expected, .. } => (
+            end,
+            format!("unexpected end of statement{}", expected_list(&expected)),
+        ),
+        ParseError::UnrecognizedToken {
+            token: (at, tok, _),
+            expected,
+        } => (
+            at,
+            format!("unexpected {}{}", tok.describe(), expected_list(&expected)),
+        ),
+        ParseError::ExtraToken {
+            token: (at, tok, _),
+        } => (
+            at,
+            format!(
+                "unexpected {} after the end of the statement",
+                tok.describe()
+            ),
+        ),
+        ParseError::User { error } => error,
+    }
+}
+
+/// "; expected `)` or `,`" when the list is short enough to help.
+fn expected_list(expected: &[String]) -> String {
+    if expected.is_empty() || expected.len() > 6 {
+        return String::new();
+    }
+    let names: Vec<String> = expected
+        .iter()
+        .map(|s| match s.as_str() {
+            "Ident" => "a name".to_string(),
+            "IntLit" => "an integer".to_string(),
+            "RealLit" => "a real constant".to_string(),
+            "StrLit" => "a character constant".to_string(),
+            other => format!("`{}`", other.trim_matches('"')),
+        })
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => format!("; expected {last}"),
+        Some((last, rest)) => format!("; expected {} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}

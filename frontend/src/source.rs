@@ -1,0 +1,198 @@
+//! Reading source files and reporting problems against them: the text
+//! checks (missing, directory, empty, binary, not UTF-8), the source form
+//! chosen by extension, and [`Reporter`], which turns a [`Pos`] and a message
+//! into a [`Diagnostic`] that carries its source line.
+
+use crate::ast::{Pos, SourceFile};
+use crate::diagnostics::{Diagnostic, Severity};
+use std::path::Path;
+
+/// Fixed form (columns: label 1-5, continuation 6, text 7-72) or free form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Fixed,
+    Free,
+}
+
+/// `.f .for .ftn .f77` (either case) are fixed form; everything else free.
+pub fn form_of(path: &str) -> Form {
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "f" | "for" | "ftn" | "f77" | "fpp" => Form::Fixed,
+        _ => Form::Free,
+    }
+}
+
+/// Whether the extension names a Fortran source (an INCLUDEd `.h` or
+/// `.inc` file takes the form of the file that includes it instead).
+pub fn has_fortran_extension(path: &str) -> bool {
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        ext.as_str(),
+        "f" | "for" | "ftn" | "f77" | "fpp" | "f90" | "f95" | "f03" | "f08"
+    )
+}
+
+/// Reads a file as text, or says why it cannot be used.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    if path.is_dir() {
+        return Err("is a directory, not a source file".into());
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read file: {e}"))?;
+    check_text(bytes)
+}
+
+/// Refuses binary data: NUL bytes or text that is not UTF-8.
+pub fn check_text(bytes: Vec<u8>) -> Result<String, String> {
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Err(format!(
+            "binary file (NUL byte at offset {at}), not Fortran source"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "file is not valid UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Splits text into lines without their `\n` / `\r\n` ends.
+pub fn split_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+        .collect()
+}
+
+/// How many diagnostics one file may produce before the rest are dropped,
+/// so that a garbage file cannot flood the output (or memory).
+const MAX_DIAGNOSTICS_PER_FILE: usize = 200;
+
+/// How much of a source line a diagnostic keeps; the renderer shows 200
+/// characters, so a 10 MB line is not copied into every message.
+const MAX_SOURCE_LINE: usize = 400;
+
+/// The files read so far and the diagnostics against them.
+#[derive(Default)]
+pub struct Reporter {
+    pub files: Vec<SourceFile>,
+    pub diags: Vec<Diagnostic>,
+    per_file: Vec<usize>,
+}
+
+impl Reporter {
+    /// Registers a file and returns its id.
+    pub fn add_file(&mut self, path: &str, text: &str) -> usize {
+        self.files.push(SourceFile {
+            path: path.to_string(),
+            lines: split_lines(text),
+        });
+        self.per_file.push(0);
+        self.files.len() - 1
+    }
+
+    /// A problem with a file as a whole (it may not be registered).
+    pub fn file_error(&mut self, path: &str, message: impl Into<String>) {
+        self.diags.push(Diagnostic {
+            severity: Severity::Error,
+            path: path.to_string(),
+            line: 0,
+            col: 0,
+            message: message.into(),
+            source_line: None,
+        });
+    }
+
+    pub fn error(&mut self, pos: Pos, message: impl Into<String>) {
+        self.report(Severity::Error, pos, message.into());
+    }
+
+    pub fn warning(&mut self, pos: Pos, message: impl Into<String>) {
+        self.report(Severity::Warning, pos, message.into());
+    }
+
+    fn report(&mut self, severity: Severity, pos: Pos, message: String) {
+        let Some(file) = self.files.get(pos.file) else {
+            return;
+        };
+        let count = &mut self.per_file[pos.file];
+        *count += 1;
+        if *count > MAX_DIAGNOSTICS_PER_FILE {
+            if *count == MAX_DIAGNOSTICS_PER_FILE + 1 {
+                self.diags.push(Diagnostic {
+                    severity: Severity::Error,
+                    path: file.path.clone(),
+                    line: 0,
+                    col: 0,
+                    message: format!(
+                        "too many diagnostics ({MAX_DIAGNOSTICS_PER_FILE}); the rest of this file's are not shown"
+                    ),
+                    source_line: None,
+                });
+            }
+            return;
+        }
+        let source_line = (pos.line as usize)
+            .checked_sub(1)
+            .and_then(|i| file.lines.get(i))
+            .map(|l| l.chars().take(MAX_SOURCE_LINE).collect());
+        self.diags.push(Diagnostic {
+            severity,
+            path: file.path.clone(),
+            line: pos.line,
+            col: pos.col,
+            message,
+            source_line,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn form_follows_extension() {
+        assert_eq!(form_of("a.f"), Form::Fixed);
+        assert_eq!(form_of("A.FOR"), Form::Fixed);
+        assert_eq!(form_of("a.F"), Form::Fixed);
+        assert_eq!(form_of("a.f90"), Form::Free);
+        assert_eq!(form_of("a.F90"), Form::Free);
+        assert_eq!(form_of("noext"), Form::Free);
+    }
+
+    #[test]
+    fn binary_and_bad_utf8_are_refused() {
+        assert!(check_text(b"ab\0c".to_vec()).unwrap_err().contains("NUL"));
+        assert!(check_text(vec![b'a', 0xff, 0xfe])
+            .unwrap_err()
+            .contains("UTF-8"));
+        assert_eq!(check_text(b"x = 1".to_vec()).unwrap(), "x = 1");
+    }
+
+    #[test]
+    fn diagnostics_stop_after_the_cap() {
+        let mut r = Reporter::default();
+        let f = r.add_file("a.f90", "x\n");
+        for _ in 0..MAX_DIAGNOSTICS_PER_FILE + 50 {
+            r.error(
+                Pos {
+                    file: f,
+                    line: 1,
+                    col: 1,
+                },
+                "bad",
+            );
+        }
+        assert_eq!(r.diags.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
+        assert!(r.diags.last().unwrap().message.contains("too many"));
+    }
+}

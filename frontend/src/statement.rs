@@ -1,0 +1,73 @@
+//! One parsed statement before structuring: what the grammar produces for
+//! a single logical statement. [`crate::structure`] nests these into units,
+//! loops and IF blocks.
+
+use crate::ast::{DeclKind, Expr, Name, Pos, StmtKind, TypeSpec};
+
+#[derive(Clone, Debug)]
+pub struct Statement {
+    pub label: Option<u32>,
+    pub pos: Pos,
+    pub kind: Parsed,
+}
+
+#[derive(Clone, Debug)]
+pub enum Parsed {
+    Program(Name),
+    Subroutine {
+        name: Name,
+        args: Vec<Name>,
+    },
+    Function {
+        name: Name,
+        args: Vec<Name>,
+        result_type: Option<TypeSpec>,
+    },
+    BlockData(Option<Name>),
+    /// `END`, `END PROGRAM [name]`, `END SUBROUTINE`, ...; `bare` for a
+    /// plain `END` (which also ends a MODULE).
+    EndUnit {
+        bare: bool,
+    },
+    Do {
+        /// The terminal label of `DO 10 I = ...`.
+        target: Option<u32>,
+        var: Name,
+        lower: Expr,
+        upper: Expr,
+        step: Option<Expr>,
+    },
+    /// `DO [10] WHILE (cond)`; a bare `DO` is `DO WHILE (.TRUE.)`.
+    DoWhile {
+        target: Option<u32>,
+        cond: Expr,
+    },
+    IfThen(Expr),
+    ElseIf(Expr),
+    Else,
+    EndIf,
+    EndDo,
+    Decls(Vec<DeclKind>),
+    Exec(StmtKind),
+    /// `!HPF$ INDEPENDENT`: marks the DO that follows.
+    Independent,
+    /// `CONTAINS`: internal or module procedures follow.
+    Contains,
+    /// A statement that opens, continues or closes a construct the
+    /// analyses do not model (SELECT CASE, WHERE, INTERFACE, ...).
+    Construct {
+        what: String,
+        role: ConstructRole,
+    },
+    /// Nothing to keep (an ignored HPF directive; its warning was given).
+    Ignored,
+}
+
+/// The part a statement plays in an unmodelled construct; the `&str` names
+/// the construct, so `END SELECT` closes `SELECT CASE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstructRole {
+    Open(&'static str),
+    Middle,
+    Close(&'static str),
+}

@@ -1,0 +1,664 @@
+//! Structuring: the flat list of parsed statements of one file -> program
+//! units whose DO loops and IF blocks own their bodies.
+//!
+//! Labelled DO loops end at the statement carrying their label; several
+//! loops may share it (`DO 20 I` / `DO 20 J` / `20 C(J) = ...`): the
+//! terminal statement is the last statement of the innermost loop, and each
+//! outer loop ends with the inner loop. Mismatched structure is reported and
+//! repaired (blocks are closed where the error is found), never fatal.
+
+use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Name, Pos, Stmt, StmtKind, Unit, UnitKind};
+use crate::source::Reporter;
+use crate::statement::{ConstructRole, Parsed, Statement};
+
+/// Deeper nesting is refused (the rest of the unit is skipped), so that
+/// recursive walks over the tree stay shallow.
+pub const MAX_NESTING: usize = 250;
+
+/// An open block: its opening statement and the body gathered so far.
+enum Block {
+    Loop {
+        label: Option<u32>,
+        pos: Pos,
+        head: LoopHead,
+        /// The terminal label of a labelled DO.
+        target: Option<u32>,
+        body: Vec<Stmt>,
+    },
+    If {
+        label: Option<u32>,
+        pos: Pos,
+        arms: Vec<IfArm>,
+        else_part: Option<ElsePart>,
+    },
+    /// An unmodelled construct (SELECT CASE, WHERE, ...) being skipped.
+    Construct {
+        label: Option<u32>,
+        pos: Pos,
+        what: String,
+        kind: &'static str,
+        depth: usize,
+    },
+}
+
+enum LoopHead {
+    Do {
+        var: Name,
+        lower: Expr,
+        upper: Expr,
+        step: Option<Expr>,
+        independent: bool,
+    },
+    While(Expr),
+}
+
+impl Block {
+    fn describe(&self) -> String {
+        match self {
+            Block::Loop {
+                pos,
+                target: Some(t),
+                ..
+            } => format!("the DO loop at line {} (ending at label {t})", pos.line),
+            Block::Loop { pos, .. } => format!("the DO loop at line {}", pos.line),
+            Block::If { pos, .. } => format!("the IF block at line {}", pos.line),
+            Block::Construct { pos, what, .. } => format!("the {what} at line {}", pos.line),
+        }
+    }
+
+    /// The statement this block becomes, closed at `end`.
+    fn close(self, end: Pos, end_label: Option<u32>, loop_end: LoopEnd) -> Stmt {
+        match self {
+            Block::Loop {
+                label,
+                pos,
+                head,
+                body,
+                ..
+            } => {
+                let kind = match head {
+                    LoopHead::Do {
+                        var,
+                        lower,
+                        upper,
+                        step,
+                        independent,
+                    } => StmtKind::Do {
+                        var,
+                        lower,
+                        upper,
+                        step,
+                        body,
+                        end: loop_end,
+                        independent,
+                    },
+                    LoopHead::While(cond) => StmtKind::DoWhile {
+                        cond,
+                        body,
+                        end: loop_end,
+                    },
+                };
+                Stmt { label, pos, kind }
+            }
+            Block::If {
+                label,
+                pos,
+                arms,
+                else_part,
+            } => Stmt {
+                label,
+                pos,
+                kind: StmtKind::If {
+                    arms,
+                    else_part,
+                    end,
+                    end_label,
+                },
+            },
+            Block::Construct {
+                label, pos, what, ..
+            } => Stmt {
+                label,
+                pos,
+                kind: StmtKind::Opaque { reason: what },
+            },
+        }
+    }
+}
+
+/// One unit being built.
+struct Open {
+    unit: Unit,
+    blocks: Vec<Block>,
+    /// An `!HPF$ INDEPENDENT` waiting for its DO.
+    independent: Option<Pos>,
+    /// After CONTAINS: the next SUBROUTINE/FUNCTION is nested, not a
+    /// missing END.
+    contains: bool,
+    /// Nesting went too deep; statements are ignored up to END.
+    skipping: bool,
+    /// Where this unit goes in the output (hosts before their contents).
+    slot: usize,
+}
+
+struct Builder<'r> {
+    rep: &'r mut Reporter,
+    out: Vec<Option<Unit>>,
+    /// Open units: a host with CONTAINS below the procedure it contains.
+    open: Vec<Open>,
+    /// Inside a MODULE (skipped as a whole) and how deeply.
+    module_depth: usize,
+}
+
+/// Builds the program units of one file from its statements. `eof` is
+/// where a missing END is reported.
+pub fn build_units(stmts: Vec<Statement>, eof: Pos, rep: &mut Reporter) -> Vec<Unit> {
+    let mut b = Builder {
+        rep,
+        out: Vec::new(),
+        open: Vec::new(),
+        module_depth: 0,
+    };
+    for s in stmts {
+        b.statement(s);
+    }
+    while let Some(o) = b.open.last() {
+        let what = unit_words(&o.unit);
+        b.rep.error(eof, format!("{what} has no END statement"));
+        b.close_unit(eof, None);
+    }
+    if b.module_depth > 0 {
+        b.rep.error(eof, "MODULE has no END statement");
+    }
+    b.out.into_iter().flatten().collect()
+}
+
+fn unit_words(u: &Unit) -> String {
+    let kind = match u.kind {
+        UnitKind::Program => "PROGRAM",
+        UnitKind::Subroutine => "SUBROUTINE",
+        UnitKind::Function => "FUNCTION",
+        UnitKind::BlockData => "BLOCK DATA",
+    };
+    format!("{kind} {}", u.name.text)
+}
+
+fn new_unit(
+    kind: UnitKind,
+    name: Name,
+    args: Vec<Name>,
+    result_type: Option<crate::ast::TypeSpec>,
+) -> Unit {
+    Unit {
+        kind,
+        end: name.pos,
+        name,
+        args,
+        result_type,
+        decls: Vec::new(),
+        body: Vec::new(),
+        end_label: None,
+    }
+}
+
+impl Builder<'_> {
+    fn statement(&mut self, s: Statement) {
+        if self.module_depth > 0 {
+            self.in_module(&s);
+            return;
+        }
+        if let Some(o) = self.open.last_mut() {
+            if o.skipping {
+                if matches!(s.kind, Parsed::EndUnit { .. }) {
+                    self.close_unit(s.pos, s.label);
+                }
+                return;
+            }
+            if matches!(o.blocks.last(), Some(Block::Construct { .. })) {
+                self.in_construct(s);
+                return;
+            }
+        }
+        let Statement { label, pos, kind } = s;
+        let header = match kind {
+            Parsed::Program(name) => Some(new_unit(UnitKind::Program, name, vec![], None)),
+            Parsed::Subroutine { name, args } => {
+                Some(new_unit(UnitKind::Subroutine, name, args, None))
+            }
+            Parsed::Function {
+                name,
+                args,
+                result_type,
+            } => Some(new_unit(UnitKind::Function, name, args, result_type)),
+            Parsed::BlockData(name) => {
+                let name = name.unwrap_or(Name {
+                    text: "BLOCKDATA".into(),
+                    pos,
+                });
+                Some(new_unit(UnitKind::BlockData, name, vec![], None))
+            }
+            Parsed::Construct {
+                role: ConstructRole::Open("MODULE"),
+                ..
+            } if self.open.is_empty() => {
+                self.module_depth = 1;
+                return;
+            }
+            other => {
+                self.body_statement(label, pos, other);
+                return;
+            }
+        };
+        if let Some(unit) = header {
+            self.start_unit(unit, pos);
+        }
+    }
+
+    fn start_unit(&mut self, unit: Unit, pos: Pos) {
+        let nested = self.open.last().is_some_and(|o| o.contains);
+        if !nested {
+            if let Some(o) = self.open.last() {
+                let what = unit_words(&o.unit);
+                self.rep.error(
+                    pos,
+                    format!("{what} has no END statement before this one starts"),
+                );
+                self.close_unit(pos, None);
+            }
+        }
+        self.out.push(None);
+        self.open.push(Open {
+            unit,
+            blocks: Vec::new(),
+            independent: None,
+            contains: false,
+            skipping: false,
+            slot: self.out.len() - 1,
+        });
+    }
+
+    /// The unit statements go to, opening the unnamed main program if none
+    /// is open.
+    fn current(&mut self, pos: Pos) -> &mut Open {
+        if self.open.is_empty() {
+            let name = Name {
+                text: "MAIN".into(),
+                pos,
+            };
+            self.start_unit(new_unit(UnitKind::Program, name, vec![], None), pos);
+        }
+        let last = self.open.len() - 1;
+        &mut self.open[last]
+    }
+
+    fn body_statement(&mut self, label: Option<u32>, pos: Pos, kind: Parsed) {
+        if let Parsed::EndUnit { .. } = kind {
+            if self.open.is_empty() {
+                self.rep.error(pos, "END without a program unit");
+            } else {
+                self.close_unit(pos, label);
+            }
+            return;
+        }
+        let o = self.current(pos);
+        if let Some(ipos) = o.independent {
+            if !matches!(kind, Parsed::Do { .. }) {
+                o.independent = None;
+                self.rep
+                    .warning(ipos, "INDEPENDENT is not followed by a DO loop; ignored");
+            }
+        }
+        match kind {
+            Parsed::Exec(k) => self.push(
+                Stmt {
+                    label,
+                    pos,
+                    kind: k,
+                },
+                label,
+            ),
+            Parsed::Decls(ds) => {
+                let o = self.current(pos);
+                o.unit
+                    .decls
+                    .extend(ds.into_iter().map(|kind| crate::ast::Decl { pos, kind }));
+                if let Some(l) = label {
+                    self.rep
+                        .warning(pos, format!("label {l} on a declaration is ignored"));
+                }
+            }
+            Parsed::Do {
+                target,
+                var,
+                lower,
+                upper,
+                step,
+            } => {
+                let independent = self.current(pos).independent.take().is_some();
+                let head = LoopHead::Do {
+                    var,
+                    lower,
+                    upper,
+                    step,
+                    independent,
+                };
+                self.open_block(Block::Loop {
+                    label,
+                    pos,
+                    head,
+                    target,
+                    body: Vec::new(),
+                });
+            }
+            Parsed::DoWhile { target, cond } => self.open_block(Block::Loop {
+                label,
+                pos,
+                head: LoopHead::While(cond),
+                target,
+                body: Vec::new(),
+            }),
+            Parsed::IfThen(cond) => self.open_block(Block::If {
+                label,
+                pos,
+                arms: vec![IfArm {
+                    cond,
+                    pos,
+                    label: None,
+                    body: Vec::new(),
+                }],
+                else_part: None,
+            }),
+            Parsed::ElseIf(cond) => self.else_arm(pos, "ELSE IF", |block| match block {
+                Block::If {
+                    arms,
+                    else_part: None,
+                    ..
+                } => {
+                    arms.push(IfArm {
+                        cond,
+                        pos,
+                        label,
+                        body: Vec::new(),
+                    });
+                    true
+                }
+                _ => false,
+            }),
+            Parsed::Else => self.else_arm(pos, "ELSE", |block| match block {
+                Block::If { else_part, .. } if else_part.is_none() => {
+                    *else_part = Some(ElsePart {
+                        pos,
+                        label,
+                        body: Vec::new(),
+                    });
+                    true
+                }
+                _ => false,
+            }),
+            Parsed::EndIf => self.end_block(label, pos, "END IF"),
+            Parsed::EndDo => self.end_block(label, pos, "END DO"),
+            Parsed::Independent => self.current(pos).independent = Some(pos),
+            Parsed::Contains => {
+                let o = self.current(pos);
+                o.contains = true;
+                if !o.blocks.is_empty() {
+                    self.rep.error(pos, "CONTAINS inside an unclosed block");
+                }
+            }
+            Parsed::Construct {
+                what,
+                role: ConstructRole::Open(kind),
+            } => self.open_block(Block::Construct {
+                label,
+                pos,
+                what,
+                kind,
+                depth: 1,
+            }),
+            Parsed::Construct { what, .. } => {
+                self.rep
+                    .error(pos, format!("{what} outside the construct it belongs to"));
+            }
+            // Unit headers and ENDs were taken by `statement`.
+            Parsed::Ignored
+            | Parsed::Program(_)
+            | Parsed::Subroutine { .. }
+            | Parsed::Function { .. }
+            | Parsed::BlockData(_)
+            | Parsed::EndUnit { .. } => {}
+        }
+    }
+
+    fn open_block(&mut self, b: Block) {
+        let pos = match &b {
+            Block::Loop { pos, .. } | Block::If { pos, .. } | Block::Construct { pos, .. } => *pos,
+        };
+        let o = self.current(pos);
+        if o.blocks.len() >= MAX_NESTING {
+            o.skipping = true;
+            self.rep.error(
+                pos,
+                format!(
+                    "blocks nested more than {MAX_NESTING} deep; the rest of this unit is skipped"
+                ),
+            );
+            return;
+        }
+        o.blocks.push(b);
+    }
+
+    /// Appends a statement to the innermost open body, then closes the DO
+    /// loops that `terminal` (the label of the statement that ended there)
+    /// ends.
+    fn push(&mut self, stmt: Stmt, terminal: Option<u32>) {
+        let pos = stmt.pos;
+        let o = self.current(pos);
+        body_of(o).push(stmt);
+        if let Some(l) = terminal {
+            self.end_loops_at(l, pos);
+        }
+    }
+
+    /// Closes every open labelled DO whose terminal label is `l`, innermost
+    /// first (they share the terminal statement).
+    fn end_loops_at(&mut self, l: u32, pos: Pos) {
+        loop {
+            let o = self.current(pos);
+            let Some(i) = o
+                .blocks
+                .iter()
+                .rposition(|b| matches!(b, Block::Loop { target: Some(t), .. } if *t == l))
+            else {
+                return;
+            };
+            let mut msgs = Vec::new();
+            while o.blocks.len() > i + 1 {
+                let inner = o.blocks.pop().expect("len > i + 1");
+                msgs.push(format!(
+                    "label {l} ends a DO loop while {} is still open; it is closed here",
+                    inner.describe()
+                ));
+                let stmt = inner.close(pos, None, LoopEnd::EndDo { pos, label: None });
+                // The terminal statement was pushed into the inner block; it
+                // stays there, and the loop now ends with that block.
+                body_of(o).push(stmt);
+            }
+            for m in msgs {
+                self.rep.error(pos, m);
+            }
+            let o = self.current(pos);
+            let lp = o.blocks.pop().expect("index i exists");
+            let stmt = lp.close(pos, None, LoopEnd::Label(l));
+            body_of(o).push(stmt);
+        }
+    }
+
+    fn else_arm(&mut self, pos: Pos, what: &str, add: impl FnOnce(&mut Block) -> bool) {
+        let o = self.current(pos);
+        let ok = o.blocks.last_mut().is_some_and(add);
+        if !ok {
+            self.rep.error(
+                pos,
+                format!("{what} without a matching IF ... THEN; ignored"),
+            );
+        }
+    }
+
+    /// END IF / END DO: closes the innermost block of that kind; blocks
+    /// still open inside it are reported and closed too.
+    fn end_block(&mut self, label: Option<u32>, pos: Pos, what: &str) {
+        let is_do = what == "END DO";
+        let o = self.current(pos);
+        let found = o.blocks.iter().rposition(|b| match b {
+            Block::Loop { .. } => is_do,
+            Block::If { .. } => !is_do,
+            Block::Construct { .. } => false,
+        });
+        let Some(i) = found else {
+            self.rep.error(
+                pos,
+                format!(
+                    "{what} without a matching {}",
+                    if is_do { "DO" } else { "IF ... THEN" }
+                ),
+            );
+            return;
+        };
+        let mut msgs = Vec::new();
+        while o.blocks.len() > i + 1 {
+            let inner = o.blocks.pop().expect("len > i + 1");
+            msgs.push(format!(
+                "{what} closes {} too; its end is missing",
+                inner.describe()
+            ));
+            let stmt = inner.close(pos, None, LoopEnd::EndDo { pos, label: None });
+            body_of(o).push(stmt);
+        }
+        for m in msgs {
+            self.rep.error(pos, m);
+        }
+        let o = self.current(pos);
+        let block = o.blocks.pop().expect("index i exists");
+        if let Block::Loop {
+            target: Some(t), ..
+        } = &block
+        {
+            if label != Some(*t) {
+                let msg = format!("END DO closes a DO loop that should end at label {t}");
+                self.rep.error(pos, msg);
+            }
+        }
+        let stmt = block.close(pos, label, LoopEnd::EndDo { pos, label });
+        self.push(stmt, label);
+    }
+
+    /// Inside an unmodelled construct: count nested ones of the same kind
+    /// until its END.
+    fn in_construct(&mut self, s: Statement) {
+        let o = self.current(s.pos);
+        let Some(Block::Construct { kind, depth, .. }) = o.blocks.last_mut() else {
+            return;
+        };
+        match s.kind {
+            Parsed::Construct {
+                role: ConstructRole::Open(k),
+                ..
+            } if k == *kind => *depth += 1,
+            Parsed::Construct {
+                role: ConstructRole::Close(k),
+                ..
+            } if k == *kind => {
+                *depth -= 1;
+                if *depth == 0 {
+                    let block = o.blocks.pop().expect("a construct is open");
+                    let stmt = block.close(
+                        s.pos,
+                        None,
+                        LoopEnd::EndDo {
+                            pos: s.pos,
+                            label: None,
+                        },
+                    );
+                    self.push(stmt, s.label);
+                }
+            }
+            Parsed::EndUnit { .. } => {
+                let what = match o.blocks.last() {
+                    Some(Block::Construct { what, .. }) => what.clone(),
+                    _ => String::new(),
+                };
+                self.rep
+                    .error(s.pos, format!("the {what} is not closed before END"));
+                self.close_unit(s.pos, s.label);
+            }
+            _ => {}
+        }
+    }
+
+    /// A MODULE is skipped up to its END MODULE (or plain END).
+    fn in_module(&mut self, s: &Statement) {
+        match &s.kind {
+            Parsed::Construct {
+                role: ConstructRole::Open("MODULE"),
+                ..
+            } => self.module_depth += 1,
+            Parsed::Construct {
+                role: ConstructRole::Close("MODULE"),
+                ..
+            }
+            | Parsed::EndUnit { bare: true } => self.module_depth -= 1,
+            _ => {}
+        }
+    }
+
+    /// Closes the innermost open unit, reporting blocks left open.
+    fn close_unit(&mut self, end: Pos, end_label: Option<u32>) {
+        let Some(mut o) = self.open.pop() else {
+            return;
+        };
+        while let Some(b) = o.blocks.pop() {
+            let msg = match &b {
+                Block::Loop {
+                    target: Some(t), ..
+                } => format!("{} never reaches its terminal label {t}", b.describe()),
+                Block::Loop { .. } => format!("{} has no END DO", b.describe()),
+                Block::If { .. } => format!("{} has no END IF", b.describe()),
+                Block::Construct { what, .. } => format!("the {what} is not closed before END"),
+            };
+            if !o.skipping {
+                self.rep.error(end, msg);
+            }
+            let stmt = b.close(
+                end,
+                None,
+                LoopEnd::EndDo {
+                    pos: end,
+                    label: None,
+                },
+            );
+            body_of(&mut o).push(stmt);
+        }
+        if let Some(ipos) = o.independent {
+            self.rep
+                .warning(ipos, "INDEPENDENT is not followed by a DO loop; ignored");
+        }
+        o.unit.end = end;
+        o.unit.end_label = end_label;
+        self.out[o.slot] = Some(o.unit);
+    }
+}
+
+/// The body statements currently go to.
+fn body_of(o: &mut Open) -> &mut Vec<Stmt> {
+    match o.blocks.last_mut() {
+        Some(Block::Loop { body, .. }) => body,
+        Some(Block::If {
+            else_part: Some(e), ..
+        }) => &mut e.body,
+        Some(Block::If { arms, .. }) => match arms.last_mut() {
+            Some(a) => &mut a.body,
+            None => &mut o.unit.body,
+        },
+        Some(Block::Construct { .. }) | None => &mut o.unit.body,
+    }
+}
