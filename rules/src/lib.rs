@@ -1,2 +1,31 @@
-//! placeholder
+//! kaiseki's rules: the Datalog rule language ([`dl`]), its two engines
+//! and the functors the rules call.
+//!
+//! Data flow: `.dl` files -> [`dl::compile`] (parse, check, stratify) ->
+//! a checked program that either the interpreter runs at run time
+//! ([`run_interpreted`], for `--rules DIR`) or `build.rs` translates to
+//! Ascent at build time ([`run_compiled`], the built-in rules of
+//! `rules/dl`). Both read the input relations from a
+//! [`kaiseki_facts::FactBase`] by name and return every declared relation
+//! as a sorted [`kaiseki_facts::Table`]; [`compare_builtin`] checks that
+//! they agree.
+
+pub mod compare;
+pub mod compiled;
+pub mod dl;
+pub mod error;
+pub mod functors;
+pub mod inputs;
+mod interp;
 pub mod native;
+pub mod ops;
+pub mod program;
+pub mod rows;
+
+pub use compare::{compare_builtin, compare_engines, diff_tables};
+pub use compiled::{builtin_program, run_compiled, CompiledProgram};
+pub use dl::diag::RuleDiagnostic;
+pub use error::EngineError;
+pub use functors::{Functor, FunctorContext, FunctorRegistry, FunctorSpec};
+pub use interp::{run_interpreted, run_interpreted_with};
+pub use program::{builtin_rules_dir, facts_decls, load_rules, RuleProgram};

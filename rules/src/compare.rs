@@ -1,0 +1,244 @@
+//! Running the interpreter and the compiled code on the same facts and
+//! diffing what they derive: the two must agree on every relation.
+
+use crate::compiled::CompiledProgram;
+use crate::error::EngineError;
+use crate::functors::FunctorRegistry;
+use crate::interp::run_interpreted_with;
+use crate::program::RuleProgram;
+use kaiseki_facts::{FactBase, Table};
+use std::collections::BTreeSet;
+
+/// How many differing rows of one relation are shown.
+const SHOWN: usize = 5;
+
+/// The differences between two engines' tables, one line each; empty when
+/// they agree.
+pub fn diff_tables(interpreted: &[Table], compiled: &[Table]) -> Vec<String> {
+    let mut out = Vec::new();
+    let names: BTreeSet<&str> = interpreted
+        .iter()
+        .chain(compiled)
+        .map(|t| t.name.as_str())
+        .collect();
+    for name in names {
+        let find = |ts: &'_ [Table]| ts.iter().find(|t| t.name == name).cloned();
+        let (a, b) = match (find(interpreted), find(compiled)) {
+            (Some(a), Some(b)) => (a, b),
+            (a, _) => {
+                let side = if a.is_some() {
+                    "compiled"
+                } else {
+                    "interpreted"
+                };
+                out.push(format!("{name}: missing from the {side} result"));
+                continue;
+            }
+        };
+        if a.columns != b.columns {
+            out.push(format!("{name}: columns differ"));
+            continue;
+        }
+        let (ra, rb): (BTreeSet<_>, BTreeSet<_>) =
+            (a.rows.iter().collect(), b.rows.iter().collect());
+        for (only, side) in [
+            (ra.difference(&rb), "interpreted"),
+            (rb.difference(&ra), "compiled"),
+        ] {
+            let rows: Vec<_> = only.collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let shown: Vec<String> = rows
+                .iter()
+                .take(SHOWN)
+                .map(|r| {
+                    r.iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\t")
+                })
+                .collect();
+            out.push(format!(
+                "{name}: {} rows only in the {side} result, e.g. [{}]",
+                rows.len(),
+                shown.join("], [")
+            ));
+        }
+    }
+    out
+}
+
+/// Runs `program` interpreted and `compiled` (the same rules compiled) on
+/// `facts`; the differences, empty when the engines agree.
+pub fn compare_engines(
+    program: &RuleProgram,
+    compiled: &CompiledProgram,
+    facts: &FactBase,
+    registry: &FunctorRegistry,
+) -> Result<Vec<String>, EngineError> {
+    let interpreted = run_interpreted_with(program, facts, registry)?;
+    let compiled = compiled.run(facts, registry)?;
+    Ok(diff_tables(&interpreted, &compiled))
+}
+
+/// [`compare_engines`] on the built-in rules (`rules/dl`) with the
+/// standard functors; errors of loading or running become text.
+pub fn compare_builtin(facts: &FactBase) -> Result<Vec<String>, String> {
+    let program = crate::load_rules(&crate::builtin_rules_dir()).map_err(|diags| {
+        diags
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    compare_engines(
+        &program,
+        crate::compiled::builtin_program(),
+        facts,
+        &FunctorRegistry::standard(),
+    )
+    .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compiled::fixtures;
+    use kaiseki_facts::{CfgEdge, CfgEntry, Def, LoopTrip, Stmt, Use, Value};
+    use proptest::prelude::*;
+    use std::path::Path;
+
+    fn fixture(name: &str) -> RuleProgram {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/compiled")
+            .join(name);
+        crate::load_rules(&dir).unwrap_or_else(|d| panic!("{name}: {d:?}"))
+    }
+
+    /// A small fact base for every fixture's inputs.
+    fn facts(edges: &[(i64, i64)], trips: &[i64], kinds: &[usize]) -> FactBase {
+        let mut f = FactBase {
+            cfg_edge: edges
+                .iter()
+                .map(|&(from, to)| CfgEdge { from, to })
+                .collect(),
+            cfg_entry: vec![CfgEntry {
+                unit: "MAIN".into(),
+                stmt: 0,
+            }],
+            ..FactBase::default()
+        };
+        f.loop_trip = trips
+            .iter()
+            .enumerate()
+            .map(|(i, &trip)| LoopTrip {
+                r#loop: i as i64,
+                trip,
+            })
+            .collect();
+        let names = ["assign", "do", "call", "12"];
+        for (i, &k) in kinds.iter().enumerate() {
+            let stmt = i as i64;
+            let unit = if i % 3 == 0 { "SUB" } else { "MAIN" };
+            f.stmt.push(Stmt {
+                stmt,
+                unit: unit.into(),
+                line: stmt + 1,
+                col: (k as i64 * 3) % 8,
+                kind: names[k % names.len()].into(),
+            });
+            let var = ["X", "Y", "Z"][k % 3].to_string();
+            f.def.push(Def {
+                r#ref: 2 * stmt,
+                stmt,
+                var: var.clone(),
+            });
+            f.r#use.push(Use {
+                r#ref: 2 * stmt + 1,
+                stmt,
+                var,
+            });
+        }
+        f.normalize();
+        f
+    }
+
+    #[test]
+    fn every_fixture_directory_is_compiled() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/compiled");
+        let dirs = std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().is_dir())
+            .count();
+        assert_eq!(fixtures::ALL.len(), dirs);
+        assert!(fixtures::ALL.iter().all(|(_, p)| p.errors.is_empty()));
+    }
+
+    #[test]
+    fn fixtures_derive_something_on_a_fixed_fact_base() {
+        let f = facts(
+            &[(0, 1), (1, 2), (2, 0), (2, 3), (5, 6)],
+            &[0, 3, 4, 7],
+            &[0, 1, 2, 3, 0],
+        );
+        for (name, compiled) in fixtures::ALL {
+            let tables = compiled.run(&f, &FunctorRegistry::standard()).unwrap();
+            let derived: usize = tables
+                .iter()
+                .filter(|t| {
+                    compiled
+                        .relations
+                        .iter()
+                        .any(|r| r.name == t.name && !r.input)
+                })
+                .map(|t| t.rows.len())
+                .sum();
+            assert!(derived > 0, "{name} derives nothing");
+            let interpreted =
+                run_interpreted_with(&fixture(name), &f, &FunctorRegistry::standard()).unwrap();
+            assert_eq!(
+                diff_tables(&interpreted, &tables),
+                Vec::<String>::new(),
+                "{name}"
+            );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn interpreted_and_compiled_agree_on_every_fixture(
+            edges in prop::collection::vec((0..12i64, 0..12i64), 0..30),
+            trips in prop::collection::vec(0..12i64, 0..6),
+            kinds in prop::collection::vec(0..4usize, 0..8),
+        ) {
+            let f = facts(&edges, &trips, &kinds);
+            for (name, compiled) in fixtures::ALL {
+                let diff = compare_engines(&fixture(name), compiled, &f, &FunctorRegistry::standard()).unwrap();
+                prop_assert!(diff.is_empty(), "{}: {:?}", name, diff);
+            }
+        }
+    }
+
+    #[test]
+    fn diffs_name_the_relation_and_the_rows() {
+        let table = |rows: Vec<i64>| Table {
+            name: "p".into(),
+            columns: vec![("x".into(), kaiseki_facts::ColType::Number)],
+            rows: rows.into_iter().map(|n| vec![Value::Number(n)]).collect(),
+        };
+        assert!(diff_tables(&[table(vec![1, 2])], &[table(vec![1, 2])]).is_empty());
+        assert_eq!(
+            diff_tables(&[table(vec![1, 2])], &[table(vec![1, 3])]),
+            vec![
+                "p: 1 rows only in the interpreted result, e.g. [2]",
+                "p: 1 rows only in the compiled result, e.g. [3]"
+            ]
+        );
+        assert_eq!(
+            diff_tables(&[table(vec![])], &[]),
+            vec!["p: missing from the compiled result"]
+        );
+    }
+}

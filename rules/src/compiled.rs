@@ -1,0 +1,115 @@
+//! The compiled pipeline: `build.rs` translates the built-in rules
+//! (`rules/dl/*.dl`) with [`crate::dl::to_ascent`] into an `ascent_run!{}`
+//! program, included here. It computes on the same `i64` rows as the
+//! interpreter, with symbols interned the same way, so both engines give
+//! the same tables.
+
+use crate::error::EngineError;
+use crate::functors::{Calls, FunctorRegistry};
+use crate::inputs::{bind_inputs, DeclaredRelation};
+use crate::rows::{decode, Interner, Rows};
+use kaiseki_facts::{ColType, FactBase, Table};
+
+/// A declared relation of a compiled program.
+pub struct RelationInfo {
+    pub name: &'static str,
+    pub columns: &'static [(&'static str, ColType)],
+    pub input: bool,
+    pub output: bool,
+}
+
+/// A functor a compiled program calls, as it declares it.
+pub struct FunctorInfo {
+    pub name: &'static str,
+    pub args: &'static [ColType],
+    pub result: ColType,
+}
+
+type Evaluate = fn(&[Rows], &Calls) -> Vec<Rows>;
+
+/// A rule program compiled into the crate.
+pub struct CompiledProgram {
+    /// The directory it was translated from.
+    pub origin: &'static str,
+    /// Its diagnostics when it did not check (then it cannot run).
+    pub errors: &'static [&'static str],
+    pub relations: &'static [RelationInfo],
+    pub functors: &'static [FunctorInfo],
+    /// Interned first, in this order (the numbering the code assumes).
+    pub symbols: &'static [&'static str],
+    pub(crate) evaluate: Option<Evaluate>,
+}
+
+impl CompiledProgram {
+    /// The names of the relations marked `.output`, in declaration order.
+    pub fn outputs(&self) -> Vec<&'static str> {
+        self.relations
+            .iter()
+            .filter(|r| r.output)
+            .map(|r| r.name)
+            .collect()
+    }
+
+    /// Runs the program on `facts`: every declared relation, rows sorted.
+    pub fn run(
+        &self,
+        facts: &FactBase,
+        registry: &FunctorRegistry,
+    ) -> Result<Vec<Table>, EngineError> {
+        let Some(evaluate) = self.evaluate else {
+            return Err(EngineError::NotCompiled {
+                origin: self.origin.to_string(),
+                errors: self.errors.iter().map(|e| e.to_string()).collect(),
+            });
+        };
+        let symbols = Interner::with_constants(self.symbols);
+        let relations: Vec<DeclaredRelation> = self
+            .relations
+            .iter()
+            .map(|r| DeclaredRelation {
+                name: r.name,
+                columns: r.columns.to_vec(),
+                input: r.input,
+            })
+            .collect();
+        let inputs = bind_inputs(&relations, facts, &symbols)?;
+        let functors: Vec<(&str, Vec<ColType>, ColType)> = self
+            .functors
+            .iter()
+            .map(|f| (f.name, f.args.to_vec(), f.result))
+            .collect();
+        let calls = Calls::new(&functors, registry, facts, &symbols)?;
+        let outputs = evaluate(&inputs, &calls);
+        calls.finish()?;
+        Ok(self
+            .relations
+            .iter()
+            .zip(&outputs)
+            .map(|(r, rows)| {
+                let columns: Vec<(String, ColType)> =
+                    r.columns.iter().map(|(n, t)| (n.to_string(), *t)).collect();
+                decode(r.name, &columns, rows, &symbols)
+            })
+            .collect())
+    }
+}
+
+mod builtin {
+    include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
+}
+
+/// The built-in rules, compiled.
+pub fn builtin_program() -> &'static CompiledProgram {
+    &builtin::PROGRAM
+}
+
+/// Runs the compiled built-in rules on `facts` with the standard functors.
+pub fn run_compiled(facts: &FactBase) -> Result<Vec<Table>, EngineError> {
+    builtin::PROGRAM.run(facts, &FunctorRegistry::standard())
+}
+
+/// The test programs of `rules/tests/compiled/<name>/`, compiled the same way.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
+}

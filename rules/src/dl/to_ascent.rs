@@ -1,0 +1,273 @@
+//! Translation of a checked program into Rust source: an `ascent_run!{}`
+//! block over `i64` columns (symbols interned by the same interner as the
+//! interpreter's, constants first), plus the description of the program
+//! that `crate::compiled` needs to bind inputs and decode outputs. The
+//! output is `include!`d by the crate; `build.rs` writes it.
+//!
+//! Each literal becomes the Ascent clause of the same meaning, in the
+//! order of [`Rule::source_order`]: atoms `r(..)`, negations `!r(..)`,
+//! comparisons `if`, bindings `let`, arithmetic through `crate::ops`
+//! (`if let` where it can fail), functor calls `for x in calls.call(..)`
+//! and aggregates `agg x = crate::ops::max(t) in aux(..)`.
+
+use super::ast::{AggKind, ArithOp, CmpOp, Type};
+use super::diag::RuleDiagnostic;
+use super::ir::*;
+use std::fmt::Write;
+
+fn rel_ident(p: &Program, rel: RelId) -> String {
+    if p.relations[rel].aggregate_body {
+        format!("aux{rel}")
+    } else {
+        format!("r_{}", p.relations[rel].name)
+    }
+}
+
+fn col_type(t: Type) -> &'static str {
+    match t {
+        Type::Number => "::kaiseki_facts::ColType::Number",
+        Type::Symbol => "::kaiseki_facts::ColType::Symbol",
+    }
+}
+
+fn constant(c: Const) -> String {
+    let v = c.value();
+    if v < 0 {
+        format!("({v}i64)")
+    } else {
+        format!("{v}i64")
+    }
+}
+
+/// Translates one rule, tracking which variables Ascent binds by
+/// reference (those of relation clauses) to dereference them in Rust
+/// expressions.
+fn rule_text(p: &Program, rule: &Rule) -> String {
+    let mut by_ref = vec![false; rule.vars.len()];
+    let mut bound = vec![false; rule.vars.len()];
+    let value = |t: &Term, by_ref: &[bool]| match t {
+        Term::Var(v, _) if by_ref[*v] => format!("*v{v}"),
+        Term::Var(v, _) => format!("v{v}"),
+        Term::Const(c, _) => constant(*c),
+        Term::Any(_) => "_".to_string(),
+    };
+    let clause_args = |args: &[Term]| -> String {
+        let parts: Vec<String> = args
+            .iter()
+            .map(|t| match t {
+                Term::Var(v, _) => format!("v{v}"),
+                Term::Const(c, _) => constant(*c),
+                Term::Any(_) => "_".to_string(),
+            })
+            .collect();
+        parts.join(", ")
+    };
+    let (order, _) = rule.source_order();
+    let mut items = Vec::new();
+    for i in order {
+        let kind = &rule.body[i].kind;
+        let binds = kind.binds(&bound, &rule.vars).unwrap_or_default();
+        let item = match kind {
+            LitKind::Atom { rel, args } => {
+                for v in &binds {
+                    by_ref[*v] = true;
+                }
+                format!("{}({})", rel_ident(p, *rel), clause_args(args))
+            }
+            LitKind::Not { rel, args } => {
+                format!("!{}({})", rel_ident(p, *rel), clause_args(args))
+            }
+            LitKind::Compare { op, lhs, rhs } => match binds.first() {
+                Some(v) => {
+                    let src = if lhs.var() == Some(*v) { rhs } else { lhs };
+                    format!("let v{v} = {}", value(src, &by_ref))
+                }
+                None => {
+                    let op = match op {
+                        CmpOp::Eq => "==",
+                        CmpOp::Ne => "!=",
+                        CmpOp::Lt => "<",
+                        CmpOp::Le => "<=",
+                        CmpOp::Gt => ">",
+                        CmpOp::Ge => ">=",
+                    };
+                    format!("if {} {op} {}", value(lhs, &by_ref), value(rhs, &by_ref))
+                }
+            },
+            LitKind::Arith { dst, op, lhs, rhs } => {
+                let (l, r) = (value(lhs, &by_ref), value(rhs, &by_ref));
+                match op {
+                    ArithOp::Add => format!("let v{dst} = crate::ops::add({l}, {r})"),
+                    ArithOp::Sub => format!("let v{dst} = crate::ops::sub({l}, {r})"),
+                    ArithOp::Mul => format!("let v{dst} = crate::ops::mul({l}, {r})"),
+                    ArithOp::Div => format!("if let Some(v{dst}) = crate::ops::div({l}, {r})"),
+                    ArithOp::Rem => format!("if let Some(v{dst}) = crate::ops::rem({l}, {r})"),
+                }
+            }
+            LitKind::Call { dst, functor, args } => {
+                let args: Vec<String> = args.iter().map(|t| value(t, &by_ref)).collect();
+                format!(
+                    "for v{dst} in calls.call({functor}, &[{}])",
+                    args.join(", ")
+                )
+            }
+            LitKind::Aggregate {
+                dst,
+                kind,
+                rel,
+                args,
+                target,
+            } => {
+                // `target` names the aggregated column (rule variables are `v<n>`).
+                let mut args: Vec<String> = args
+                    .iter()
+                    .map(|t| clause_args(std::slice::from_ref(t)))
+                    .collect();
+                let mut input = "";
+                if let Some(col) = target {
+                    args[*col] = "target".to_string();
+                    input = "target";
+                }
+                let f = match kind {
+                    AggKind::Count => "count",
+                    AggKind::Sum => "sum",
+                    AggKind::Min => "min",
+                    AggKind::Max => "max",
+                };
+                format!(
+                    "agg v{dst} = crate::ops::{f}({input}) in {}({})",
+                    rel_ident(p, *rel),
+                    args.join(", ")
+                )
+            }
+        };
+        for v in binds {
+            bound[v] = true;
+        }
+        items.push(item);
+    }
+    let head: Vec<String> = rule.head_args.iter().map(|t| value(t, &by_ref)).collect();
+    let head = format!("{}({})", rel_ident(p, rule.head), head.join(", "));
+    if items.is_empty() {
+        format!("        {head};\n")
+    } else {
+        format!(
+            "        {head} <--\n            {};\n",
+            items.join(",\n            ")
+        )
+    }
+}
+
+fn tuple_type(arity: usize) -> String {
+    match arity {
+        1 => "(i64,)".to_string(),
+        n => format!("({})", vec!["i64"; n].join(", ")),
+    }
+}
+
+/// The Rust module text for a checked program.
+pub fn translate(p: &Program, origin: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "// Generated by build.rs from {origin}: do not edit.\n");
+    // Declared relations come first in `p.relations`, auxiliary ones after.
+    let declared: Vec<RelId> = (0..p.relations.len())
+        .take_while(|r| !p.relations[*r].aggregate_body)
+        .collect();
+    s.push_str("pub(crate) static PROGRAM: crate::compiled::CompiledProgram = crate::compiled::CompiledProgram {\n");
+    let _ = writeln!(
+        s,
+        "    origin: {origin:?},\n    errors: &[],\n    relations: &["
+    );
+    for &r in &declared {
+        let rel = &p.relations[r];
+        let cols: Vec<String> = rel
+            .columns
+            .iter()
+            .map(|(n, t)| format!("({n:?}, {})", col_type(*t)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "        crate::compiled::RelationInfo {{ name: {:?}, columns: &[{}], input: {}, output: {} }},",
+            rel.name,
+            cols.join(", "),
+            rel.input,
+            rel.output
+        );
+    }
+    s.push_str("    ],\n    functors: &[\n");
+    for f in &p.functors {
+        let args: Vec<&str> = f.args.iter().map(|t| col_type(*t)).collect();
+        let _ = writeln!(
+            s,
+            "        crate::compiled::FunctorInfo {{ name: {:?}, args: &[{}], result: {} }},",
+            f.name,
+            args.join(", "),
+            col_type(f.result)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "    ],\n    symbols: &{:?},\n    evaluate: Some(evaluate),\n}};\n",
+        p.symbols
+    );
+    s.push_str(
+        "/// Runs the rules; `inputs` and the result are indexed like `PROGRAM.relations`.\n",
+    );
+    s.push_str("#[allow(unused, clippy::all)]\n");
+    s.push_str("fn evaluate(inputs: &[crate::rows::Rows], calls: &crate::functors::Calls) -> Vec<crate::rows::Rows> {\n");
+    for &r in &declared {
+        if p.relations[r].input {
+            let n = p.relations[r].arity();
+            let fields: Vec<String> = (0..n).map(|c| format!("row[{c}]")).collect();
+            let tuple = if n == 1 {
+                format!("({},)", fields[0])
+            } else {
+                format!("({})", fields.join(", "))
+            };
+            let _ = writeln!(
+                s,
+                "    let input_{r}: Vec<{}> = inputs[{r}].iter().map(|row| {tuple}).collect();",
+                tuple_type(n)
+            );
+        }
+    }
+    s.push_str("    let result = ::ascent::ascent_run! {\n");
+    for (r, rel) in p.relations.iter().enumerate() {
+        let init = if rel.input {
+            format!(" = input_{r}")
+        } else {
+            String::new()
+        };
+        let types = vec!["i64"; rel.arity()].join(", ");
+        let _ = writeln!(s, "        relation {}({types}){init};", rel_ident(p, r));
+    }
+    for stratum in &p.strata {
+        for &i in &stratum.rules {
+            s.push_str(&rule_text(p, &p.rules[i]));
+        }
+    }
+    s.push_str("    };\n    vec![\n");
+    for &r in &declared {
+        let n = p.relations[r].arity();
+        let fields: Vec<String> = (0..n).map(|c| format!("t.{c}")).collect();
+        let _ = writeln!(
+            s,
+            "        crate::rows::Rows::collect({n}, result.{}.iter().map(|t| [{}])),",
+            rel_ident(p, r),
+            fields.join(", ")
+        );
+    }
+    s.push_str("    ]\n}\n");
+    s
+}
+
+/// The module text for a program that did not check: running it reports
+/// the diagnostics (the crate still builds, so the interpreter still runs).
+pub fn translate_failure(diags: &[RuleDiagnostic], origin: &str) -> String {
+    let errors: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+    format!(
+        "// Generated by build.rs from {origin}, which has errors.\n\n\
+         pub(crate) static PROGRAM: crate::compiled::CompiledProgram = crate::compiled::CompiledProgram {{\n    \
+         origin: {origin:?},\n    errors: &{errors:?},\n    relations: &[],\n    functors: &[],\n    symbols: &[],\n    evaluate: None,\n}};\n"
+    )
+}

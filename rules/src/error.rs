@@ -1,0 +1,37 @@
+//! Errors of a run (the rule program itself was checked when loaded).
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The compiled rules had errors when the crate was built.
+    NotCompiled { origin: String, errors: Vec<String> },
+    /// An `.input` relation does not match the fact base.
+    Input { relation: String, message: String },
+    /// A functor is missing from the registry, has another signature, or
+    /// returned a value of the wrong type.
+    Functor { name: String, message: String },
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::NotCompiled { origin, errors } => {
+                write!(
+                    f,
+                    "the compiled rules ({origin}) did not check when kaiseki was built:"
+                )?;
+                for e in errors {
+                    write!(f, "\n{e}")?;
+                }
+                Ok(())
+            }
+            EngineError::Input { relation, message } => {
+                write!(f, "input relation `{relation}`: {message}")
+            }
+            EngineError::Functor { name, message } => write!(f, "functor `{name}`: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}

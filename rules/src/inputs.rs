@@ -1,0 +1,121 @@
+//! Binding the `.input` relations of a program to the fact base, by name:
+//! the same check at load time (as a diagnostic) and at run time.
+
+use crate::error::EngineError;
+use crate::rows::{encode, Interner, Rows};
+use kaiseki_facts::{ColType, FactBase};
+use std::collections::HashMap;
+
+/// Why `.input name(columns)` does not match the fact base, if it does not.
+pub fn input_mismatch(name: &str, columns: &[(&str, ColType)]) -> Option<String> {
+    let Some(schema) = FactBase::SCHEMAS.iter().find(|s| s.name == name) else {
+        return Some(format!("the fact base has no relation `{name}`"));
+    };
+    let same = schema.columns.len() == columns.len()
+        && schema
+            .columns
+            .iter()
+            .zip(columns)
+            .all(|(c, (n, t))| c.name == *n && c.ty == *t);
+    if same {
+        return None;
+    }
+    let show = |cols: Vec<(&str, ColType)>| {
+        let cols: Vec<String> = cols
+            .iter()
+            .map(|(n, t)| format!("{n}: {}", t.souffle_name()))
+            .collect();
+        format!("{name}({})", cols.join(", "))
+    };
+    Some(format!(
+        "declared as `{}` but the fact base has `{}`",
+        show(columns.to_vec()),
+        show(schema.columns.iter().map(|c| (c.name, c.ty)).collect())
+    ))
+}
+
+/// A relation as a program declares it.
+pub struct DeclaredRelation<'a> {
+    pub name: &'a str,
+    pub columns: Vec<(&'a str, ColType)>,
+    pub input: bool,
+}
+
+/// The rows of every relation of a program: the fact base's table for an
+/// input relation, no rows for the others.
+pub fn bind_inputs(
+    relations: &[DeclaredRelation],
+    facts: &FactBase,
+    symbols: &Interner,
+) -> Result<Vec<Rows>, EngineError> {
+    let tables: HashMap<String, kaiseki_facts::Table> = facts
+        .tables()
+        .into_iter()
+        .map(|t| (t.name.clone(), t))
+        .collect();
+    relations
+        .iter()
+        .map(
+            |DeclaredRelation {
+                 name,
+                 columns,
+                 input,
+             }| {
+                if !input {
+                    return Ok(Rows::new(columns.len()));
+                }
+                let error = |message| EngineError::Input {
+                    relation: name.to_string(),
+                    message,
+                };
+                if let Some(message) = input_mismatch(name, columns) {
+                    return Err(error(message));
+                }
+                let types: Vec<ColType> = columns.iter().map(|c| c.1).collect();
+                let table = tables
+                    .get(*name)
+                    .ok_or_else(|| error("missing from the fact base".to_string()))?;
+                encode(table, &types, symbols).map_err(error)
+            },
+        )
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ColType::Number;
+
+    #[test]
+    fn inputs_must_match_the_schema() {
+        assert_eq!(
+            input_mismatch("cfg_edge", &[("from", Number), ("to", Number)]),
+            None
+        );
+        assert_eq!(
+            input_mismatch("cfg_edge", &[("a", Number), ("to", Number)]).unwrap(),
+            "declared as `cfg_edge(a: number, to: number)` but the fact base has `cfg_edge(from: number, to: number)`"
+        );
+        assert_eq!(
+            input_mismatch("edge", &[]).unwrap(),
+            "the fact base has no relation `edge`"
+        );
+    }
+
+    #[test]
+    fn input_rows_come_from_the_fact_base() {
+        let mut facts = FactBase::default();
+        facts
+            .cfg_edge
+            .push(kaiseki_facts::CfgEdge { from: 1, to: 2 });
+        let rel = |name, input| DeclaredRelation {
+            name,
+            columns: vec![("from", Number), ("to", Number)],
+            input,
+        };
+        let rels = vec![rel("cfg_edge", true), rel("path", false)];
+        let rows = bind_inputs(&rels, &facts, &Interner::default()).unwrap();
+        assert_eq!(rows[0].iter().collect::<Vec<_>>(), vec![&[1, 2][..]]);
+        assert!(rows[1].is_empty());
+    }
+}

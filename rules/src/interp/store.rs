@@ -1,0 +1,240 @@
+//! One relation in the interpreter: an append-only array of fixed-width
+//! `i64` rows, a hash set of them for deduplication, and hash indices on
+//! column subsets.
+//!
+//! Rows are only ever appended, so semi-naive evaluation needs no copies:
+//! the rows before `stable` have been seen by every rule, the rows from
+//! `stable` on are the delta of the current iteration, and a range of row
+//! ids selects either. An index maps a key to the newest row with that key
+//! and chains each row to the previous one with the same key (`next`), so
+//! keeping it current costs one step per appended row, and a lookup walks
+//! the chain newest-first, stopping as soon as the rows are older than the
+//! wanted range.
+
+use hashbrown::HashTable;
+
+const NONE: u32 = u32::MAX;
+
+/// A folded multiply: cheap and well mixed in both halves (hashbrown uses
+/// the high bits to filter and the low bits to place).
+fn mix(a: u64, b: u64) -> u64 {
+    let p = (a as u128).wrapping_mul(b as u128);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+pub fn hash_values(values: impl Iterator<Item = i64>) -> u64 {
+    values.fold(0x243f_6a88_85a3_08d3, |h, v| {
+        mix(h ^ v as u64, 0x9e37_79b9_7f4a_7c15)
+    })
+}
+
+/// Which rows of a relation a literal reads in one evaluation step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Range {
+    All,
+    /// The rows new in the previous iteration.
+    Delta,
+    /// The rows before the delta.
+    Old,
+}
+
+pub struct Index {
+    cols: Vec<usize>,
+    /// (key hash, newest row with the key)
+    heads: HashTable<(u64, u32)>,
+    next: Vec<u32>,
+}
+
+pub struct Store {
+    arity: usize,
+    data: Vec<i64>,
+    len: u32,
+    set: HashTable<(u64, u32)>,
+    indices: Vec<Index>,
+    /// Rows `[stable, len)` are the delta.
+    pub stable: u32,
+}
+
+impl Store {
+    pub fn new(arity: usize) -> Store {
+        Store {
+            arity,
+            data: Vec::new(),
+            len: 0,
+            set: HashTable::new(),
+            indices: Vec::new(),
+            stable: 0,
+        }
+    }
+
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
+
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    pub fn row(&self, r: u32) -> &[i64] {
+        let start = r as usize * self.arity;
+        &self.data[start..start + self.arity]
+    }
+
+    /// Row ids `[lo, hi)` of a range.
+    pub fn bounds(&self, range: Range) -> (u32, u32) {
+        match range {
+            Range::All => (0, self.len),
+            Range::Delta => (self.stable, self.len),
+            Range::Old => (0, self.stable),
+        }
+    }
+
+    /// Appends `row` unless present; true when it was new.
+    pub fn insert(&mut self, row: &[i64]) -> bool {
+        let hash = hash_values(row.iter().copied());
+        let (data, arity) = (&self.data, self.arity);
+        let same = |&(h, r): &(u64, u32)| {
+            h == hash && &data[r as usize * arity..(r as usize + 1) * arity] == row
+        };
+        if self.set.find(hash, same).is_some() {
+            return false;
+        }
+        self.set.insert_unique(hash, (hash, self.len), |e| e.0);
+        self.data.extend_from_slice(row);
+        self.len += 1;
+        true
+    }
+
+    /// The row id of `row`, if present.
+    pub fn find(&self, row: impl Fn(usize) -> i64) -> Option<u32> {
+        let hash = hash_values((0..self.arity).map(&row));
+        self.set
+            .find(hash, |&(h, r)| {
+                h == hash
+                    && (0..self.arity).all(|c| self.data[r as usize * self.arity + c] == row(c))
+            })
+            .map(|e| e.1)
+    }
+
+    /// The id of the index on `cols` (made on first request).
+    pub fn index_on(&mut self, cols: &[usize]) -> usize {
+        if let Some(i) = self.indices.iter().position(|ix| ix.cols == cols) {
+            return i;
+        }
+        self.indices.push(Index {
+            cols: cols.to_vec(),
+            heads: HashTable::new(),
+            next: Vec::new(),
+        });
+        self.indices.len() - 1
+    }
+
+    /// Brings every index up to date with the appended rows.
+    pub fn update_indices(&mut self) {
+        let (data, arity, len) = (&self.data, self.arity, self.len);
+        for ix in &mut self.indices {
+            for r in ix.next.len() as u32..len {
+                let row = &data[r as usize * arity..(r as usize + 1) * arity];
+                let hash = hash_values(ix.cols.iter().map(|&c| row[c]));
+                let same_key = |&(h, head): &(u64, u32)| {
+                    h == hash && {
+                        let other = head as usize * arity;
+                        ix.cols.iter().all(|&c| data[other + c] == row[c])
+                    }
+                };
+                match ix.heads.find_mut(hash, same_key) {
+                    Some(entry) => {
+                        ix.next.push(entry.1);
+                        entry.1 = r;
+                    }
+                    None => {
+                        ix.next.push(NONE);
+                        ix.heads.insert_unique(hash, (hash, r), |e| e.0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rows of `range` whose columns of index `index` equal `key`
+    /// (`key(i)` is the value for the index's `i`-th column), newest first.
+    pub fn lookup(&self, index: usize, range: Range, key: impl Fn(usize) -> i64) -> Chain<'_> {
+        let ix = &self.indices[index];
+        let (lo, hi) = self.bounds(range);
+        let hash = hash_values((0..ix.cols.len()).map(&key));
+        let head = ix
+            .heads
+            .find(hash, |&(h, head)| {
+                h == hash && {
+                    let row = head as usize * self.arity;
+                    ix.cols
+                        .iter()
+                        .enumerate()
+                        .all(|(i, &c)| self.data[row + c] == key(i))
+                }
+            })
+            .map_or(NONE, |e| e.1);
+        let mut at = head;
+        while at != NONE && at >= hi {
+            at = ix.next[at as usize];
+        }
+        Chain {
+            next: &ix.next,
+            at,
+            lo,
+        }
+    }
+}
+
+/// Row ids of one key in one range, newest first.
+pub struct Chain<'a> {
+    next: &'a [u32],
+    at: u32,
+    lo: u32,
+}
+
+impl Iterator for Chain<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.at == NONE || self.at < self.lo {
+            return None;
+        }
+        let r = self.at;
+        self.at = self.next[r as usize];
+        Some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insert_deduplicates() {
+        let mut s = Store::new(2);
+        assert!(s.insert(&[1, 2]));
+        assert!(!s.insert(&[1, 2]));
+        assert!(s.insert(&[2, 1]));
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.find(|c| [2, 1][c]), Some(1));
+        assert_eq!(s.find(|c| [3, 1][c]), None);
+    }
+
+    #[test]
+    fn lookups_see_only_their_range() {
+        let mut s = Store::new(2);
+        let ix = s.index_on(&[0]);
+        for row in [[1, 10], [2, 20], [1, 11]] {
+            s.insert(&row);
+        }
+        s.stable = 2;
+        s.insert(&[1, 12]);
+        s.update_indices();
+        let got = |range| -> Vec<i64> { s.lookup(ix, range, |_| 1).map(|r| s.row(r)[1]).collect() };
+        assert_eq!(got(Range::All), vec![12, 11, 10]);
+        assert_eq!(got(Range::Delta), vec![12, 11]);
+        assert_eq!(got(Range::Old), vec![10]);
+        assert_eq!(s.lookup(ix, Range::All, |_| 3).count(), 0);
+    }
+}

@@ -1,0 +1,226 @@
+//! What both engines compute on: fixed-width rows of `i64`, where a symbol
+//! is its number in an [`Interner`]; and the conversions between these rows
+//! and the [`Table`]s of the fact base.
+
+use kaiseki_facts::{ColType, Table, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Rows of one relation, stored flat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rows {
+    arity: usize,
+    /// Counted apart from `data` so that nullary relations have rows too.
+    len: usize,
+    data: Vec<i64>,
+}
+
+impl Rows {
+    pub fn new(arity: usize) -> Rows {
+        Rows {
+            arity,
+            len: 0,
+            data: Vec::new(),
+        }
+    }
+
+    /// Rows from fixed-size arrays (what the generated Ascent code yields).
+    pub fn collect<const N: usize>(arity: usize, rows: impl Iterator<Item = [i64; N]>) -> Rows {
+        let mut out = Rows::new(arity);
+        for row in rows {
+            out.push(&row);
+        }
+        out
+    }
+
+    pub fn push(&mut self, row: &[i64]) {
+        debug_assert_eq!(row.len(), self.arity);
+        self.data.extend_from_slice(row);
+        self.len += 1;
+    }
+
+    /// Appends one row given field by field.
+    pub fn push_from(&mut self, fields: impl IntoIterator<Item = i64>) {
+        self.data.extend(fields);
+        self.len += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &[i64]> + '_ {
+        (0..self.len).map(move |i| &self.data[i * self.arity..(i + 1) * self.arity])
+    }
+}
+
+/// Symbols as dense numbers. Shared by reference during a run (functors
+/// intern their results), hence the interior mutability.
+#[derive(Debug, Default)]
+pub struct Interner {
+    inner: RefCell<Symbols>,
+}
+
+#[derive(Debug, Default)]
+struct Symbols {
+    ids: HashMap<Rc<str>, i64>,
+    names: Vec<Rc<str>>,
+}
+
+impl Interner {
+    /// An interner whose first symbols are `constants`, numbered from 0 in
+    /// order: the numbering both engines give the constants of a program.
+    pub fn with_constants<S: AsRef<str>>(constants: &[S]) -> Interner {
+        let interner = Interner::default();
+        for c in constants {
+            interner.intern(c.as_ref());
+        }
+        interner
+    }
+
+    pub fn intern(&self, s: &str) -> i64 {
+        let mut inner = self.inner.borrow_mut();
+        if let Some(id) = inner.ids.get(s) {
+            return *id;
+        }
+        let id = inner.names.len() as i64;
+        let name: Rc<str> = Rc::from(s);
+        inner.names.push(name.clone());
+        inner.ids.insert(name, id);
+        id
+    }
+
+    pub fn resolve(&self, id: i64) -> Option<Rc<str>> {
+        let inner = self.inner.borrow();
+        usize::try_from(id)
+            .ok()
+            .and_then(|i| inner.names.get(i).cloned())
+    }
+
+    /// The value of a field of type `ty`.
+    pub fn value(&self, v: i64, ty: ColType) -> Value {
+        match ty {
+            ColType::Number => Value::Number(v),
+            // Ids come only from this interner; an unknown one would be a bug,
+            // shown rather than hidden.
+            ColType::Symbol => Value::Symbol(
+                self.resolve(v)
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| format!("<symbol {v}>")),
+            ),
+        }
+    }
+
+    /// The row field for a value; `None` when the value has the other type.
+    pub fn field(&self, v: &Value, ty: ColType) -> Option<i64> {
+        match (v, ty) {
+            (Value::Number(n), ColType::Number) => Some(*n),
+            (Value::Symbol(s), ColType::Symbol) => Some(self.intern(s)),
+            _ => None,
+        }
+    }
+}
+
+/// The rows of a table, whose columns have the types `types`.
+pub fn encode(table: &Table, types: &[ColType], symbols: &Interner) -> Result<Rows, String> {
+    let mut rows = Rows::new(types.len());
+    let mut row = Vec::with_capacity(types.len());
+    for (i, values) in table.rows.iter().enumerate() {
+        row.clear();
+        if values.len() != types.len() {
+            return Err(format!("row {} has {} fields", i + 1, values.len()));
+        }
+        for (v, ty) in values.iter().zip(types) {
+            row.push(
+                symbols.field(v, *ty).ok_or_else(|| {
+                    format!("row {}: `{v}` is not a {}", i + 1, ty.souffle_name())
+                })?,
+            );
+        }
+        rows.push(&row);
+    }
+    Ok(rows)
+}
+
+/// The table `name` with `columns`, from rows (sorted and deduplicated).
+pub fn decode(name: &str, columns: &[(String, ColType)], rows: &Rows, symbols: &Interner) -> Table {
+    let mut table = Table {
+        name: name.to_string(),
+        columns: columns.to_vec(),
+        rows: rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .zip(columns)
+                    .map(|(v, (_, ty))| symbols.value(*v, *ty))
+                    .collect()
+            })
+            .collect(),
+    };
+    table.normalize();
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_are_numbered_first_and_in_order() {
+        let s = Interner::with_constants(&["b", "a", "b"]);
+        assert_eq!(s.intern("b"), 0);
+        assert_eq!(s.intern("a"), 1);
+        assert_eq!(s.intern("c"), 2);
+        assert_eq!(s.resolve(1).as_deref(), Some("a"));
+        assert_eq!(s.resolve(-1), None);
+    }
+
+    #[test]
+    fn tables_round_trip_and_come_back_sorted() {
+        let cols = vec![
+            ("x".to_string(), ColType::Symbol),
+            ("n".to_string(), ColType::Number),
+        ];
+        let table = Table {
+            name: "t".into(),
+            columns: cols.clone(),
+            rows: vec![
+                vec![Value::Symbol("z".into()), Value::Number(2)],
+                vec![Value::Symbol("a".into()), Value::Number(1)],
+            ],
+        };
+        let s = Interner::default();
+        let rows = encode(&table, &[ColType::Symbol, ColType::Number], &s).unwrap();
+        assert_eq!(rows.len(), 2);
+        let back = decode("t", &cols, &rows, &s);
+        assert_eq!(back.rows[0][0], Value::Symbol("a".into()));
+        assert_eq!(back.rows.len(), 2);
+    }
+
+    #[test]
+    fn nullary_rows_are_counted() {
+        let mut r = Rows::new(0);
+        r.push(&[]);
+        assert_eq!(r.iter().count(), 1);
+    }
+
+    #[test]
+    fn wrongly_typed_fields_are_errors() {
+        let table = Table {
+            name: "t".into(),
+            columns: vec![("n".into(), ColType::Number)],
+            rows: vec![vec![Value::Symbol("x".into())]],
+        };
+        let err = encode(&table, &[ColType::Number], &Interner::default()).unwrap_err();
+        assert_eq!(err, "row 1: `x` is not a number");
+    }
+}
