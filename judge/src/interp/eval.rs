@@ -2,7 +2,7 @@
 //! array expression in column-major order), and the cells that an
 //! assignment, a READ item or an actual argument designates.
 
-use super::memory::Binding;
+use super::memory::{check_size, Binding};
 use super::value::{self, parse_real, Value};
 use super::{fail, At, Cells, Exec, Frame, Interp};
 use kaiseki_frontend::ast::{Expr, ExprKind, Pos, UnitKind};
@@ -71,7 +71,9 @@ impl Interp<'_> {
                     self.stmt_function(fr, name, &dummies, &body, args, e.pos)
                 } else if let Some(u) = self.unit_named(name, UnitKind::Function) {
                     let callee = self.call(fr, u, args, e.pos)?;
-                    let b = &callee.vars[name.as_str()];
+                    let Some(b) = callee.vars.get(name.as_str()) else {
+                        return fail(e.pos, format!("function {name} has no result variable"));
+                    };
                     let v = self
                         .mem
                         .get(b.storage, b.offset)
@@ -159,7 +161,7 @@ impl Interp<'_> {
                     let Some(n) = b.len() else {
                         return fail(e.pos, format!("whole assumed-size array {name}"));
                     };
-                    ((0..n).collect(), true)
+                    ((0..check_size(n).at(e.pos)?).collect(), true)
                 } else {
                     (vec![0], false)
                 };
@@ -176,6 +178,7 @@ impl Interp<'_> {
                 };
                 let mut lists = Vec::with_capacity(args.len());
                 let mut many = false;
+                let mut total = 1usize;
                 for (k, a) in args.iter().enumerate() {
                     if let ExprKind::Range {
                         lower,
@@ -206,8 +209,13 @@ impl Interp<'_> {
                         if st == 0 {
                             return fail(a.pos, "section stride is zero");
                         }
-                        let n = ((hi - lo + st) / st).max(0);
-                        lists.push((0..n).map(|j| lo + j * st).collect::<Vec<_>>());
+                        let n = hi
+                            .checked_sub(lo)
+                            .and_then(|d| d.checked_add(st))
+                            .map_or(i64::MAX, |d| d / st);
+                        let n = check_size(usize::try_from(n).unwrap_or(0)).at(a.pos)?;
+                        total = check_size(total.saturating_mul(n)).at(a.pos)?;
+                        lists.push((0..n as i64).map(|j| lo + j * st).collect::<Vec<_>>());
                     } else {
                         lists.push(vec![self.eval_scalar(fr, a)?.as_int().at(a.pos)?]);
                     }

@@ -193,7 +193,10 @@ fn elemental(name: &str, vs: &[Value]) -> Option<Result<Value, String>> {
             if all_int {
                 match (vs[0].as_int(), vs.get(1).map(Value::as_int)) {
                     (Ok(_), Some(Ok(0))) => Err("MOD by zero".into()),
-                    (Ok(a), Some(Ok(p))) => Ok(Value::Int(a % p)),
+                    (Ok(a), Some(Ok(p))) => a
+                        .checked_rem(p)
+                        .map(Value::Int)
+                        .ok_or("integer overflow".into()),
                     _ => Err("MOD needs two arguments".into()),
                 }
             } else {
@@ -204,14 +207,11 @@ fn elemental(name: &str, vs: &[Value]) -> Option<Result<Value, String>> {
             if all_int {
                 match (vs[0].as_int(), vs.get(1).map(Value::as_int)) {
                     (Ok(_), Some(Ok(0))) => Err("MODULO by zero".into()),
-                    (Ok(a), Some(Ok(p))) => {
-                        let r = a % p;
-                        Ok(Value::Int(if r != 0 && (r < 0) != (p < 0) {
-                            r + p
-                        } else {
-                            r
-                        }))
-                    }
+                    (Ok(a), Some(Ok(p))) => match a.checked_rem(p) {
+                        Some(r) if r != 0 && (r < 0) != (p < 0) => Ok(Value::Int(r + p)),
+                        Some(r) => Ok(Value::Int(r)),
+                        None => Err("integer overflow".into()),
+                    },
                     _ => Err("MODULO needs two arguments".into()),
                 }
             } else {

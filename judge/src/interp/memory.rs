@@ -32,11 +32,13 @@ impl Binding {
         !self.dims.is_empty()
     }
 
-    /// Number of elements the declaration gives, `None` for assumed size.
+    /// Number of elements the declaration gives, `None` for assumed size
+    /// (saturating: absurd bounds give a size that allocation refuses).
     pub fn len(&self) -> Option<usize> {
         self.dims.iter().try_fold(1usize, |n, d| {
-            let u = d.upper?;
-            Some(n.saturating_mul(usize::try_from(u - d.lower + 1).unwrap_or(0)))
+            let extent = d.upper?.checked_sub(d.lower).and_then(|x| x.checked_add(1));
+            let extent = extent.map_or(usize::MAX, |x| usize::try_from(x).unwrap_or(0));
+            Some(n.saturating_mul(extent))
         })
     }
 
@@ -63,13 +65,14 @@ impl Binding {
                     d.lower
                 ));
             }
-            index = (s - d.lower)
-                .checked_mul(stride)
+            index = s
+                .checked_sub(d.lower)
+                .and_then(|x| x.checked_mul(stride))
                 .and_then(|x| x.checked_add(index))
                 .ok_or("subscript overflow")?;
             if let Some(u) = d.upper {
-                stride = stride
-                    .checked_mul(u - d.lower + 1)
+                stride = (u - d.lower + 1)
+                    .checked_mul(stride)
                     .ok_or("array too large")?;
             }
         }
@@ -239,6 +242,20 @@ impl UnitInfo {
     }
 }
 
+/// The most cells one array, section or COMMON block may have: a bad
+/// declaration must give an error, not exhaust memory.
+pub const MAX_CELLS: usize = 1 << 24;
+
+pub fn check_size(n: usize) -> Result<usize, String> {
+    if n > MAX_CELLS {
+        Err(format!(
+            "{n} elements: too large for the judge (at most {MAX_CELLS})"
+        ))
+    } else {
+        Ok(n)
+    }
+}
+
 /// All storage areas of a run.
 #[derive(Debug, Default)]
 pub struct Memory {
@@ -249,6 +266,20 @@ impl Memory {
     pub fn alloc(&mut self, cells: Vec<Value>) -> usize {
         self.areas.push(cells);
         self.areas.len() - 1
+    }
+
+    /// A new area of `len` cells holding `fill`.
+    pub fn alloc_filled(&mut self, len: usize, fill: Value) -> Result<usize, String> {
+        Ok(self.alloc(vec![fill; check_size(len)?]))
+    }
+
+    /// Grows an area (a COMMON block seen with more members) to `len` cells.
+    pub fn grow(&mut self, storage: usize, len: usize, fill: Value) -> Result<(), String> {
+        let area = self.areas.get_mut(storage).ok_or("no such storage")?;
+        if area.len() < check_size(len)? {
+            area.resize(len, fill);
+        }
+        Ok(())
     }
 
     pub fn get(&self, storage: usize, offset: usize) -> Result<&Value, String> {

@@ -293,11 +293,10 @@ impl<'p> Interp<'p> {
                     .len()
                     .ok_or_else(|| "assumed size in COMMON".to_string())
                     .at(unit.name.pos)?;
-                offset += len;
-                let area = &mut self.mem.areas[storage];
-                if area.len() < offset {
-                    area.resize(offset, b.ty.zero());
-                }
+                offset = offset.saturating_add(len);
+                self.mem
+                    .grow(storage, offset, b.ty.zero())
+                    .at(unit.name.pos)?;
                 fr.vars.insert(m.clone(), b);
             }
         }
@@ -348,7 +347,7 @@ impl<'p> Interp<'p> {
                 .len()
                 .ok_or_else(|| format!("local array {name} has assumed size"))
                 .at(unit.name.pos)?;
-            let storage = self.mem.alloc(vec![ty.zero(); len]);
+            let storage = self.mem.alloc_filled(len, ty.zero()).at(unit.name.pos)?;
             let b = Binding { storage, ..probe };
             self.statics[u].insert(name.clone(), b.clone());
             fr.vars.insert(name, b);

@@ -1,0 +1,137 @@
+//! Real dependences computed from traces of small programs, checked
+//! exactly: kinds, ends, common loops and distances.
+
+use kaiseki_judge::{dependences, run_source, Config, DepKind, Dependence};
+use std::collections::BTreeSet;
+
+fn deps(path: &str, text: &str, input: &[&str]) -> BTreeSet<Dependence> {
+    let run = run_source(path, text, input, &Config::default()).unwrap_or_else(|e| panic!("{e}"));
+    dependences(&run.trace)
+}
+
+/// (kind, src line:col, dst line:col, loop lines, distance) of one variable.
+type Row = (DepKind, (u32, u32), (u32, u32), Vec<u32>, Vec<i64>);
+
+fn rows(deps: &BTreeSet<Dependence>, var: &str) -> BTreeSet<Row> {
+    deps.iter()
+        .filter(|d| d.var == var && !d.src.at_loop_end && !d.dst.at_loop_end)
+        .map(|d| {
+            (
+                d.kind,
+                (d.src.pos.line, d.src.pos.col),
+                (d.dst.pos.line, d.dst.pos.col),
+                d.loops.iter().map(|p| p.line).collect(),
+                d.distance.clone(),
+            )
+        })
+        .collect()
+}
+
+fn row(kind: DepKind, src: (u32, u32), dst: (u32, u32), loops: &[u32], distance: &[i64]) -> Row {
+    (kind, src, dst, loops.to_vec(), distance.to_vec())
+}
+
+#[test]
+fn recurrence_is_one_flow_dependence_of_distance_one() {
+    let src = "program p
+  integer :: n, i
+  real :: a(10)
+  n = 5
+  do i = 2, n
+    a(i) = a(i-1)
+  end do
+end program
+";
+    let d = deps("p.f90", src, &[]);
+    let want = BTreeSet::from([row(DepKind::Flow, (6, 5), (6, 12), &[5], &[1])]);
+    assert_eq!(rows(&d, "A"), want);
+    // The increment at the loop end writes I; the next iteration reads it.
+    let from_enddo = d.iter().any(|x| {
+        x.kind == DepKind::Flow
+            && x.var == "I"
+            && x.src.at_loop_end
+            && (x.src.pos.line, x.src.pos.col) == (5, 6)
+            && (x.dst.pos.line, x.dst.pos.col) == (6, 7)
+            && x.distance == [1]
+    });
+    assert!(from_enddo, "{d:#?}");
+}
+
+#[test]
+fn reversed_recurrence_is_one_anti_dependence() {
+    let src = "program p
+  integer :: i
+  real :: a(10)
+  do i = 1, 5
+    a(i) = a(i+1)
+  end do
+end program
+";
+    let want = BTreeSet::from([row(DepKind::Anti, (5, 12), (5, 5), &[4], &[1])]);
+    assert_eq!(rows(&deps("p.f90", src, &[]), "A"), want);
+}
+
+#[test]
+fn outer_carried_dependence_has_distance_one_zero() {
+    let src = "program p
+  integer :: i, j
+  real :: b(4, 3)
+  do i = 2, 4
+    do j = 1, 3
+      b(i, j) = b(i-1, j) + 1.0
+    end do
+  end do
+end program
+";
+    let want = BTreeSet::from([row(DepKind::Flow, (6, 7), (6, 17), &[4, 5], &[1, 0])]);
+    assert_eq!(rows(&deps("p.f90", src, &[]), "B"), want);
+}
+
+#[test]
+fn sum_reduction_has_carried_flow_and_output_and_an_anti_in_the_iteration() {
+    let src = "program r
+  real :: a(5), s
+  integer :: i
+  s = 0.0
+  do i = 1, 5
+    a(i) = i
+  end do
+  do i = 1, 5
+    s = s + a(i)
+  end do
+end program
+";
+    let d = deps("r.f90", src, &[]);
+    let want_s = BTreeSet::from([
+        row(DepKind::Flow, (4, 3), (9, 9), &[], &[]),
+        row(DepKind::Output, (4, 3), (9, 5), &[], &[]),
+        row(DepKind::Flow, (9, 5), (9, 9), &[8], &[1]),
+        row(DepKind::Anti, (9, 9), (9, 5), &[8], &[0]),
+        row(DepKind::Output, (9, 5), (9, 5), &[8], &[1]),
+    ]);
+    assert_eq!(rows(&d, "S"), want_s);
+    let want_a = BTreeSet::from([row(DepKind::Flow, (6, 5), (9, 13), &[], &[])]);
+    assert_eq!(rows(&d, "A"), want_a);
+}
+
+#[test]
+fn kanada_example_minimal_output_anti_and_input_dependences() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/examples/kanada_deps.f"
+    );
+    let text = std::fs::read_to_string(path).expect("kanada_deps.f");
+    let mut all = deps(path, &text, &["1"]);
+    all.extend(deps(path, &text, &["0"]));
+    let x = rows(&all, "X");
+    let has = |k: DepKind, s: (u32, u32), t: (u32, u32)| {
+        x.iter().any(|r| r.0 == k && r.1 == s && r.2 == t)
+    };
+    let (d1, d2, d3) = ((11, 7), (13, 7), (20, 7));
+    assert!(has(DepKind::Output, d1, d2) && has(DepKind::Output, d2, d3));
+    assert!(!has(DepKind::Output, d1, d3), "no minimal output d1 -> d3");
+    assert!(has(DepKind::Anti, (12, 11), d2) && !has(DepKind::Anti, (12, 11), d3));
+    let (u_then, u_else) = ((16, 13), (18, 13));
+    assert!(has(DepKind::Input, (14, 11), u_then) && has(DepKind::Input, (14, 11), u_else));
+    assert!(!has(DepKind::Input, u_then, u_else) && !has(DepKind::Input, u_else, u_then));
+}
