@@ -282,15 +282,17 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
             return None;
         }
     };
+    let mut made_opaque = false;
     for note in ctx.notes.into_inner() {
         match note {
             Note::Unmodelled(at, what) => {
                 let npos = st.pos_at(at);
                 if let Parsed::Exec(k) = &mut kind {
-                    if !matches!(k, StmtKind::Opaque { .. }) {
+                    if !made_opaque {
                         *k = StmtKind::Opaque {
                             reason: what.clone(),
                         };
+                        made_opaque = true;
                     }
                     rep.warning(
                         npos,
@@ -303,7 +305,9 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
             Note::Warning(at, m) => rep.warning(st.pos_at(at), m),
         }
     }
-    warn_set_aside(&kind, pos, rep);
+    if !made_opaque {
+        warn_set_aside(&kind, pos, rep);
+    }
     Some(Statement {
         label: st.label.map(|l| l.0),
         pos,

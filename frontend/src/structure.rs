@@ -164,8 +164,8 @@ pub fn build_units(stmts: Vec<Statement>, eof: Pos, rep: &mut Reporter) -> Vec<U
     }
     while let Some(o) = b.open.last() {
         let what = unit_words(&o.unit);
-        b.rep.error(eof, format!("{what} has no END statement"));
         b.close_unit(eof, None);
+        b.rep.error(eof, format!("{what} has no END statement"));
     }
     if b.module_depth > 0 {
         b.rep.error(eof, "MODULE has no END statement");
@@ -293,11 +293,9 @@ impl Builder<'_> {
 
     fn body_statement(&mut self, label: Option<u32>, pos: Pos, kind: Parsed) {
         if let Parsed::EndUnit { .. } = kind {
-            if self.open.is_empty() {
-                self.rep.error(pos, "END without a program unit");
-            } else {
-                self.close_unit(pos, label);
-            }
+            // A lone END is a whole (empty) main program.
+            self.current(pos);
+            self.close_unit(pos, label);
             return;
         }
         let o = self.current(pos);
