@@ -35,10 +35,12 @@ impl DepKind {
     }
 }
 
-/// One end of a dependence: the position of the variable's name, and
-/// whether the access is the DO variable's increment at a loop's end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One end of a dependence: the unit executing it, the position of the
+/// variable's name, and whether the access is the DO variable's increment
+/// at a loop's end.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct End {
+    pub unit: String,
     pub pos: Pos,
     pub at_loop_end: bool,
 }
@@ -93,7 +95,8 @@ struct CellState {
     last_read: Option<usize>,
 }
 
-type Key = (DepKind, Rc<str>, End, End, Vec<Pos>, Vec<i64>);
+type KeyEnd = (Rc<str>, Pos, bool);
+type Key = (DepKind, Rc<str>, KeyEnd, KeyEnd, Vec<Pos>, Vec<i64>);
 
 /// All real dependences of a trace, deduplicated.
 pub fn dependences(trace: &[Access]) -> BTreeSet<Dependence> {
@@ -102,10 +105,7 @@ pub fn dependences(trace: &[Access]) -> BTreeSet<Dependence> {
     let mut add = |kind: DepKind, src: usize, dst: usize| {
         let (a, b) = (&trace[src], &trace[dst]);
         let (loops, distance) = common_loops(&a.loops, &b.loops);
-        let end = |x: &Access| End {
-            pos: x.pos,
-            at_loop_end: x.at_loop_end,
-        };
+        let end = |x: &Access| (x.unit.clone(), x.pos, x.at_loop_end);
         found.insert((kind, a.var.clone(), end(a), end(b), loops, distance));
     };
     for (i, access) in trace.iter().enumerate() {
@@ -138,12 +138,20 @@ pub fn dependences(trace: &[Access]) -> BTreeSet<Dependence> {
         .map(|(kind, var, src, dst, loops, distance)| Dependence {
             kind,
             var: var.to_string(),
-            src,
-            dst,
+            src: end(src),
+            dst: end(dst),
             loops,
             distance,
         })
         .collect()
+}
+
+fn end((unit, pos, at_loop_end): KeyEnd) -> End {
+    End {
+        unit: unit.to_string(),
+        pos,
+        at_loop_end,
+    }
 }
 
 /// The loops enclosing both accesses and the iteration distance in each.

@@ -55,6 +55,47 @@ end program
             && x.distance == [1]
     });
     assert!(from_enddo, "{d:#?}");
+    assert!(d.iter().all(|x| x.src.unit == "P" && x.dst.unit == "P"));
+}
+
+/// (var, source unit, sink unit, source line:col, sink line:col)
+type CrossUnit<'a> = (String, &'a str, &'a str, (u32, u32), (u32, u32));
+
+#[test]
+fn dependences_through_common_and_dummies_cross_units() {
+    let src = "      PROGRAM M
+      COMMON /C/ N
+      REAL A(3)
+      N = 3
+      CALL S(A)
+      PRINT *, A(2)
+      END
+      SUBROUTINE S(X)
+      COMMON /C/ K
+      REAL X(3)
+      DO 10 I = 1, K
+   10 X(I) = I
+      END
+";
+    let d = deps("m.f", src, &[]);
+    let cross: BTreeSet<CrossUnit> = d
+        .iter()
+        .filter(|x| x.src.unit != x.dst.unit)
+        .map(|x| {
+            (
+                x.var.clone(),
+                x.src.unit.as_str(),
+                x.dst.unit.as_str(),
+                (x.src.pos.line, x.src.pos.col),
+                (x.dst.pos.line, x.dst.pos.col),
+            )
+        })
+        .collect();
+    let want = BTreeSet::from([
+        ("N".to_string(), "M", "S", (4, 7), (11, 20)),
+        ("X".to_string(), "S", "M", (12, 7), (6, 16)),
+    ]);
+    assert_eq!(cross, want);
 }
 
 #[test]
