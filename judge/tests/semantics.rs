@@ -335,3 +335,22 @@ end program
         .count();
     assert_eq!((writes_a, reads_a, reads_b), (4, vec![0, 1, 2], 4));
 }
+
+#[test]
+fn accesses_of_one_statement_follow_the_facts_numbering() {
+    // Uses left to right (an element before its subscripts), then the
+    // assigned element's subscripts, then the write.
+    let src = "program p\n  integer :: i, j\n  real :: a(3), b(3)\n  i = 1\n  j = 2\n  a(i) = b(j) + i\nend program\n";
+    let r = run("p.f90", src, &[]);
+    let got: Vec<_> = r.trace.iter().skip(2).map(summary).collect();
+    assert_eq!(
+        got,
+        vec![
+            t(6, 10, "B", 'R', 1, &[], false),
+            t(6, 12, "J", 'R', 0, &[], false),
+            t(6, 17, "I", 'R', 0, &[], false),
+            t(6, 5, "I", 'R', 0, &[], false),
+            t(6, 3, "A", 'W', 0, &[], false),
+        ]
+    );
+}

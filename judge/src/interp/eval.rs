@@ -63,8 +63,11 @@ impl Interp<'_> {
             },
             ExprKind::Apply { name, args } => {
                 if fr.vars.get(name).is_some_and(Binding::is_array) {
+                    let mark = self.trace_len();
                     let place = self.place(fr, e)?;
-                    self.load_place(&place)
+                    let v = self.load_place(&place)?;
+                    self.elements_before_subscripts(mark, place.indices.len());
+                    Ok(v)
                 } else if let Some((dummies, body)) =
                     self.infos[fr.unit].stmt_functions.get(name).cloned()
                 {

@@ -482,6 +482,21 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Moves the last `n` accesses (the elements of an array reference)
+    /// before the subscript reads recorded since `mark`, the order in which
+    /// the facts number references ("an array element before its subscripts").
+    fn elements_before_subscripts(&mut self, mark: usize, n: usize) {
+        if let Some(segment) = self.trace.as_mut().and_then(|t| t.get_mut(mark..)) {
+            if segment.len() >= n {
+                segment.rotate_right(n);
+            }
+        }
+    }
+
+    fn trace_len(&self) -> usize {
+        self.trace.as_ref().map_or(0, Vec::len)
+    }
+
     fn load(&mut self, b: &Binding, index: usize, pos: Pos, at_loop_end: bool) -> Exec<Value> {
         let v = self
             .mem
@@ -528,8 +543,11 @@ impl<'p> Interp<'p> {
         self.tick(s.pos)?;
         match &s.kind {
             StmtKind::Assign { lhs, rhs } => {
-                let place = self.place(fr, lhs)?;
+                // The right side's reads, then the assigned element's
+                // subscripts, then the write: the order the facts number
+                // references in (Fortran leaves it unspecified).
                 let v = self.eval(fr, rhs)?;
+                let place = self.place(fr, lhs)?;
                 self.assign(&place, v)?;
             }
             StmtKind::Do {
