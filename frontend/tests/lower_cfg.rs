@@ -1,0 +1,308 @@
+//! Lowering of control flow: statement numbering, CFG edges, entries and
+//! exits, and basic blocks.
+
+mod common;
+use common::*;
+
+fn blocks(f: &kaiseki_facts::FactBase) -> Vec<Vec<i64>> {
+    let mut out: Vec<Vec<i64>> = Vec::new();
+    let mut rows: Vec<_> = f
+        .block_stmt
+        .iter()
+        .map(|b| (b.block, b.index, b.stmt))
+        .collect();
+    rows.sort();
+    for (block, index, stmt) in rows {
+        assert_eq!(
+            out.last().map(|b| b[0]) == Some(block),
+            index > 0,
+            "block {block} index {index}"
+        );
+        if index == 0 {
+            assert_eq!(block, stmt, "a block's id is its first statement");
+            out.push(vec![stmt]);
+        } else if let Some(b) = out.last_mut() {
+            b.push(stmt);
+        }
+    }
+    out
+}
+
+fn edges(f: &kaiseki_facts::FactBase) -> Vec<(i64, i64)> {
+    f.cfg_edge.iter().map(|e| (e.from, e.to)).collect()
+}
+
+#[test]
+fn block_if_with_else_if_and_empty_else() {
+    let f = facts(
+        "t.f90",
+        "program t
+  integer :: n, x
+  read *, n
+  if (n > 0) then
+    x = 1
+  else if (n < 0) then
+    x = 2
+  else
+  end if
+  print *, x
+end program t
+",
+    );
+    let k: Vec<String> = kinds(&f).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(
+        k,
+        ["decl", "read", "if", "assign", "elseif", "assign", "else", "endif", "print", "end"]
+    );
+    assert_eq!(
+        edges(&f),
+        vec![
+            (2, 3),
+            (3, 4),
+            (3, 5),
+            (4, 8),
+            (5, 6),
+            (5, 7),
+            (6, 8),
+            (7, 8),
+            (8, 9),
+            (9, 10)
+        ]
+    );
+    let conds: Vec<(i64, String)> = f.cond.iter().map(|c| (c.stmt, c.text.clone())).collect();
+    assert_eq!(
+        conds,
+        vec![(3, "N.GT.0".to_string()), (5, "N.LT.0".to_string())]
+    );
+    assert_eq!(f.cfg_entry.len(), 1);
+    assert_eq!(f.cfg_entry[0].stmt, 2);
+    assert_eq!(
+        blocks(&f),
+        vec![
+            vec![2, 3],
+            vec![4],
+            vec![5],
+            vec![6],
+            vec![7],
+            vec![8, 9, 10]
+        ]
+    );
+}
+
+#[test]
+fn labelled_do_with_a_goto_out_of_the_loop() {
+    let f = facts(
+        "t.f",
+        "      PROGRAM T
+      INTEGER I, N
+      REAL X
+      N = 10
+      X = 0.0
+      DO 10 I = 1, N
+        IF (X .GT. 5.0) GOTO 20
+        X = X + 1.0
+   10 CONTINUE
+   20 PRINT *, X
+      END
+",
+    );
+    let rows: Vec<(i64, i64, i64, String)> = f
+        .stmt
+        .iter()
+        .map(|s| (s.stmt, s.line, s.col, s.kind.clone()))
+        .collect();
+    let expect = [
+        (1, 2, 7, "decl"),
+        (2, 3, 7, "decl"),
+        (3, 4, 7, "assign"),
+        (4, 5, 7, "assign"),
+        (5, 6, 7, "do"),
+        (6, 7, 9, "logical_if"),
+        (7, 7, 25, "goto"),
+        (8, 8, 9, "assign"),
+        (9, 9, 7, "continue"),
+        (10, 9, 0, "enddo"),
+        (11, 10, 7, "print"),
+        (12, 11, 7, "end"),
+    ];
+    let expect: Vec<(i64, i64, i64, String)> = expect
+        .iter()
+        .map(|&(a, b, c, d)| (a, b, c, d.to_string()))
+        .collect();
+    assert_eq!(rows, expect);
+    assert_eq!(
+        edges(&f),
+        vec![
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (5, 11),
+            (6, 7),
+            (6, 8),
+            (7, 11),
+            (8, 9),
+            (9, 10),
+            (10, 6),
+            (10, 11),
+            (11, 12)
+        ]
+    );
+    let labels: Vec<(i64, i64)> = f.stmt_label.iter().map(|l| (l.stmt, l.label)).collect();
+    assert_eq!(labels, vec![(9, 10), (11, 20)]);
+    assert_eq!(
+        blocks(&f),
+        vec![
+            vec![3, 4, 5],
+            vec![6],
+            vec![7],
+            vec![8, 9, 10],
+            vec![11, 12]
+        ]
+    );
+    let bedges: Vec<(i64, i64)> = f.block_edge.iter().map(|e| (e.from, e.to)).collect();
+    assert_eq!(
+        bedges,
+        vec![(3, 6), (3, 11), (6, 7), (6, 8), (7, 11), (8, 6), (8, 11)]
+    );
+}
+
+#[test]
+fn do_while_tests_at_the_header() {
+    let f = facts(
+        "t.f90",
+        "program t
+  integer :: i
+  i = 0
+  do while (i < 10)
+    i = i + 1
+  end do
+end program t
+",
+    );
+    assert_eq!(edges(&f), vec![(2, 3), (3, 4), (3, 6), (4, 5), (5, 3)]);
+    let l = &f.r#loop[0];
+    assert_eq!(
+        (l.r#loop, l.kind.as_str(), l.var.as_str(), l.line, l.depth),
+        (3, "do_while", "", 4, 1)
+    );
+    assert_eq!(f.loop_end[0].stmt, 5);
+    assert_eq!(f.cond[0].text, "I.LT.10");
+    assert!(f.loop_bounds.is_empty() && f.loop_trip.is_empty());
+}
+
+#[test]
+fn computed_goto_arithmetic_if_return_and_stop() {
+    let f = facts(
+        "s.f",
+        "      SUBROUTINE S(K)
+      INTEGER K
+      GO TO (10, 20), K
+      IF (K - 5) 10, 20, 30
+   10 RETURN
+   20 STOP
+   30 CONTINUE
+      END
+",
+    );
+    let k: Vec<String> = kinds(&f).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(
+        k,
+        [
+            "decl",
+            "computed_goto",
+            "arith_if",
+            "return",
+            "stop",
+            "continue",
+            "end"
+        ]
+    );
+    assert_eq!(
+        edges(&f),
+        vec![
+            (2, 3),
+            (2, 4),
+            (2, 5),
+            (3, 4),
+            (3, 5),
+            (3, 6),
+            (4, 7),
+            (6, 7)
+        ]
+    );
+    let exits: Vec<i64> = f.cfg_exit.iter().map(|e| e.stmt).collect();
+    assert_eq!(exits, vec![4, 5, 7]);
+    let conds: Vec<&str> = f.cond.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(conds, ["K", "K-5"]);
+    assert_eq!(
+        blocks(&f),
+        vec![vec![2], vec![3], vec![4], vec![5], vec![6], vec![7]]
+    );
+}
+
+#[test]
+fn unreachable_statements_get_blocks_of_their_own() {
+    let f = facts(
+        "t.f",
+        "      PROGRAM T
+      GOTO 10
+      X = 1.0
+   10 CONTINUE
+      END
+",
+    );
+    assert_eq!(edges(&f), vec![(1, 3), (2, 3), (3, 4)]);
+    assert_eq!(blocks(&f), vec![vec![1], vec![2], vec![3, 4]]);
+}
+
+#[test]
+fn unknown_labels_are_errors_and_the_rest_is_still_lowered() {
+    let (f, diags) = lower_src(
+        "t.f",
+        "      PROGRAM T
+      X = 1.0
+      GOTO 99
+      END
+",
+    );
+    assert_eq!(
+        errors(&diags),
+        vec!["no statement has label 99".to_string()]
+    );
+    let d = diags.iter().find(|d| d.is_error()).expect("error");
+    assert_eq!((d.line, d.path.as_str()), (3, "t.f"));
+    assert_eq!(d.source_line.as_deref(), Some("      GOTO 99"));
+    assert_eq!(kinds(&f).len(), 3);
+    assert_eq!(succs(&f, 2), Vec::<i64>::new());
+}
+
+#[test]
+fn statement_ids_run_on_across_units_and_entries_are_per_unit() {
+    let f = facts(
+        "t.f",
+        "      PROGRAM T
+      CALL S
+      END
+      SUBROUTINE S
+      RETURN
+      END
+",
+    );
+    assert_eq!(
+        kinds(&f),
+        vec![
+            (1, "call".into()),
+            (2, "end".into()),
+            (3, "return".into()),
+            (4, "end".into())
+        ]
+    );
+    let entries: Vec<(String, i64)> = f
+        .cfg_entry
+        .iter()
+        .map(|e| (e.unit.clone(), e.stmt))
+        .collect();
+    assert_eq!(entries, vec![("S".to_string(), 3), ("T".to_string(), 1)]);
+    assert_eq!(edges(&f), vec![(1, 2), (3, 4)]);
+    assert_eq!(f.call[0].callee, "S");
+}

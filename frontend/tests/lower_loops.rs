@@ -1,0 +1,143 @@
+//! Lowering of loops: nesting, bodies, bounds, trip counts.
+
+mod common;
+use common::*;
+
+#[test]
+fn koseki_parameters_fold_into_bounds_and_trip_counts() {
+    let f = example_facts("koseki_fig1.f");
+    assert_eq!(f.r#loop.len(), 5);
+    for l in &f.r#loop {
+        let b = f
+            .loop_bounds
+            .iter()
+            .find(|b| b.r#loop == l.r#loop)
+            .expect("bounds");
+        assert_eq!(
+            (b.lower.as_str(), b.upper.as_str(), b.step.as_str()),
+            ("1", "64", "1")
+        );
+        let t = f
+            .loop_trip
+            .iter()
+            .find(|t| t.r#loop == l.r#loop)
+            .expect("trip");
+        assert_eq!(t.trip, 64);
+    }
+    let (i, j) = (loop_at(&f, 16), loop_at(&f, 17));
+    let parents: Vec<(i64, i64)> = f.loop_parent.iter().map(|p| (p.r#loop, p.parent)).collect();
+    assert!(parents.contains(&(j, i)));
+    let depth = |l: i64| f.r#loop.iter().find(|x| x.r#loop == l).map(|x| x.depth);
+    assert_eq!((depth(i), depth(j)), (Some(1), Some(2)));
+    let params: Vec<(&str, &str)> = f
+        .param
+        .iter()
+        .map(|p| (p.name.as_str(), p.value.as_str()))
+        .collect();
+    assert_eq!(params, [("IMAX", "64"), ("JMAX", "64")]);
+}
+
+#[test]
+fn ishida_fig3_loops_sharing_terminal_20() {
+    let f = example_facts("ishida_fig3.f");
+    let (l20, l20j) = (loop_at(&f, 16), loop_at(&f, 18));
+    let body = |l: i64| -> Vec<(i64, String)> {
+        f.loop_stmt
+            .iter()
+            .filter(|s| s.r#loop == l)
+            .map(|s| {
+                let st = f.stmt.iter().find(|x| x.stmt == s.stmt).expect("stmt");
+                (st.line, st.kind.clone())
+            })
+            .collect()
+    };
+    assert_eq!(
+        body(l20),
+        vec![
+            (17, "assign".into()),
+            (18, "do".into()),
+            (19, "assign".into()),
+            (19, "enddo".into()),
+            (19, "enddo".into())
+        ]
+    );
+    assert_eq!(
+        body(l20j),
+        vec![(19, "assign".into()), (19, "enddo".into())]
+    );
+    let end = |l: i64| f.loop_end.iter().find(|e| e.r#loop == l).expect("end").stmt;
+    assert_eq!(
+        end(l20),
+        end(l20j) + 1,
+        "the inner loop's enddo comes first"
+    );
+    // zero trips of the inner loop skip to the outer loop's enddo
+    assert_eq!(succs(&f, l20j), vec![l20j + 1, end(l20)]);
+    assert_eq!(succs(&f, end(l20j)), vec![l20j + 1, end(l20)]);
+    assert_eq!(succs(&f, end(l20)), vec![l20 + 1, end(l20) + 1]);
+}
+
+#[test]
+fn bounds_in_outer_loop_variables_are_affine_forms() {
+    let f = example_facts("ishida_fig4.f");
+    let (k, i) = (loop_at(&f, 13), loop_at(&f, 14));
+    let b = f
+        .loop_bounds
+        .iter()
+        .find(|b| b.r#loop == i)
+        .expect("bounds");
+    assert_eq!((b.lower.as_str(), b.upper.as_str()), ("K+1", "N"));
+    let bound = |which: &str| {
+        let fid = f
+            .loop_bound
+            .iter()
+            .find(|b| b.r#loop == i && b.which == which)
+            .expect("form")
+            .form;
+        form(&f, fid)
+    };
+    assert_eq!(bound("lower"), (1, vec![(k, 1)], vec![]));
+    assert_eq!(bound("upper"), (0, vec![], vec![("N".to_string(), 1)]));
+    assert_eq!(bound("step"), (1, vec![], vec![]));
+    assert!(!f.loop_trip.iter().any(|t| t.r#loop == i));
+}
+
+#[test]
+fn negative_steps_and_zero_step() {
+    let (f, diags) = lower_src(
+        "t.f90",
+        "program t
+  integer :: i
+  do i = 10, 1, -3
+  end do
+  do i = 1, 5, 0
+  end do
+end program t
+",
+    );
+    let trips: Vec<i64> = f.loop_trip.iter().map(|t| t.trip).collect();
+    assert_eq!(trips, vec![4]);
+    assert_eq!(errors(&diags), vec!["DO loop step is zero".to_string()]);
+    assert_eq!(f.loop_bounds[0].step, "-3");
+}
+
+#[test]
+fn independent_marks_its_loop() {
+    let f = facts(
+        "t.f90",
+        "program t
+  integer :: i
+  real :: a(10)
+!HPF$ INDEPENDENT
+  do i = 1, 10
+    a(i) = 0.0
+  end do
+  do i = 1, 10
+    a(i) = 1.0
+  end do
+end program t
+",
+    );
+    let ind: Vec<i64> = f.hpf_independent.iter().map(|h| h.r#loop).collect();
+    assert_eq!(ind, vec![loop_at(&f, 5)]);
+}
