@@ -54,4 +54,65 @@ pub struct Access {
     /// Positions of the calls being executed (the called name), outermost
     /// first; empty in the main program.
     pub callers: Rc<[Pos]>,
+    /// For an access through a dummy argument: the actual argument it is
+    /// bound to (and, through that, to the callers' actual arguments).
+    pub through: Option<Rc<ArgOrigin>>,
+}
+
+/// The actual argument a dummy is bound to: a variable or array element
+/// of the calling unit, where its name stands in the call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgOrigin {
+    pub unit: Rc<str>,
+    pub pos: Pos,
+    pub var: Rc<str>,
+    /// Offset of the caller's variable (its element 0) in the storage.
+    pub base: usize,
+    /// How many loops and calls were executing at the call.
+    pub loops: usize,
+    pub callers: usize,
+    /// The caller's own binding, when the actual is itself a dummy.
+    pub outer: Option<Rc<ArgOrigin>>,
+}
+
+impl Access {
+    /// This access as unit `unit` sees it: unchanged when `unit` executes
+    /// it; when a callee makes it through a chain of dummy arguments that
+    /// starts at an actual argument of `unit`, that actual argument (the
+    /// facts' use and may-definition at the call). `None` otherwise:
+    /// callee locals and COMMON members are not projected.
+    pub fn seen_from(&self, unit: &str) -> Option<Access> {
+        if &*self.unit == unit {
+            return Some(self.clone());
+        }
+        let mut origin = self.through.as_ref();
+        while let Some(o) = origin {
+            if &*o.unit == unit {
+                return Some(Access {
+                    pos: o.pos,
+                    unit: o.unit.clone(),
+                    var: o.var.clone(),
+                    mode: self.mode,
+                    index: self.loc.offset.saturating_sub(o.base),
+                    loc: self.loc,
+                    loops: self.loops.get(..o.loops).unwrap_or(&self.loops).into(),
+                    at_loop_end: false,
+                    callers: self
+                        .callers
+                        .get(..o.callers)
+                        .unwrap_or(&self.callers)
+                        .into(),
+                    through: o.outer.clone(),
+                });
+            }
+            origin = o.outer.as_ref();
+        }
+        None
+    }
+}
+
+/// The trace as one unit sees it (see [`Access::seen_from`]): what to
+/// compute real dependences from when checking that unit's analysis.
+pub fn project(trace: &[Access], unit: &str) -> Vec<Access> {
+    trace.iter().filter_map(|a| a.seen_from(unit)).collect()
 }

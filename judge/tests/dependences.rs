@@ -176,3 +176,36 @@ fn kanada_example_minimal_output_anti_and_input_dependences() {
     assert!(has(DepKind::Input, (14, 11), u_then) && has(DepKind::Input, (14, 11), u_else));
     assert!(!has(DepKind::Input, u_then, u_else) && !has(DepKind::Input, u_else, u_then));
 }
+
+#[test]
+fn projection_puts_callee_accesses_at_the_actual_arguments() {
+    let src = "      PROGRAM M
+      REAL A(5)
+      DO 10 I = 1, 5
+   10 A(I) = 0.0
+      DO 20 I = 2, 5
+   20 CALL ADD1(A(I), A(I-1))
+      PRINT *, A(5)
+      END
+      SUBROUTINE ADD1(X, Y)
+      X = Y + 1.0
+      END
+";
+    let run = run_source("m.f", src, &[] as &[&str], &Config::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = kaiseki_judge::project(&run.trace, "M");
+    assert!(seen.iter().all(|a| &*a.unit == "M" && a.callers.is_empty()));
+    let d = dependences(&seen);
+    let want = BTreeSet::from([
+        row(DepKind::Flow, (6, 17), (6, 23), &[5], &[1]),
+        row(DepKind::Flow, (4, 7), (6, 23), &[], &[]),
+        row(DepKind::Flow, (6, 17), (7, 16), &[], &[]),
+        row(DepKind::Output, (4, 7), (6, 17), &[], &[]),
+    ]);
+    assert_eq!(rows(&d, "A"), want);
+    // Seen from the callee, X of one call reaches Y of the next: the
+    // caller's loop carries it.
+    let callee = dependences(&kaiseki_judge::project(&run.trace, "ADD1"));
+    let want_x = BTreeSet::from([row(DepKind::Flow, (10, 7), (10, 11), &[5], &[1])]);
+    assert_eq!(rows(&callee, "X"), want_x);
+}

@@ -5,7 +5,9 @@
 use super::memory::{check_size, Binding};
 use super::value::{self, parse_real, Value};
 use super::{fail, At, Cells, Exec, Frame, Interp};
+use crate::trace::ArgOrigin;
 use kaiseki_frontend::ast::{Expr, ExprKind, Pos, UnitKind};
+use std::rc::Rc;
 
 /// The value of an expression: F90 array expressions are evaluated whole.
 pub(super) enum Val {
@@ -280,9 +282,19 @@ impl Interp<'_> {
             );
         }
         let first = place.indices.first().copied().unwrap_or(0);
+        let origin = ArgOrigin {
+            unit: self.current_unit(),
+            pos: place.pos,
+            var: place.binding.name.clone(),
+            base: place.binding.offset,
+            loops: self.loops.len(),
+            callers: self.callers.len(),
+            outer: place.binding.through.clone(),
+        };
         Ok(Actual::Cells(Cells {
             storage: place.binding.storage,
             offset: place.binding.offset + first,
+            through: Some(Rc::new(origin)),
         }))
     }
 }

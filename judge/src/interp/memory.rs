@@ -3,6 +3,7 @@
 //! say about each name.
 
 use super::value::{Ty, Value};
+use crate::trace::ArgOrigin;
 use kaiseki_frontend::ast::{
     DeclKind, DimSpec, Expr, ExprKind, StmtKind, TypeSpec, Unit, UnitKind,
 };
@@ -25,6 +26,8 @@ pub struct Binding {
     pub ty: Ty,
     /// Empty for a scalar.
     pub dims: Rc<[Dim]>,
+    /// For a dummy argument: the actual argument it is bound to.
+    pub through: Option<Rc<ArgOrigin>>,
 }
 
 impl Binding {
@@ -311,6 +314,7 @@ mod tests {
             offset: 0,
             ty: Ty::Real,
             dims: dims.into(),
+            through: None,
         }
     }
 

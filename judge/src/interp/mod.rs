@@ -11,7 +11,7 @@ mod intrinsics;
 mod memory;
 mod value;
 
-use crate::trace::{Access, Iteration, Loc, Mode};
+use crate::trace::{Access, ArgOrigin, Iteration, Loc, Mode};
 use kaiseki_frontend::ast::{self, LoopEnd, Pos, Stmt, StmtKind, Unit, UnitKind};
 use memory::{Binding, Dim, Memory, UnitInfo};
 use std::collections::{HashMap, VecDeque};
@@ -130,11 +130,13 @@ struct Frame {
     vars: HashMap<String, Binding>,
 }
 
-/// Cells passed to a dummy argument (by reference).
-#[derive(Clone, Copy)]
+/// Cells passed to a dummy argument (by reference), and which actual
+/// argument of the caller they are (none for a temporary).
+#[derive(Clone)]
 struct Cells {
     storage: usize,
     offset: usize,
+    through: Option<Rc<ArgOrigin>>,
 }
 
 struct Interp<'p> {
@@ -273,7 +275,7 @@ impl<'p> Interp<'p> {
         }
         // Scalars first, so that adjustable bounds (A(N)) can read them.
         for (d, cells) in unit.args.iter().zip(args) {
-            let b = self.binding(u, &d.text, *cells, Rc::from([]));
+            let b = self.binding(u, &d.text, cells.clone(), Rc::from([]));
             fr.vars.insert(d.text.clone(), b);
         }
         for (block, members) in self.infos[u].commons.clone() {
@@ -288,7 +290,12 @@ impl<'p> Interp<'p> {
             let mut offset = 0;
             for m in &members {
                 let dims = self.dims_of(fr, m)?;
-                let b = self.binding(u, m, Cells { storage, offset }, dims);
+                let cells = Cells {
+                    storage,
+                    offset,
+                    through: None,
+                };
+                let b = self.binding(u, m, cells, dims);
                 let len = b
                     .len()
                     .ok_or_else(|| "assumed size in COMMON".to_string())
@@ -340,6 +347,7 @@ impl<'p> Interp<'p> {
                 Cells {
                     storage: 0,
                     offset: 0,
+                    through: None,
                 },
                 dims,
             );
@@ -373,6 +381,7 @@ impl<'p> Interp<'p> {
             offset: cells.offset,
             ty: self.infos[u].type_of(name),
             dims,
+            through: cells.through,
         }
     }
 
@@ -408,6 +417,7 @@ impl<'p> Interp<'p> {
                 offset: 0,
                 ty,
                 dims: Rc::from([]),
+                through: None,
             };
             self.statics[fr.unit].insert(name.to_string(), b.clone());
             fr.vars.insert(name.to_string(), b);
@@ -433,7 +443,11 @@ impl<'p> Interp<'p> {
                 eval::Actual::Temp(values) => {
                     let storage = self.mem.alloc(values);
                     temps.push(storage);
-                    cells.push(Cells { storage, offset: 0 });
+                    cells.push(Cells {
+                        storage,
+                        offset: 0,
+                        through: None,
+                    });
                 }
             }
         }
@@ -451,6 +465,10 @@ impl<'p> Interp<'p> {
 
     // ---- trace -----------------------------------------------------------
 
+    fn current_unit(&self) -> Rc<str> {
+        self.unit_names[*self.active_units.last().unwrap_or(&0)].clone()
+    }
+
     fn record(&mut self, b: &Binding, index: usize, mode: Mode, pos: Pos, at_loop_end: bool) {
         if self.paused || self.trace.is_none() {
             return;
@@ -463,7 +481,7 @@ impl<'p> Interp<'p> {
             .callers_rc
             .get_or_insert_with(|| self.callers.as_slice().into())
             .clone();
-        let unit = self.unit_names[*self.active_units.last().unwrap_or(&0)].clone();
+        let unit = self.current_unit();
         if let Some(t) = &mut self.trace {
             t.push(Access {
                 pos,
@@ -478,6 +496,7 @@ impl<'p> Interp<'p> {
                 loops,
                 at_loop_end,
                 callers,
+                through: b.through.clone(),
             });
         }
     }
