@@ -54,7 +54,11 @@ impl Interp<'_> {
         };
         let value = match (name, dim) {
             ("SIZE", None) => b.len().map(|n| n as i64),
-            ("SIZE", Some(k)) => pick(k).and_then(|d| d.upper.map(|u| (u - d.lower + 1).max(0))),
+            ("SIZE", Some(k)) => pick(k).and_then(|d| {
+                d.upper
+                    .and_then(|u| u.checked_sub(d.lower)?.checked_add(1))
+                    .map(|n| n.max(0))
+            }),
             ("LBOUND", Some(k)) => pick(k).map(|d| d.lower),
             ("UBOUND", Some(k)) => pick(k).and_then(|d| d.upper),
             ("LBOUND", None) => {

@@ -74,8 +74,10 @@ impl Binding {
                 .and_then(|x| x.checked_add(index))
                 .ok_or("subscript overflow")?;
             if let Some(u) = d.upper {
-                stride = (u - d.lower + 1)
-                    .checked_mul(stride)
+                stride = u
+                    .checked_sub(d.lower)
+                    .and_then(|x| x.checked_add(1))
+                    .and_then(|x| x.checked_mul(stride))
                     .ok_or("array too large")?;
             }
         }

@@ -1,0 +1,73 @@
+//! Bad programs give errors, never panics or hangs: generated programs
+//! broken on purpose (lines dropped, numbers made huge or zero, inputs
+//! missing) are run under a small step limit.
+
+use kaiseki_judge::gen::{affine_nest, scalar_program, Rng};
+use kaiseki_judge::{run_source, Config};
+
+/// Breaks one thing in `source`: drops a line, or replaces a number by
+/// one that overflows, divides by zero, or makes bounds absurd.
+fn mutate(source: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let k = rng.range(1, lines.len() as i64 - 1) as usize;
+    if rng.chance(30) {
+        lines.remove(k);
+    } else {
+        let replacement = *rng.pick(&["0", "-1", "999999999", "9223372036854775807", "2000000000"]);
+        let line = &lines[k];
+        if let Some(at) = line.find(|c: char| c.is_ascii_digit() && c != '0') {
+            let end = line[at..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(line.len(), |e| at + e);
+            lines[k] = format!("{}{replacement}{}", &line[..at], &line[end..]);
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn broken_programs_give_errors_not_panics() {
+    let cfg = Config {
+        step_limit: 20_000,
+        trace: true,
+    };
+    let mut rng = Rng::new(99);
+    let mut errors = 0;
+    for seed in 0..120 {
+        let g = if seed % 2 == 0 {
+            scalar_program(seed)
+        } else {
+            affine_nest(seed)
+        };
+        let broken = mutate(&g.source, &mut rng);
+        let input: &[String] = if rng.chance(20) { &[] } else { &g.inputs[0] };
+        if run_source(&g.file_name, &broken, input, &cfg).is_err() {
+            errors += 1;
+        }
+    }
+    assert!(
+        errors > 10,
+        "mutations should break some runs, only {errors} did"
+    );
+}
+
+#[test]
+fn runaway_loops_hit_the_step_limit() {
+    let src = "program p\n  integer :: i\n  do i = 1, 2000000000\n  end do\nend program\n";
+    let cfg = Config {
+        step_limit: 10_000,
+        trace: false,
+    };
+    let err = run_source("p.f90", src, &[] as &[&str], &cfg).unwrap_err();
+    assert!(err.contains("step limit exceeded"), "{err}");
+}
+
+#[test]
+fn absurd_declarations_are_errors() {
+    let src = "program p\n  real :: a(-9223372036854775807:9223372036854775807)\n  a(1) = 0.0\nend program\n";
+    let err = run_source("p.f90", src, &[] as &[&str], &Config::default()).unwrap_err();
+    assert!(err.contains("too large"), "{err}");
+    let zero_step = "program p\n  integer :: i\n  do i = 1, 5, 0\n  end do\nend program\n";
+    let err = run_source("p.f90", zero_step, &[] as &[&str], &Config::default()).unwrap_err();
+    assert!(err.contains("step is zero"), "{err}");
+}
