@@ -1,1 +1,23 @@
-fn main() {}
+//! `kaiseki`: analyses of Fortran loop programs on Datalog.
+//!
+//! Exit status (CodeQL style): 0 ok, 1 bad input (syntax errors, bad rule
+//! files), 2 usage error. The analysis never answers with a crash.
+
+mod cli;
+mod commands;
+mod pipeline;
+mod synth;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("kaiseki: error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! `kaiseki deps`: the data dependence graph as a table, CSV or DOT.
+
+use crate::cli::TableFormat;
+use crate::pipeline;
+use kaiseki_codegen::deps;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub fn run(
+    files: &[PathBuf],
+    format: TableFormat,
+    all: bool,
+    dot: bool,
+    rules: Option<&Path>,
+) -> Result<ExitCode, String> {
+    let lowered = pipeline::lower_files(files);
+    let derived = pipeline::derive(&lowered.facts, rules)?;
+    let rows = deps::dependence_rows(&lowered.facts, &derived, all);
+    let text = if dot {
+        deps::to_dot(&rows)
+    } else {
+        match format {
+            TableFormat::Table => deps::to_table(&rows),
+            TableFormat::Csv => deps::to_csv(&rows),
+        }
+    };
+    print!("{text}");
+    Ok(super::status(lowered.had_errors))
+}

@@ -1,0 +1,95 @@
+//! One module per subcommand.
+
+mod analyze;
+mod check;
+mod deps;
+mod facts;
+mod query;
+
+use crate::cli::{Cli, Command, FileFormat, Shape};
+use crate::synth;
+use std::process::ExitCode;
+
+pub fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Check { files } => check::run(&files),
+        Command::Facts {
+            files,
+            output,
+            format,
+            list,
+        } => facts::run(&files, output.as_deref(), format.into(), list),
+        Command::Analyze {
+            files,
+            output,
+            format,
+            rules,
+        } => analyze::run(&files, &output, format.into(), rules.rules.as_deref()),
+        Command::Deps {
+            files,
+            format,
+            all,
+            dot,
+            rules,
+        } => deps::run(&files, format, all, dot, rules.rules.as_deref()),
+        Command::Query {
+            file,
+            body,
+            format,
+            rules,
+        } => query::run(&file, &body, format, rules.rules.as_deref()),
+        Command::Synth {
+            shape,
+            size,
+            vars,
+            seed,
+        } => {
+            print!(
+                "{}",
+                match shape {
+                    Shape::Mixed => synth::mixed(size, seed),
+                    Shape::Dataflow => synth::dataflow(size, vars, seed),
+                    Shape::Nests => synth::nests(size, 10, seed),
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+impl From<FileFormat> for kaiseki_facts::Format {
+    fn from(f: FileFormat) -> Self {
+        match f {
+            FileFormat::Tsv => kaiseki_facts::Format::Tsv,
+            FileFormat::Csv => kaiseki_facts::Format::Csv,
+        }
+    }
+}
+
+/// Exit status 1 when the input had errors (what was valid was still processed).
+fn status(had_errors: bool) -> ExitCode {
+    if had_errors {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Writes tables into `dir`, one file per table, creating `dir`.
+fn write_tables(
+    tables: &[kaiseki_facts::Table],
+    dir: &std::path::Path,
+    format: kaiseki_facts::Format,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for t in tables {
+        let path = format.path(dir, &t.name);
+        let mut out = std::io::BufWriter::new(
+            std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+        kaiseki_facts::write_table(t, format, &mut out)
+            .and_then(|_| std::io::Write::flush(&mut out))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,33 @@
+//! `kaiseki query`: evaluate a rule body over the facts and the derived
+//! relations and print the bindings of its named variables.
+
+use crate::cli::TableFormat;
+use crate::pipeline;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub fn run(
+    file: &Path,
+    body: &str,
+    format: TableFormat,
+    rules: Option<&Path>,
+) -> Result<ExitCode, String> {
+    let lowered = pipeline::lower_files(&[PathBuf::from(file)]);
+    let result = pipeline::query(&lowered.facts, body, rules)?;
+    let header: Vec<&str> = result.columns.iter().map(|(n, _)| n.as_str()).collect();
+    let rows: Vec<Vec<String>> = result
+        .rows
+        .iter()
+        .map(|r| r.iter().map(|v| v.to_string()).collect())
+        .collect();
+    match format {
+        TableFormat::Table => print!("{}", kaiseki_codegen::table::render(&header, &rows)),
+        TableFormat::Csv => {
+            let mut out = Vec::new();
+            kaiseki_facts::write_table(&result, kaiseki_facts::Format::Csv, &mut out)
+                .map_err(|e| e.to_string())?;
+            print!("{}", String::from_utf8_lossy(&out));
+        }
+    }
+    Ok(super::status(lowered.had_errors))
+}

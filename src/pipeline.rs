@@ -1,0 +1,125 @@
+//! The data flow every command shares: files -> syntax tree -> facts ->
+//! derived relations, with diagnostics printed on the way.
+
+use kaiseki_facts::{FactBase, Table};
+use kaiseki_frontend::{ast::Program, Diagnostic};
+use std::path::{Path, PathBuf};
+
+/// The lowered input of an analysis, with whether any error was reported.
+pub struct Lowered {
+    pub program: Program,
+    pub facts: FactBase,
+    pub had_errors: bool,
+}
+
+/// Parses and lowers `files`, printing every diagnostic to stderr.
+pub fn lower_files(files: &[PathBuf]) -> Lowered {
+    let (program, mut diags) = kaiseki_frontend::parse_files(files);
+    let (facts, lower_diags) = kaiseki_frontend::lower(&program);
+    diags.extend(lower_diags);
+    let had_errors = report(&diags);
+    Lowered {
+        program,
+        facts,
+        had_errors,
+    }
+}
+
+/// Prints diagnostics; true when one of them is an error.
+pub fn report(diags: &[Diagnostic]) -> bool {
+    for d in diags {
+        eprintln!("{d}");
+    }
+    diags.iter().any(Diagnostic::is_error)
+}
+
+/// Runs the built-in compiled rules, or interprets the rule files of `rules`.
+/// Returns every relation (input and derived), rows sorted.
+pub fn derive(facts: &FactBase, rules: Option<&Path>) -> Result<Vec<Table>, String> {
+    match rules {
+        None => kaiseki_rules::run_compiled(facts).map_err(|e| e.to_string()),
+        Some(dir) => {
+            let program = load_rules(dir)?;
+            kaiseki_rules::run_interpreted(&program, facts).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// Loads a rule directory, printing its diagnostics.
+pub fn load_rules(dir: &Path) -> Result<kaiseki_rules::RuleProgram, String> {
+    kaiseki_rules::load_rules(dir).map_err(|diags| {
+        for d in &diags {
+            eprintln!("{d}");
+        }
+        format!(
+            "{} error(s) in the rule files of {}",
+            diags.len(),
+            dir.display()
+        )
+    })
+}
+
+/// The relations marked `.output` by the built-in rules or by `rules`.
+pub fn output_names(rules: Option<&Path>) -> Result<Vec<String>, String> {
+    Ok(match rules {
+        None => kaiseki_rules::builtin_program()
+            .outputs()
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        Some(dir) => load_rules(dir)?
+            .outputs()
+            .into_iter()
+            .map(String::from)
+            .collect(),
+    })
+}
+
+/// Evaluates a rule body over the facts and every relation of the rules
+/// (interpreted): the table `query` whose columns are the named variables
+/// of `body` in order of appearance.
+pub fn query(facts: &FactBase, body: &str, rules: Option<&Path>) -> Result<Table, String> {
+    let dir = rules.map_or_else(kaiseki_rules::builtin_rules_dir, Path::to_path_buf);
+    let base = kaiseki_rules::dl::read_dir(&dir).map_err(|d| rule_errors(&d, &dir))?;
+    let compile = |text: String| {
+        let mut sources = base.clone();
+        sources.files.push(("<query>".to_string(), text));
+        kaiseki_rules::RuleProgram::from_sources(&sources)
+            .map_err(|d| rule_errors(&d, Path::new("<query>")))
+    };
+    // First find the variables and their types with a probe rule, then
+    // declare the answer relation with them.
+    let body = body.trim().trim_end_matches('.');
+    let probe = compile(format!(".decl query_probe()\nquery_probe() :- {body}.\n"))?;
+    let rule = probe
+        .ir()
+        .rules
+        .iter()
+        .find(|r| probe.ir().relations[r.head].name == "query_probe")
+        .ok_or("the query has no rule")?;
+    let vars: Vec<(String, &str)> = rule
+        .vars
+        .iter()
+        .filter(|v| !v.temp && !v.name.starts_with('_'))
+        .map(|v| (v.name.clone(), v.ty.map_or("symbol", |t| t.name())))
+        .collect();
+    let decl: Vec<String> = vars.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+    let head: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
+    let program = compile(format!(
+        ".decl query({})\nquery({}) :- {body}.\n",
+        decl.join(", "),
+        head.join(", ")
+    ))?;
+    let tables = kaiseki_rules::run_interpreted(&program, facts).map_err(|e| e.to_string())?;
+    tables
+        .into_iter()
+        .find(|t| t.name == "query")
+        .ok_or_else(|| "the query produced no relation".to_string())
+}
+
+fn rule_errors(diags: &[kaiseki_rules::RuleDiagnostic], what: &Path) -> String {
+    for d in diags {
+        eprintln!("{d}");
+    }
+    format!("{} error(s) in {}", diags.len(), what.display())
+}

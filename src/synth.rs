@@ -1,0 +1,209 @@
+//! Large synthetic Fortran programs for the benchmarks: fixed-form F77 with
+//! HPF directives, deterministic for a seed.
+//!
+//! - `mixed`: many units with COMMON, PARAMETER, HPF, nested DO loops (also
+//!   sharing terminals), block and logical IFs, GOTOs and calls — the shape
+//!   of real numerical code, for the frontend benchmark.
+//! - `dataflow`: one unit with many statements over many scalars, each
+//!   statement reading and writing variables of a sliding window, inside
+//!   loops and IFs — for the reaching-definitions benchmark.
+//! - `nests`: many depth-3 loop nests with affine array references — for the
+//!   subscript dependence benchmark.
+
+/// splitmix64: a tiny deterministic generator, enough for test inputs.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+}
+
+/// A fixed-form program of about `lines` lines in the `mixed` shape.
+pub fn mixed(lines: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut out = String::new();
+    let mut unit = 0;
+    while out.lines().count() < lines {
+        unit += 1;
+        mixed_unit(&mut out, unit, &mut rng);
+    }
+    out
+}
+
+fn mixed_unit(out: &mut String, unit: usize, rng: &mut Rng) {
+    let name = format!("S{unit}");
+    out.push_str(&format!("      SUBROUTINE {name}(X, Y, N)\n"));
+    out.push_str("      INTEGER N, I, J, K, L, M\n      PARAMETER (M = 64)\n");
+    out.push_str("      REAL X(M, M), Y(M, M), Z(M, M), S, T\n");
+    out.push_str("      COMMON /WORK/ Z, S\n");
+    out.push_str("CHPF$ TEMPLATE T1(M, M)\nCHPF$ ALIGN (I, J) WITH T1(I, J) :: Z\n");
+    out.push_str("CHPF$ DISTRIBUTE T1(BLOCK, CYCLIC(2))\n");
+    let mut label = 10;
+    for _ in 0..rng.range(15, 25) {
+        match rng.below(5) {
+            0 => {
+                // labelled nest sharing one terminal statement
+                out.push_str(&format!("      DO {label} I = 2, N - 1\n"));
+                out.push_str(&format!("        DO {label} J = 1, M, 2\n"));
+                out.push_str(&format!(
+                    "  {label}   X(I, J) = Y(I - 1, J) * {}.5 + Z(I, J)\n",
+                    rng.range(1, 9)
+                ));
+                label += 10;
+            }
+            1 => {
+                out.push_str("CHPF$ INDEPENDENT\n");
+                out.push_str("      DO I = 1, M\n        DO J = 1, M\n          DO K = 1, 4\n");
+                out.push_str(&format!(
+                    "            Z(I, J) = Z(I, J) + X(K, J) * {}.0\n",
+                    rng.range(1, 9)
+                ));
+                out.push_str("          END DO\n        END DO\n      END DO\n");
+            }
+            2 => {
+                out.push_str("      IF (S .GT. 0.0) THEN\n        S = S - 1.0\n");
+                out.push_str("      ELSE IF (S .LT. -10.0) THEN\n        S = 0.0\n");
+                out.push_str("      ELSE\n        T = S * 2.0\n      END IF\n");
+            }
+            3 => {
+                out.push_str(&format!("      L = {}\n", rng.range(1, 50)));
+                out.push_str(&format!("  {label} L = L + 1\n"));
+                out.push_str(&format!("      IF (L .LT. N) GOTO {label}\n"));
+                label += 10;
+            }
+            _ => {
+                out.push_str(&format!(
+                    "      S = S + X({}, {}) * Y(N, 1)\n",
+                    rng.range(1, 64),
+                    rng.range(1, 64)
+                ));
+                out.push_str("      IF (S .GT. 1.0E6) S = 1.0E6\n");
+            }
+        }
+    }
+    out.push_str("      RETURN\n      END\n");
+}
+
+/// One main program with `stmts` assignments over `vars` scalars in the
+/// `dataflow` shape: each statement uses two variables and defines one, all
+/// from a window of 40 variables sliding through the program; every tenth
+/// group is a DO loop, every seventh an IF/ELSE.
+pub fn dataflow(stmts: usize, vars: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut out = String::from("      PROGRAM FLOW\n      INTEGER I, N\n");
+    for chunk in (0..vars).collect::<Vec<_>>().chunks(8) {
+        let names: Vec<String> = chunk.iter().map(|v| format!("V{v}")).collect();
+        out.push_str(&format!("      REAL {}\n", names.join(", ")));
+    }
+    out.push_str("      N = 10\n");
+    let window = 40.min(vars);
+    let mut written = 0;
+    let mut group = 0;
+    while written < stmts {
+        group += 1;
+        let base = written * vars.saturating_sub(window) / stmts.max(1);
+        let mut var = |rng: &mut Rng| format!("V{}", base + rng.below(window as u64) as usize);
+        let assign = |rng: &mut Rng, var: &mut dyn FnMut(&mut Rng) -> String| {
+            let (a, b, c) = (var(rng), var(rng), var(rng));
+            format!("{a} = {b} + {c} * 0.5\n")
+        };
+        if group % 10 == 0 {
+            out.push_str("      DO I = 1, N\n");
+            for _ in 0..8 {
+                out.push_str(&format!("        {}", assign(&mut rng, &mut var)));
+            }
+            out.push_str("      END DO\n");
+            written += 10;
+        } else if group % 7 == 0 {
+            out.push_str(&format!("      IF ({} .GT. 0.0) THEN\n", var(&mut rng)));
+            out.push_str(&format!("        {}", assign(&mut rng, &mut var)));
+            out.push_str("      ELSE\n");
+            out.push_str(&format!("        {}", assign(&mut rng, &mut var)));
+            out.push_str("      END IF\n");
+            written += 3;
+        } else {
+            for _ in 0..5 {
+                out.push_str(&format!("      {}", assign(&mut rng, &mut var)));
+            }
+            written += 5;
+        }
+    }
+    out.push_str("      PRINT *, V0\n      END\n");
+    out
+}
+
+/// `nests` loop nests of depth 3, each with `refs` affine array references
+/// (rank 1 or 2, coefficients -3..3, some coupled), in units of 50 nests.
+pub fn nests(nests: usize, refs: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut out = String::new();
+    for (u, first) in (0..nests).step_by(50).enumerate() {
+        out.push_str(&format!(
+            "      SUBROUTINE N{u}(A, B, N)\n      INTEGER N, I, J, K\n      REAL A(-200:200), B(-200:200, -200:200)\n"
+        ));
+        for _ in first..(first + 50).min(nests) {
+            out.push_str("      DO I = 1, 10\n        DO J = 1, N\n          DO K = I, 10\n");
+            for r in 0..refs.div_ceil(2) {
+                let lhs = affine_ref(&mut rng, r % 3 == 0);
+                let rhs = affine_ref(&mut rng, r % 3 == 1);
+                out.push_str(&format!("            {lhs} = {rhs} + 1.0\n"));
+            }
+            out.push_str("          END DO\n        END DO\n      END DO\n");
+        }
+        out.push_str("      END\n");
+    }
+    out
+}
+
+fn affine_ref(rng: &mut Rng, rank2: bool) -> String {
+    let sub = |rng: &mut Rng| {
+        let mut s = format!("{}", rng.range(-5, 5));
+        for v in ["I", "J", "K"] {
+            let c = rng.range(-3, 3);
+            if c != 0 {
+                s.push_str(&format!(" + {c}*{v}"));
+            }
+        }
+        s.replace("+ -", "- ")
+    };
+    if rank2 {
+        let (a, b) = (sub(rng), sub(rng));
+        format!("B({a}, {b})")
+    } else {
+        format!("A({})", sub(rng))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generators_are_deterministic_and_sized() {
+        assert_eq!(mixed(500, 7), mixed(500, 7));
+        assert_ne!(mixed(500, 7), mixed(500, 8));
+        assert!(mixed(2000, 1).lines().count() >= 2000);
+        let d = dataflow(1000, 100, 3);
+        let assigns = d.lines().filter(|l| l.contains(" = ")).count();
+        assert!(assigns >= 900, "{assigns} assignments");
+        let n = nests(60, 10, 5);
+        assert_eq!(n.matches("DO I = 1, 10").count(), 60);
+        assert_eq!(n.matches("SUBROUTINE").count(), 2);
+    }
+}
