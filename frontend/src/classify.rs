@@ -82,7 +82,7 @@ pub fn classify(toks: &mut Vec<Spanned>, hpf: bool) -> Result<(), String> {
             }
             Some((_, t, _)) => Err(format!(
                 "HPF directive {} is not modelled; ignored",
-                word(t).unwrap_or_else(|| t.describe())
+                word(t).map_or_else(|| t.describe(), str::to_string)
             )),
             None => Err("empty HPF directive; ignored".into()),
         };
@@ -96,15 +96,15 @@ pub fn classify(toks: &mut Vec<Spanned>, hpf: bool) -> Result<(), String> {
 }
 
 /// The upper-case word of a keyword or name token.
-fn word(t: &Tok) -> Option<String> {
+fn word(t: &Tok) -> Option<&str> {
     match t {
-        Tok::Ident(s) => Some(s.clone()),
-        Tok::Kw(k) => Some(k.text().to_string()),
+        Tok::Ident(s) => Some(s),
+        Tok::Kw(k) => Some(k.text()),
         _ => None,
     }
 }
 
-fn word_at(toks: &[Spanned], i: usize) -> Option<String> {
+fn word_at(toks: &[Spanned], i: usize) -> Option<&str> {
     toks.get(i).and_then(|t| word(&t.1))
 }
 
@@ -168,7 +168,7 @@ fn header_only(toks: &[Spanned], s: usize) -> bool {
 
 fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
     if is_assignment(toks, s) {
-        if let Some(w) = word_at(toks, s) {
+        if let Some(w) = word_at(toks, s).map(str::to_string) {
             toks[s].1 = Tok::Ident(w);
         }
         if contains(toks, s, &Tok::Percent) {
@@ -183,10 +183,10 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
         }
         return;
     }
-    let Some(w) = word_at(toks, s) else {
+    let Some(w) = word_at(toks, s).map(str::to_string) else {
         return;
     };
-    let next = word_at(toks, s + 1);
+    let next = word_at(toks, s + 1).map(str::to_string);
     let aside = |toks: &mut Vec<Spanned>, what: String, role| set_aside(toks, s, what, role);
     match w.as_str() {
         "IF" if may_be_logical_if && toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
@@ -322,11 +322,7 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
             return;
         }
         _ if UNMODELLED_JUMPS.contains(&w.as_str()) => {
-            aside(
-                toks,
-                format!("{w} statement (its jump is not modelled)"),
-                None,
-            );
+            aside(toks, format!("{w} statement (a jump)"), None);
             return;
         }
         _ => {}
@@ -409,10 +405,7 @@ mod tests {
         assert_eq!(t.len(), 1);
         assert!(is_unmodelled(&t[0], "OPEN statement"));
         let t = classified("IF (X) EXIT");
-        assert!(is_unmodelled(
-            &t[4],
-            "EXIT statement (its jump is not modelled)"
-        ));
+        assert!(is_unmodelled(&t[4], "EXIT statement (a jump)"));
         let t = classified("WHERE (A > 0)");
         assert!(
             matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Open("WHERE")))

@@ -422,21 +422,31 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
 }
 
 /// A word becomes a keyword (or the keywords of a compound such as
-/// `ENDDO`) or a name.
+/// `ENDDO`) or a name. Keywords are looked up without allocating.
 fn push_word(toks: &mut Vec<Spanned>, word: &str, at: usize) {
-    let upper = word.to_ascii_uppercase();
-    if let Some((_, parts)) = COMPOUNDS.iter().find(|(w, _)| *w == upper) {
-        let mut s = at;
-        for p in *parts {
-            let tok = Kw::from_word(p).map_or_else(|| Tok::Ident(p.to_string()), Tok::Kw);
-            toks.push((s, tok, s + p.len()));
-            s += p.len();
+    let mut buf = [0u8; 16];
+    let upper = (word.len() <= buf.len()).then(|| {
+        let b = &mut buf[..word.len()];
+        b.copy_from_slice(word.as_bytes());
+        b.make_ascii_uppercase();
+        std::str::from_utf8(b).unwrap_or_default()
+    });
+    if let Some(up) = upper {
+        if let Some((_, parts)) = COMPOUNDS.iter().find(|(w, _)| *w == up) {
+            let mut s = at;
+            for p in *parts {
+                let tok = Kw::from_word(p).map_or_else(|| Tok::Ident(p.to_string()), Tok::Kw);
+                toks.push((s, tok, s + p.len()));
+                s += p.len();
+            }
+            return;
         }
-        return;
+        if let Some(k) = Kw::from_word(up) {
+            toks.push((at, Tok::Kw(k), at + word.len()));
+            return;
+        }
     }
-    let e = at + word.len();
-    let tok = Kw::from_word(&upper).map_or(Tok::Ident(upper), Tok::Kw);
-    toks.push((at, tok, e));
+    toks.push((at, Tok::Ident(word.to_ascii_uppercase()), at + word.len()));
 }
 
 #[cfg(test)]

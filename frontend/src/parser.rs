@@ -275,7 +275,7 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
     let end = toks.last().map_or(first, |t| t.2);
     let parsed = grammar::StatementParser::new().parse(&ctx, toks);
     let mut kind = match parsed {
-        Ok(k) => k,
+        Ok(k) => *k,
         Err(e) => {
             let (at, message) = describe_error(e, end);
             rep.error(st.pos_at(at), message);

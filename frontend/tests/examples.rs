@@ -28,3 +28,9 @@ fn shared_examples_parse_clean() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/examples");
     assert_clean(&fortran_files(&dir));
 }
+
+#[test]
+fn corpus_programs_parse_clean() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    assert_clean(&fortran_files(&dir));
+}
