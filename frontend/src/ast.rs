@@ -84,7 +84,8 @@ pub struct Entity {
     pub init: Option<Expr>,
 }
 
-/// `lower:upper`; `lower` is 1 when absent; `upper` is `None` for `*`.
+/// `lower:upper`; `lower` is 1 when absent; `upper` is `None` for `*` (and
+/// for the `:` of assumed- or deferred-shape arrays).
 #[derive(Clone, Debug)]
 pub struct DimSpec {
     pub lower: Option<Expr>,
@@ -241,6 +242,8 @@ pub enum StmtKind {
 pub struct IfArm {
     pub cond: Expr,
     pub pos: Pos,
+    /// The label of an ELSE IF; `None` for the first arm, whose label is the
+    /// IF statement's [`Stmt::label`].
     pub label: Option<u32>,
     pub body: Vec<Stmt>,
 }
@@ -260,6 +263,9 @@ pub enum LoopEnd {
     Label(u32),
 }
 
+/// The parser refuses statements with more than 2000 operators and
+/// parentheses, and blocks nested more than 250 deep, so recursive walks
+/// over expressions and statements stay within the stack.
 #[derive(Clone, Debug)]
 pub struct Expr {
     pub pos: Pos,
