@@ -117,7 +117,7 @@ struct UnitLowerer<'g, 'p, 'a> {
     gotos: Vec<(i64, u32, Pos)>,
     returns: Vec<i64>,
     /// References of each statement in id order: (ref, var).
-    stmt_refs: HashMap<i64, Vec<(i64, String)>>,
+    stmt_refs: HashMap<i64, Vec<(i64, &'a str)>>,
     /// First place each name was referenced as a variable / called as a function.
     var_uses: BTreeMap<String, Pos>,
     fn_uses: BTreeMap<String, Pos>,

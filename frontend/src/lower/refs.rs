@@ -45,7 +45,7 @@ enum Shape<'e> {
 }
 
 struct Ref<'e> {
-    var: String,
+    var: &'e str,
     pos: Pos,
     shape: Shape<'e>,
     must: bool,
@@ -64,14 +64,16 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     fn push(
         &mut self,
         r: &mut StmtRefs<'a>,
-        var: &str,
+        var: &'a str,
         pos: Pos,
         shape: Shape<'a>,
         access: Access,
     ) {
-        self.var_uses.entry(var.to_string()).or_insert(pos);
+        if !self.var_uses.contains_key(var) {
+            self.var_uses.insert(var.to_string(), pos);
+        }
         let rf = Ref {
-            var: var.to_string(),
+            var,
             pos,
             must: access == Access::MustDef
                 && !matches!(shape, Shape::Element(_))
@@ -85,7 +87,13 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     }
 
     /// A bare name: a scalar, a whole array, or nothing (constant, procedure).
-    pub(super) fn name_ref(&mut self, r: &mut StmtRefs<'a>, name: &str, pos: Pos, access: Access) {
+    pub(super) fn name_ref(
+        &mut self,
+        r: &mut StmtRefs<'a>,
+        name: &'a str,
+        pos: Pos,
+        access: Access,
+    ) {
         let class = self.syms.classify_name(name);
         match class {
             NameClass::Constant | NameClass::Procedure => {
@@ -173,7 +181,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         match &e.kind {
             ExprKind::Var(name) => {
                 // A constant or a procedure passed along is no reference.
-                if matches!(self.syms.classify_name(name), NameClass::Scalar | NameClass::Array) {
+                if matches!(
+                    self.syms.classify_name(name),
+                    NameClass::Scalar | NameClass::Array
+                ) {
                     self.name_ref(r, name, e.pos, Access::Use);
                     self.name_ref(r, name, e.pos, Access::Def);
                 }
@@ -198,7 +209,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// arguments: the unit's variables in its body, as uses at the call
     /// (`pos`); array elements there are whole-array uses, since their
     /// subscripts are in the dummies.
-    fn stmt_function_uses(&mut self, r: &mut StmtRefs<'a>, name: &str, pos: Pos, depth: usize) {
+    fn stmt_function_uses(&mut self, r: &mut StmtRefs<'a>, name: &'a str, pos: Pos, depth: usize) {
         let syms = self.syms;
         let Some(f) = syms.stmt_function(name) else {
             return;
@@ -245,7 +256,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         &mut self,
         r: &mut StmtRefs<'a>,
         pos: Pos,
-        name: &str,
+        name: &'a str,
         args: &'a [Expr],
         accesses: &[Access],
     ) {
@@ -289,19 +300,19 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         for (i, rf) in uses.into_iter().chain(defs).enumerate() {
             let id = self.g.next_ref;
             self.g.next_ref += 1;
-            let var = rf.var.clone();
+            let var = rf.var;
             let facts = &mut self.g.facts;
             if i < n {
                 facts.r#use.push(Use {
                     r#ref: id,
                     stmt,
-                    var: var.clone(),
+                    var: var.to_string(),
                 });
             } else {
                 facts.def.push(Def {
                     r#ref: id,
                     stmt,
-                    var: var.clone(),
+                    var: var.to_string(),
                 });
                 if rf.must {
                     facts.must_def.push(MustDef { r#ref: id });
@@ -316,12 +327,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 Shape::Scalar => {}
                 Shape::Whole => facts.whole_array_ref.push(WholeArrayRef {
                     r#ref: id,
-                    array: var.clone(),
+                    array: var.to_string(),
                 }),
                 Shape::Element(subs) => {
                     facts.array_ref.push(ArrayRef {
                         r#ref: id,
-                        array: var.clone(),
+                        array: var.to_string(),
                         rank: subs.len() as i64,
                     });
                     self.subscripts(id, subs);
