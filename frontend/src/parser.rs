@@ -330,6 +330,12 @@ fn warn_set_aside(kind: &Parsed, pos: Pos, rep: &mut Reporter) {
             }
         }
         Parsed::Construct {
+            role: ConstructRole::Open("MODULE"),
+            ..
+        } => {
+            rep.warning(pos, "MODULE is not modelled; it is skipped up to its END");
+        }
+        Parsed::Construct {
             what,
             role: ConstructRole::Open(_),
         } => {

@@ -862,3 +862,22 @@ fn deep_nesting_is_refused_not_overflowed() {
         &d[..1]
     );
 }
+
+#[test]
+fn a_module_is_skipped_and_internal_procedures_become_units() {
+    let (p, d) = parse_source(
+        "m.f90",
+        "module m\n  integer :: q\ncontains\n  subroutine z()\n  end subroutine z\nend module m\n\
+         program t\n  call s(1.0)\ncontains\n  subroutine s(y)\n    real, intent(in) :: y\n    print *, y\n  end subroutine s\nend program t\n",
+    );
+    let msgs: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(
+        msgs[0].starts_with("m.f90:1:1: warning: MODULE is not modelled; it is skipped"),
+        "{msgs:?}"
+    );
+    let units: Vec<&str> = p.units.iter().map(|u| u.name.text.as_str()).collect();
+    assert_eq!(units, ["T", "S"]);
+    assert_eq!(p.units[0].end.line, 14);
+    assert_eq!(shape(&p.units[1].body), "Print");
+}
