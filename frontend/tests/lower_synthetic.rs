@@ -105,3 +105,33 @@ fn parse_and_lower_100k_lines() {
     );
     check_invariants(&facts);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Lowering never panics, whatever the parser recovered from: programs
+    /// with random lines deleted (unclosed loops and IFs, missing labels,
+    /// lost declarations) still lower, and their edges join statements.
+    #[test]
+    fn damaged_programs_still_lower(seed in 0u64..1000, cuts in proptest::collection::vec(0usize..400, 1..12)) {
+        let text = synthetic_program(400, seed);
+        let mut lines: Vec<&str> = text.lines().collect();
+        for c in cuts {
+            if !lines.is_empty() {
+                let i = c % lines.len();
+                lines.remove(i);
+            }
+        }
+        let (program, _) = kaiseki_frontend::parse_source("cut.f", &lines.join("\n"));
+        let (f, _) = kaiseki_frontend::lower(&program);
+        let ids: HashSet<i64> = f.stmt.iter().map(|s| s.stmt).collect();
+        for e in &f.cfg_edge {
+            proptest::prop_assert!(ids.contains(&e.from) && ids.contains(&e.to));
+        }
+        let in_blocks: HashSet<i64> = f.block_stmt.iter().map(|b| b.stmt).collect();
+        for s in &f.stmt {
+            let exec = s.kind != "decl" && s.kind != "format";
+            proptest::prop_assert_eq!(exec, in_blocks.contains(&s.stmt));
+        }
+    }
+}
