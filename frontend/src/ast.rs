@@ -117,7 +117,8 @@ pub enum DeclKind {
     Equivalence(Vec<Vec<Expr>>),
     /// DATA: the objects initialized (values are not kept).
     Data(Vec<Expr>),
-    /// An empty list saves everything.
+    /// An empty list saves everything; a COMMON block is named `/BLK/`
+    /// (blank common `//`), which saves all its members.
     Save(Vec<Name>),
     External(Vec<Name>),
     Intrinsic(Vec<Name>),
