@@ -306,3 +306,25 @@ fn statement_ids_run_on_across_units_and_entries_are_per_unit() {
     assert_eq!(edges(&f), vec![(1, 2), (3, 4)]);
     assert_eq!(f.call[0].callee, "S");
 }
+
+#[test]
+fn duplicate_labels_and_jumps_to_format_are_errors() {
+    let (f, diags) = lower_src(
+        "t.f",
+        "      PROGRAM T
+   10 X = 1.0
+   10 Y = 2.0
+      GOTO 20
+   20 FORMAT (F8.2)
+      END
+",
+    );
+    assert_eq!(
+        errors(&diags),
+        vec![
+            "label 10 is defined more than once".to_string(),
+            "label 20 is not on an executable statement".to_string()
+        ]
+    );
+    assert_eq!(f.stmt.iter().filter(|s| s.kind == "format").count(), 1);
+}

@@ -236,3 +236,19 @@ fn wrong_number_of_subscripts_is_an_error() {
         vec!["`A` has rank 2 but is referenced with 1 subscript(s)".to_string()]
     );
 }
+
+#[test]
+fn initialized_declarations_are_data_and_saved() {
+    let f = facts(
+        "t.f90",
+        "subroutine s()
+  integer :: k = 5, m
+  m = k
+end subroutine s
+",
+    );
+    let data: Vec<&str> = f.data_init.iter().map(|d| d.var.as_str()).collect();
+    assert_eq!(data, ["K"]);
+    let saved: Vec<&str> = f.saved.iter().map(|d| d.var.as_str()).collect();
+    assert_eq!(saved, ["K"]);
+}
