@@ -77,8 +77,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
     }
 
-    /// Lowers the body and the END of the unit; returns the `end` node.
-    pub(super) fn lower_body(&mut self) -> i64 {
+    /// Lowers the body and the END of the unit.
+    pub(super) fn lower_body(&mut self) {
         let unit = self.unit;
         let body = self.seq(&unit.body);
         self.flush_decls(None);
@@ -98,7 +98,6 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             self.edge(r, end);
         }
         self.resolve_gotos();
-        end
     }
 
     fn resolve_gotos(&mut self) {

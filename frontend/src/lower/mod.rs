@@ -163,10 +163,9 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
 
     fn run(mut self) {
         self.unit_header();
-        let end = self.lower_body();
+        self.lower_body();
         self.finish_blocks();
         self.finish_decls();
-        let _ = end;
     }
 
     fn error(&mut self, pos: Pos, message: String) {
