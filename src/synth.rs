@@ -1,9 +1,8 @@
 //! Large synthetic Fortran programs for the benchmarks: fixed-form F77 with
 //! HPF directives, deterministic for a seed.
 //!
-//! - `mixed`: many units with COMMON, PARAMETER, HPF, nested DO loops (also
-//!   sharing terminals), block and logical IFs, GOTOs and calls — the shape
-//!   of real numerical code, for the frontend benchmark.
+//! (The `mixed` shape of the frontend benchmark is
+//! `kaiseki_frontend::synth::synthetic_program`.)
 //! - `dataflow`: one unit with many statements over many scalars, each
 //!   statement reading and writing variables of a sliding window, inside
 //!   loops and IFs — for the reaching-definitions benchmark.
@@ -32,72 +31,6 @@ impl Rng {
     pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
         lo + self.below((hi - lo + 1) as u64) as i64
     }
-}
-
-/// A fixed-form program of about `lines` lines in the `mixed` shape.
-pub fn mixed(lines: usize, seed: u64) -> String {
-    let mut rng = Rng::new(seed);
-    let mut out = String::new();
-    let mut unit = 0;
-    while out.lines().count() < lines {
-        unit += 1;
-        mixed_unit(&mut out, unit, &mut rng);
-    }
-    out
-}
-
-fn mixed_unit(out: &mut String, unit: usize, rng: &mut Rng) {
-    let name = format!("S{unit}");
-    out.push_str(&format!("      SUBROUTINE {name}(X, Y, N)\n"));
-    out.push_str("      INTEGER N, I, J, K, L, M\n      PARAMETER (M = 64)\n");
-    out.push_str("      REAL X(M, M), Y(M, M), Z(M, M), S, T\n");
-    out.push_str("      COMMON /WORK/ Z, S\n");
-    out.push_str("CHPF$ TEMPLATE T1(M, M)\nCHPF$ ALIGN (I, J) WITH T1(I, J) :: Z\n");
-    out.push_str("CHPF$ DISTRIBUTE T1(BLOCK, CYCLIC(2))\n");
-    let mut label = 10;
-    for _ in 0..rng.range(15, 25) {
-        match rng.below(5) {
-            0 => {
-                // labelled nest sharing one terminal statement
-                out.push_str(&format!("      DO {label} I = 2, N - 1\n"));
-                out.push_str(&format!("        DO {label} J = 1, M, 2\n"));
-                out.push_str(&format!(
-                    "  {label}   X(I, J) = Y(I - 1, J) * {}.5 + Z(I, J)\n",
-                    rng.range(1, 9)
-                ));
-                label += 10;
-            }
-            1 => {
-                out.push_str("CHPF$ INDEPENDENT\n");
-                out.push_str("      DO I = 1, M\n        DO J = 1, M\n          DO K = 1, 4\n");
-                out.push_str(&format!(
-                    "            Z(I, J) = Z(I, J) + X(K, J) * {}.0\n",
-                    rng.range(1, 9)
-                ));
-                out.push_str("          END DO\n        END DO\n      END DO\n");
-            }
-            2 => {
-                out.push_str("      IF (S .GT. 0.0) THEN\n        S = S - 1.0\n");
-                out.push_str("      ELSE IF (S .LT. -10.0) THEN\n        S = 0.0\n");
-                out.push_str("      ELSE\n        T = S * 2.0\n      END IF\n");
-            }
-            3 => {
-                out.push_str(&format!("      L = {}\n", rng.range(1, 50)));
-                out.push_str(&format!("  {label} L = L + 1\n"));
-                out.push_str(&format!("      IF (L .LT. N) GOTO {label}\n"));
-                label += 10;
-            }
-            _ => {
-                out.push_str(&format!(
-                    "      S = S + X({}, {}) * Y(N, 1)\n",
-                    rng.range(1, 64),
-                    rng.range(1, 64)
-                ));
-                out.push_str("      IF (S .GT. 1.0E6) S = 1.0E6\n");
-            }
-        }
-    }
-    out.push_str("      RETURN\n      END\n");
 }
 
 /// One main program with `stmts` assignments over `vars` scalars in the
@@ -196,9 +129,8 @@ mod tests {
 
     #[test]
     fn generators_are_deterministic_and_sized() {
-        assert_eq!(mixed(500, 7), mixed(500, 7));
-        assert_ne!(mixed(500, 7), mixed(500, 8));
-        assert!(mixed(2000, 1).lines().count() >= 2000);
+        assert_eq!(dataflow(500, 50, 7), dataflow(500, 50, 7));
+        assert_ne!(dataflow(500, 50, 7), dataflow(500, 50, 8));
         let d = dataflow(1000, 100, 3);
         let assigns = d.lines().filter(|l| l.contains(" = ")).count();
         assert!(assigns >= 900, "{assigns} assignments");

@@ -69,7 +69,11 @@ fn parse_field(text: &str, ty: ColType) -> Result<Value, String> {
 
 /// Reads rows into `table` (whose columns are already set) from `input`.
 /// A CSV header must name the table's columns in order.
-pub fn read_table(table: &mut Table, format: Format, input: &mut dyn BufRead) -> Result<(), String> {
+pub fn read_table(
+    table: &mut Table,
+    format: Format,
+    input: &mut dyn BufRead,
+) -> Result<(), String> {
     let arity = table.columns.len();
     let convert = |fields: Vec<&str>, line: usize, table: &mut Table| -> Result<(), String> {
         if fields.len() != arity {
@@ -161,7 +165,10 @@ mod tests {
             for t in fb.tables() {
                 let mut bytes = Vec::new();
                 write_table(&t, format, &mut bytes).unwrap();
-                let mut t2 = Table { rows: vec![], ..t.clone() };
+                let mut t2 = Table {
+                    rows: vec![],
+                    ..t.clone()
+                };
                 read_table(&mut t2, format, &mut bytes.as_slice()).unwrap();
                 assert_eq!(t2, t);
                 back.push(t2);
@@ -172,7 +179,11 @@ mod tests {
 
     #[test]
     fn csv_header_names_the_columns() {
-        let t = sample().tables().into_iter().find(|t| t.name == "stmt").unwrap();
+        let t = sample()
+            .tables()
+            .into_iter()
+            .find(|t| t.name == "stmt")
+            .unwrap();
         let mut bytes = Vec::new();
         write_table(&t, Format::Csv, &mut bytes).unwrap();
         let text = String::from_utf8(bytes).unwrap();
@@ -182,7 +193,11 @@ mod tests {
     #[test]
     fn bad_rows_are_errors() {
         let mut t = Table::from_schema(&Stmt::SCHEMA);
-        let err = read_table(&mut t, Format::Tsv, &mut "1\tMAIN\tx\t7\tassign\n".as_bytes());
+        let err = read_table(
+            &mut t,
+            Format::Tsv,
+            &mut "1\tMAIN\tx\t7\tassign\n".as_bytes(),
+        );
         assert!(err.unwrap_err().contains("not a number"));
     }
 }

@@ -13,7 +13,12 @@ pub fn run(
     dot: bool,
     rules: Option<&Path>,
 ) -> Result<ExitCode, String> {
-    let lowered = pipeline::lower_files(files);
+    let mut lowered = pipeline::lower_files(files);
+    if all {
+        lowered.facts.request.push(kaiseki_facts::Request {
+            what: "general".into(),
+        });
+    }
     let derived = pipeline::derive(&lowered.facts, rules)?;
     let rows = deps::dependence_rows(&lowered.facts, &derived, all);
     let text = if dot {

@@ -47,7 +47,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             print!(
                 "{}",
                 match shape {
-                    Shape::Mixed => synth::mixed(size, seed),
+                    Shape::Mixed => kaiseki_frontend::synth::synthetic_program(size, seed),
                     Shape::Dataflow => synth::dataflow(size, vars, seed),
                     Shape::Nests => synth::nests(size, 10, seed),
                 }
