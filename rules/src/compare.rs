@@ -105,69 +105,13 @@ pub fn compare_builtin(facts: &FactBase) -> Result<Vec<String>, String> {
 mod tests {
     use super::*;
     use crate::compiled::fixtures;
-    use kaiseki_facts::{CfgEdge, CfgEntry, Def, LoopTrip, Stmt, Use, Value};
+    use crate::testing::{facts, fixture, fixtures_dir};
+    use kaiseki_facts::Value;
     use proptest::prelude::*;
-    use std::path::Path;
-
-    fn fixture(name: &str) -> RuleProgram {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/compiled")
-            .join(name);
-        crate::load_rules(&dir).unwrap_or_else(|d| panic!("{name}: {d:?}"))
-    }
-
-    /// A small fact base for every fixture's inputs.
-    fn facts(edges: &[(i64, i64)], trips: &[i64], kinds: &[usize]) -> FactBase {
-        let mut f = FactBase {
-            cfg_edge: edges
-                .iter()
-                .map(|&(from, to)| CfgEdge { from, to })
-                .collect(),
-            cfg_entry: vec![CfgEntry {
-                unit: "MAIN".into(),
-                stmt: 0,
-            }],
-            ..FactBase::default()
-        };
-        f.loop_trip = trips
-            .iter()
-            .enumerate()
-            .map(|(i, &trip)| LoopTrip {
-                r#loop: i as i64,
-                trip,
-            })
-            .collect();
-        let names = ["assign", "do", "call", "12"];
-        for (i, &k) in kinds.iter().enumerate() {
-            let stmt = i as i64;
-            let unit = if i % 3 == 0 { "SUB" } else { "MAIN" };
-            f.stmt.push(Stmt {
-                stmt,
-                unit: unit.into(),
-                line: stmt + 1,
-                col: (k as i64 * 3) % 8,
-                kind: names[k % names.len()].into(),
-            });
-            let var = ["X", "Y", "Z"][k % 3].to_string();
-            f.def.push(Def {
-                r#ref: 2 * stmt,
-                stmt,
-                var: var.clone(),
-            });
-            f.r#use.push(Use {
-                r#ref: 2 * stmt + 1,
-                stmt,
-                var,
-            });
-        }
-        f.normalize();
-        f
-    }
 
     #[test]
     fn every_fixture_directory_is_compiled() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/compiled");
-        let dirs = std::fs::read_dir(dir)
+        let dirs = std::fs::read_dir(fixtures_dir())
             .unwrap()
             .filter(|e| e.as_ref().unwrap().path().is_dir())
             .count();

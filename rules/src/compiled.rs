@@ -6,8 +6,8 @@
 
 use crate::error::EngineError;
 use crate::functors::{Calls, FunctorRegistry};
-use crate::inputs::{bind_inputs, DeclaredRelation};
-use crate::rows::{decode, Interner, Rows};
+use crate::rows::Rows;
+use crate::run::{execute, DeclaredRelation, Signature};
 use kaiseki_facts::{ColType, FactBase, Table};
 
 /// A declared relation of a compiled program.
@@ -50,6 +50,27 @@ impl CompiledProgram {
             .collect()
     }
 
+    /// The declared relations, functors and constants, as a run needs them.
+    pub(crate) fn signature(&self) -> Signature<'static> {
+        Signature {
+            relations: self
+                .relations
+                .iter()
+                .map(|r| DeclaredRelation {
+                    name: r.name,
+                    columns: r.columns.to_vec(),
+                    input: r.input,
+                })
+                .collect(),
+            functors: self
+                .functors
+                .iter()
+                .map(|f| (f.name, f.args.to_vec(), f.result))
+                .collect(),
+            symbols: self.symbols.to_vec(),
+        }
+    }
+
     /// Runs the program on `facts`: every declared relation, rows sorted.
     pub fn run(
         &self,
@@ -62,35 +83,9 @@ impl CompiledProgram {
                 errors: self.errors.iter().map(|e| e.to_string()).collect(),
             });
         };
-        let symbols = Interner::with_constants(self.symbols);
-        let relations: Vec<DeclaredRelation> = self
-            .relations
-            .iter()
-            .map(|r| DeclaredRelation {
-                name: r.name,
-                columns: r.columns.to_vec(),
-                input: r.input,
-            })
-            .collect();
-        let inputs = bind_inputs(&relations, facts, &symbols)?;
-        let functors: Vec<(&str, Vec<ColType>, ColType)> = self
-            .functors
-            .iter()
-            .map(|f| (f.name, f.args.to_vec(), f.result))
-            .collect();
-        let calls = Calls::new(&functors, registry, facts, &symbols)?;
-        let outputs = evaluate(&inputs, &calls);
-        calls.finish()?;
-        Ok(self
-            .relations
-            .iter()
-            .zip(&outputs)
-            .map(|(r, rows)| {
-                let columns: Vec<(String, ColType)> =
-                    r.columns.iter().map(|(n, t)| (n.to_string(), *t)).collect();
-                decode(r.name, &columns, rows, &symbols)
-            })
-            .collect())
+        execute(&self.signature(), facts, registry, |inputs, calls| {
+            evaluate(&inputs, calls)
+        })
     }
 }
 

@@ -10,17 +10,21 @@
 //! as a sorted [`kaiseki_facts::Table`]; [`compare_builtin`] checks that
 //! they agree.
 
+#[cfg(test)]
+mod bench;
 pub mod compare;
 pub mod compiled;
 pub mod dl;
 pub mod error;
 pub mod functors;
-pub mod inputs;
 mod interp;
 pub mod native;
 pub mod ops;
 pub mod program;
 pub mod rows;
+pub mod run;
+#[cfg(test)]
+mod testing;
 
 pub use compare::{compare_builtin, compare_engines, diff_tables};
 pub use compiled::{builtin_program, run_compiled, CompiledProgram};

@@ -4,7 +4,7 @@
 
 use crate::dl::{self, ast::Type, diag::Diagnostic, diag::RuleDiagnostic, diag::Sources, ir};
 use crate::functors::FunctorRegistry;
-use crate::inputs::input_mismatch;
+use crate::run::{input_mismatch, DeclaredRelation, Signature};
 use kaiseki_facts::{ColType, FactBase};
 use std::path::{Path, PathBuf};
 
@@ -63,6 +63,37 @@ impl RuleProgram {
     /// The checked program.
     pub fn ir(&self) -> &ir::Program {
         &self.ir
+    }
+
+    /// The declared relations, functors and constants, as a run needs them.
+    pub(crate) fn signature(&self) -> Signature<'_> {
+        Signature {
+            relations: self
+                .ir
+                .relations
+                .iter()
+                .filter(|r| !r.aggregate_body)
+                .map(|r| DeclaredRelation {
+                    name: &r.name,
+                    columns: r
+                        .columns
+                        .iter()
+                        .map(|(n, t)| (n.as_str(), col_type(*t)))
+                        .collect(),
+                    input: r.input,
+                })
+                .collect(),
+            functors: self
+                .ir
+                .functors
+                .iter()
+                .map(|f| {
+                    let args = f.args.iter().map(|t| col_type(*t)).collect();
+                    (f.name.as_str(), args, col_type(f.result))
+                })
+                .collect(),
+            symbols: self.ir.symbols.iter().map(String::as_str).collect(),
+        }
     }
 
     /// The names of the relations marked `.output`, in declaration order.

@@ -58,8 +58,13 @@ impl Rows {
         self.arity
     }
 
+    /// Row `i` (`i < len`).
+    pub fn row(&self, i: usize) -> &[i64] {
+        &self.data[i * self.arity..(i + 1) * self.arity]
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &[i64]> + '_ {
-        (0..self.len).map(move |i| &self.data[i * self.arity..(i + 1) * self.arity])
+        (0..self.len).map(move |i| self.row(i))
     }
 }
 
@@ -151,23 +156,63 @@ pub fn encode(table: &Table, types: &[ColType], symbols: &Interner) -> Result<Ro
     Ok(rows)
 }
 
+impl Interner {
+    /// For each symbol id, its rank in the string order of all symbols:
+    /// rows compared with symbols replaced by ranks compare as their
+    /// decoded values do.
+    pub fn ranks(&self) -> Vec<i64> {
+        let inner = self.inner.borrow();
+        let mut ids: Vec<usize> = (0..inner.names.len()).collect();
+        ids.sort_unstable_by(|a, b| inner.names[*a].cmp(&inner.names[*b]));
+        let mut ranks = vec![0; ids.len()];
+        for (rank, id) in ids.into_iter().enumerate() {
+            ranks[id] = rank as i64;
+        }
+        ranks
+    }
+}
+
 /// The table `name` with `columns`, from rows (sorted and deduplicated).
-pub fn decode(name: &str, columns: &[(String, ColType)], rows: &Rows, symbols: &Interner) -> Table {
-    let mut table = Table {
+/// `ranks` is [`Interner::ranks`]: rows are sorted as `i64`s before any
+/// value is built, which is much cheaper than sorting values.
+pub fn decode(
+    name: &str,
+    columns: &[(String, ColType)],
+    rows: &Rows,
+    symbols: &Interner,
+    ranks: &[i64],
+) -> Table {
+    let arity = columns.len();
+    let mut keys: Vec<i64> = Vec::with_capacity(rows.len() * arity);
+    for row in rows.iter() {
+        for (v, (_, ty)) in row.iter().zip(columns) {
+            keys.push(match ty {
+                ColType::Number => *v,
+                ColType::Symbol => usize::try_from(*v)
+                    .ok()
+                    .and_then(|i| ranks.get(i).copied())
+                    .unwrap_or(i64::MAX),
+            });
+        }
+    }
+    let key = |i: usize| &keys[i * arity..(i + 1) * arity];
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_unstable_by(|a, b| key(*a).cmp(key(*b)));
+    order.dedup_by(|a, b| key(*a) == key(*b));
+    Table {
         name: name.to_string(),
         columns: columns.to_vec(),
-        rows: rows
-            .iter()
-            .map(|row| {
-                row.iter()
+        rows: order
+            .into_iter()
+            .map(|i| {
+                rows.row(i)
+                    .iter()
                     .zip(columns)
                     .map(|(v, (_, ty))| symbols.value(*v, *ty))
                     .collect()
             })
             .collect(),
-    };
-    table.normalize();
-    table
+    }
 }
 
 #[cfg(test)]
@@ -199,11 +244,13 @@ mod tests {
             ],
         };
         let s = Interner::default();
-        let rows = encode(&table, &[ColType::Symbol, ColType::Number], &s).unwrap();
-        assert_eq!(rows.len(), 2);
-        let back = decode("t", &cols, &rows, &s);
-        assert_eq!(back.rows[0][0], Value::Symbol("a".into()));
-        assert_eq!(back.rows.len(), 2);
+        let mut rows = encode(&table, &[ColType::Symbol, ColType::Number], &s).unwrap();
+        rows.push(&[s.intern("a"), 1]);
+        assert_eq!(rows.len(), 3);
+        let back = decode("t", &cols, &rows, &s, &s.ranks());
+        let mut want = table.clone();
+        want.normalize();
+        assert_eq!(back, want);
     }
 
     #[test]

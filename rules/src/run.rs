@@ -1,12 +1,15 @@
-//! Binding the `.input` relations of a program to the fact base, by name:
-//! the same check at load time (as a diagnostic) and at run time.
+//! One run of an engine, the same for all of them: bind the `.input`
+//! relations to the fact base by name, intern the program's symbol
+//! constants first, resolve its functors, evaluate, decode the rows.
 
 use crate::error::EngineError;
-use crate::rows::{encode, Interner, Rows};
-use kaiseki_facts::{ColType, FactBase};
+use crate::functors::{Calls, FunctorRegistry};
+use crate::rows::{decode, encode, Interner, Rows};
+use kaiseki_facts::{ColType, FactBase, Table};
 use std::collections::HashMap;
 
-/// Why `.input name(columns)` does not match the fact base, if it does not.
+/// Why `.input name(columns)` does not match the fact base, if it does not
+/// (checked at load time too, as a diagnostic).
 pub fn input_mismatch(name: &str, columns: &[(&str, ColType)]) -> Option<String> {
     let Some(schema) = FactBase::SCHEMAS.iter().find(|s| s.name == name) else {
         return Some(format!("the fact base has no relation `{name}`"));
@@ -41,9 +44,49 @@ pub struct DeclaredRelation<'a> {
     pub input: bool,
 }
 
+/// What a run needs to know of a program besides its rules.
+pub struct Signature<'a> {
+    /// The declared relations, in the order the engine numbers them.
+    pub relations: Vec<DeclaredRelation<'a>>,
+    /// The functors, in the order the engine numbers them.
+    pub functors: Vec<(&'a str, Vec<ColType>, ColType)>,
+    /// The symbol constants, interned first and in this order.
+    pub symbols: Vec<&'a str>,
+}
+
+/// Runs `evaluate` (given the rows of every declared relation, inputs
+/// filled, and the functors) and returns every declared relation as a
+/// sorted table. `evaluate` returns rows for at least the declared relations, in order.
+pub fn execute(
+    sig: &Signature,
+    facts: &FactBase,
+    registry: &FunctorRegistry,
+    evaluate: impl FnOnce(Vec<Rows>, &Calls) -> Vec<Rows>,
+) -> Result<Vec<Table>, EngineError> {
+    let symbols = Interner::with_constants(&sig.symbols);
+    let inputs = bind_inputs(&sig.relations, facts, &symbols)?;
+    let calls = Calls::new(&sig.functors, registry, facts, &symbols)?;
+    let rows = evaluate(inputs, &calls);
+    calls.finish()?;
+    let ranks = symbols.ranks();
+    Ok(sig
+        .relations
+        .iter()
+        .zip(&rows)
+        .map(|(rel, rows)| {
+            let columns: Vec<(String, ColType)> = rel
+                .columns
+                .iter()
+                .map(|(n, t)| (n.to_string(), *t))
+                .collect();
+            decode(rel.name, &columns, rows, &symbols, &ranks)
+        })
+        .collect())
+}
+
 /// The rows of every relation of a program: the fact base's table for an
 /// input relation, no rows for the others.
-pub fn bind_inputs(
+fn bind_inputs(
     relations: &[DeclaredRelation],
     facts: &FactBase,
     symbols: &Interner,

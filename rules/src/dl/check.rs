@@ -4,7 +4,7 @@
 //! or through `=`, arithmetic, functors and aggregates).
 
 use super::ast::{AggKind, CmpOp, Type};
-use super::diag::Diagnostic;
+use super::diag::{Diagnostic, Pos};
 use super::ir::*;
 
 /// Infers the variable types of every rule (filling [`Var::ty`] and the
@@ -286,16 +286,16 @@ fn unbound_message(rule: &Rule, p: &Program, lit: Option<&Literal>, name: &str) 
     }
 }
 
-/// Reports the variables that nothing binds. Unbound temporaries only
-/// follow from an unbound variable reported elsewhere, so the check first
-/// assumes every temporary bound and reports what is still unbound; only
-/// when that finds nothing (a cycle like `X = X + 1`) are the variables of
-/// the literals that cannot run reported.
+/// Reports the variables that nothing binds, each once, where it is first
+/// used. Unbound temporaries only follow from an unbound variable reported
+/// elsewhere, so the check first assumes every temporary bound and reports
+/// what is still unbound; only when that finds nothing (a cycle like
+/// `X = X + 1`) are the variables of the literals that cannot run reported.
 fn check_bindings(rule: &Rule, p: &Program, diags: &mut Vec<Diagnostic>) {
-    let (_, stuck) = rule.source_order();
-    let head_bound = |order: &[usize], start: Vec<bool>| {
+    let bound_after = |start: Vec<bool>| {
+        let (order, stuck) = rule.order_from(start.clone());
         let mut bound = start;
-        for &i in order {
+        for &i in &order {
             for v in rule.body[i]
                 .kind
                 .binds(&bound, &rule.vars)
@@ -304,43 +304,39 @@ fn check_bindings(rule: &Rule, p: &Program, diags: &mut Vec<Diagnostic>) {
                 bound[v] = true;
             }
         }
-        bound
+        (bound, stuck)
     };
     let temps: Vec<bool> = rule.vars.iter().map(|v| v.temp).collect();
-    let (order, optimistic_stuck) = rule.order_from(temps.clone());
-    let bound = head_bound(&order, temps);
-    let mut found = Vec::new();
-    for &i in &optimistic_stuck {
+    let (mut bound, mut stuck) = bound_after(temps);
+    if stuck.is_empty()
+        && rule
+            .head_args
+            .iter()
+            .all(|t| t.var().is_none_or(|v| bound[v]))
+    {
+        (bound, stuck) = bound_after(vec![false; rule.vars.len()]);
+    }
+    // (position, variable, literal or `None` for the head), body first.
+    let mut uses: Vec<(bool, Pos, VarId, Option<&Literal>)> = Vec::new();
+    for &i in &stuck {
         for t in rule.body[i].kind.terms() {
             if let Term::Var(v, pos) = t {
-                if !bound[v] {
-                    let msg = unbound_message(rule, p, Some(&rule.body[i]), &rule.vars[v].name);
-                    found.push(Diagnostic::new(pos, msg));
-                }
+                uses.push((false, pos, v, Some(&rule.body[i])));
             }
         }
     }
     for t in &rule.head_args {
         if let Term::Var(v, pos) = *t {
-            if !bound[v] {
-                let msg = unbound_message(rule, p, None, &rule.vars[v].name);
-                found.push(Diagnostic::new(pos, msg));
-            }
+            uses.push((true, pos, v, None));
         }
     }
-    if found.is_empty() && !stuck.is_empty() {
-        let (order, _) = rule.source_order();
-        let bound = head_bound(&order, vec![false; rule.vars.len()]);
-        for &i in &stuck {
-            for t in rule.body[i].kind.terms() {
-                if let Term::Var(v, pos) = t {
-                    if !bound[v] && !rule.vars[v].temp {
-                        let msg = unbound_message(rule, p, Some(&rule.body[i]), &rule.vars[v].name);
-                        found.push(Diagnostic::new(pos, msg));
-                    }
-                }
-            }
+    uses.sort_by_key(|u| (u.0, u.1));
+    let mut reported = vec![false; rule.vars.len()];
+    for (_, pos, v, lit) in uses {
+        if !bound[v] && !rule.vars[v].temp && !reported[v] {
+            reported[v] = true;
+            let msg = unbound_message(rule, p, lit, &rule.vars[v].name);
+            diags.push(Diagnostic::new(pos, msg));
         }
     }
-    diags.extend(found);
 }

@@ -99,3 +99,122 @@ pub fn read_dir(dir: &Path) -> Result<Sources, Vec<RuleDiagnostic>> {
     }
     Ok(sources)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces of rule text, so random programs get past the lexer often.
+    const PIECES: &[&str] = &[
+        ".decl ",
+        ".input ",
+        ".output ",
+        ".functor ",
+        "p",
+        "q",
+        "r",
+        "X",
+        "Y",
+        "_",
+        "(",
+        ")",
+        ",",
+        ".",
+        ":-",
+        "!",
+        "=",
+        "<",
+        "+",
+        "-",
+        "*",
+        "/",
+        "1",
+        "\"s\"",
+        ": number",
+        ": symbol",
+        "count",
+        "sum",
+        " : ",
+        "{",
+        "}",
+        ";",
+        "@f",
+        "cat",
+        " ",
+        "\n",
+        "x: number",
+        "\"",
+        "/*",
+        "%",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        /// Any text gives a program or diagnostics, never a panic.
+        #[test]
+        fn never_panics(pieces in prop::collection::vec(0..PIECES.len(), 0..60)) {
+            let text: String = pieces.iter().map(|&i| PIECES[i]).collect();
+            let sources = diag::Sources { files: vec![("t.dl".into(), text)] };
+            if let Err(diags) = compile(&sources) {
+                prop_assert!(!diags.is_empty());
+            }
+        }
+    }
+
+    /// Valid programs to damage: errors then reach the checks after parsing.
+    const PROGRAMS: &[&str] = &[
+        include_str!("../../tests/compiled/aggregates/aggregates.dl"),
+        include_str!("../../tests/compiled/functors/functors.dl"),
+        include_str!("../../tests/compiled/arith/arith.dl"),
+        include_str!("../../tests/compiled/negation/negation.dl"),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        /// A valid program with a span cut out or replaced by another piece of
+        /// it is checked without a panic.
+        #[test]
+        fn damaged_programs_never_panic(
+            which in 0..PROGRAMS.len(),
+            cuts in prop::collection::vec((0..2000usize, 0..8usize, 0..2000usize), 1..4),
+        ) {
+            let mut text: Vec<char> = PROGRAMS[which].chars().collect();
+            for (at, len, from) in cuts {
+                let at = at % (text.len() + 1);
+                let end = (at + len).min(text.len());
+                let from = from % (text.len() + 1);
+                let piece: Vec<char> = text[from..(from + 3).min(text.len())].to_vec();
+                text.splice(at..end, piece);
+            }
+            let sources = diag::Sources { files: vec![("t.dl".into(), text.into_iter().collect())] };
+            let _ = compile(&sources);
+        }
+    }
+
+    #[test]
+    fn strata_come_in_dependency_order() {
+        let text = ".decl e(a: number, b: number)\n.decl p(a: number, b: number)\n.decl n(a: number)\n\
+                    e(1, 2).\np(X, Y) :- e(X, Y).\np(X, Z) :- p(X, Y), e(Y, Z).\nn(X) :- e(X, _), !p(X, X).";
+        let sources = diag::Sources {
+            files: vec![("t.dl".into(), text.into())],
+        };
+        let program = compile(&sources).unwrap();
+        let names: Vec<(Vec<&str>, bool)> = program
+            .strata
+            .iter()
+            .map(|s| {
+                let rels = s
+                    .relations
+                    .iter()
+                    .map(|r| program.relations[*r].name.as_str())
+                    .collect();
+                (rels, s.recursive)
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec![(vec!["e"], false), (vec!["p"], true), (vec!["n"], false)]
+        );
+    }
+}

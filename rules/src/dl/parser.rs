@@ -9,7 +9,12 @@ use super::lexer::{lex, Tok, Token};
 struct Parser {
     tokens: Vec<Token>,
     at: usize,
+    /// Nesting of expressions and disjunctions, bounded so that a
+    /// pathological file is an error rather than a stack overflow.
+    depth: usize,
 }
+
+const MAX_DEPTH: usize = 256;
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -213,7 +218,22 @@ impl Parser {
         }
     }
 
+    /// Runs `f` one nesting level deeper.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Diagnostic::new(self.pos(), "nested too deeply"));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
     fn disjunction(&mut self) -> PResult<Disjunction> {
+        self.nested(Self::disjunction_at_depth)
+    }
+
+    fn disjunction_at_depth(&mut self) -> PResult<Disjunction> {
         let mut alts = vec![self.conjunction()?];
         while self.eat(&Tok::Semicolon) {
             alts.push(self.conjunction()?);
@@ -276,6 +296,10 @@ impl Parser {
     }
 
     fn expr(&mut self) -> PResult<Expr> {
+        self.nested(Self::expr_at_depth)
+    }
+
+    fn expr_at_depth(&mut self) -> PResult<Expr> {
         let mut lhs = self.term()?;
         loop {
             let op = match self.tok() {
@@ -307,7 +331,7 @@ impl Parser {
     fn unary(&mut self) -> PResult<Expr> {
         if self.tok() == &Tok::Minus {
             let pos = self.advance().pos;
-            return Ok(match self.unary()? {
+            return Ok(match self.nested(Self::unary)? {
                 Expr::Number(n, _) => Expr::Number(n.wrapping_neg(), pos),
                 e => Expr::Neg(Box::new(e), pos),
             });
@@ -407,7 +431,11 @@ impl Parser {
 /// Parses one file; `file` is its index in the program's [`super::diag::Sources`].
 pub fn parse_file(file: u32, text: &str) -> (Vec<Item>, Vec<Diagnostic>) {
     let (tokens, mut diags) = lex(file, text);
-    let mut p = Parser { tokens, at: 0 };
+    let mut p = Parser {
+        tokens,
+        at: 0,
+        depth: 0,
+    };
     let mut items = Vec::new();
     while p.tok() != &Tok::Eof {
         match p.item() {
@@ -531,5 +559,17 @@ mod tests {
         let (items, diags) = parse_file(0, "h(X :- b(X).\ng(1).\nh(2) :- .\nk(3).");
         assert_eq!(diags.len(), 2);
         assert_eq!(items.len(), 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!(
+            "p(X) :- q(X), X = {}1{}.",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        assert!(first_error(&deep).ends_with("nested too deeply"));
+        let minus = format!("p({}1).", "-".repeat(100_000));
+        assert!(first_error(&minus).ends_with("nested too deeply"));
     }
 }
