@@ -7,6 +7,11 @@
 //! - each inequality is divided by the gcd of its coefficients with the
 //!   constant rounded down (integer tightening); parallel inequalities keep
 //!   the tighter one, opposite ones meeting exactly become an equality;
+//! - cheap tests first, at every step: the single-variable bounds drop the
+//!   constraints they imply and refute those they contradict (Banerjee-style);
+//!   interval propagation may empty a variable's range (infeasible); on the
+//!   system as asked, a greedy search fixing variables mid-range may find a
+//!   point (feasible);
 //! - a variable bounded on one side only is dropped with its constraints;
 //!   Fourier–Motzkin elimination is exact over the integers when all lower or
 //!   all upper coefficients of the variable are 1; otherwise the real shadow
@@ -20,7 +25,7 @@
 //! A "feasible" answer carries a witness point, checked against the input.
 
 use super::diophantine;
-use super::linear::{add, ceil_div, floor_div, mul, sub, Linear, Overflow};
+use super::linear::{add, ceil_div, floor_div, gcd, mul, sub, Linear, Overflow};
 
 /// `eqs[i](x) = 0` and `ineqs[j](x) >= 0` over `nvars` integer variables.
 #[derive(Clone, Debug, Default)]
@@ -74,44 +79,147 @@ type Answer = Result<Option<Vec<i64>>, Undecided>;
 
 /// Decide whether `system` has an integer solution.
 pub fn feasible(system: &System, budget: &mut Budget) -> Feasibility {
-    let nvars = system
-        .eqs
+    feasible_parts(system.nvars, &system.eqs, &[&system.ineqs], budget)
+}
+
+/// [`feasible`] for equalities `eqs` and the inequalities of all `ineqs`
+/// slices, so that callers asking many questions about one domain need not
+/// copy it.
+pub fn feasible_parts(
+    nvars: usize,
+    eqs: &[Linear],
+    ineqs: &[&[Linear]],
+    budget: &mut Budget,
+) -> Feasibility {
+    let all_ineqs = || ineqs.iter().flat_map(|part| part.iter());
+    // The solver's arithmetic never makes i64::MIN (see `linear`); refuse it as input.
+    let has_min = |l: &Linear| l.constant == i64::MIN || l.coeffs.contains(&i64::MIN);
+    if eqs.iter().chain(all_ineqs()).any(has_min) {
+        return Feasibility::Unknown;
+    }
+    let nvars = eqs
         .iter()
-        .chain(&system.ineqs)
+        .chain(all_ineqs())
         .map(|l| l.coeffs.len())
-        .fold(system.nvars, usize::max);
-    let widen = |l: &Linear| {
-        let mut l = l.clone();
-        l.coeffs.resize(nvars, 0);
-        l
+        .fold(nvars, usize::max);
+    let mut rows = Rows::with_capacity(nvars, all_ineqs().count());
+    for l in all_ineqs() {
+        rows.push_linear(l);
+    }
+    let satisfied = |x: &[i64]| {
+        eqs.iter().all(|e| e.eval(x) == Ok(0))
+            && all_ineqs().all(|l| l.eval(x).is_ok_and(|v| v >= 0))
     };
-    let eqs: Vec<Linear> = system.eqs.iter().map(widen).collect();
-    let ineqs: Vec<Linear> = system.ineqs.iter().map(widen).collect();
-    match solve(nvars, &eqs, ineqs, budget) {
-        Ok(Some(w)) if satisfies(system, &w) => Feasibility::Feasible(w),
+    match solve(eqs, rows, budget) {
+        Ok(Some(w)) if satisfied(&w) => Feasibility::Feasible(w),
         Ok(Some(_)) | Err(Undecided) => Feasibility::Unknown,
         Ok(None) => Feasibility::Infeasible,
     }
 }
 
-fn satisfies(system: &System, x: &[i64]) -> bool {
-    system.eqs.iter().all(|e| e.eval(x) == Ok(0))
-        && system.ineqs.iter().all(|l| l.eval(x).is_ok_and(|v| v >= 0))
+/// Inequalities `coeffs · x + constant >= 0`, stored row after row as the
+/// `nvars` coefficients then the constant: one allocation per system, which
+/// matters because elimination builds a new system at every step.
+#[derive(Clone)]
+struct Rows {
+    width: usize,
+    data: Vec<i64>,
 }
 
-fn solve(nvars: usize, eqs: &[Linear], ineqs: Vec<Linear>, budget: &mut Budget) -> Answer {
-    if eqs.is_empty() {
-        return solve_inequalities(nvars, ineqs, budget);
+impl Rows {
+    fn with_capacity(nvars: usize, rows: usize) -> Self {
+        Rows {
+            width: nvars + 1,
+            data: Vec::with_capacity(rows * (nvars + 1)),
+        }
     }
+
+    fn nvars(&self) -> usize {
+        self.width - 1
+    }
+
+    fn len(&self) -> usize {
+        self.data.len() / self.width
+    }
+
+    fn iter(&self) -> std::slice::ChunksExact<'_, i64> {
+        self.data.chunks_exact(self.width)
+    }
+
+    fn push(&mut self, row: &[i64]) {
+        self.data.extend_from_slice(row);
+    }
+
+    /// Keep the rows for which `keep` is true, in order.
+    fn retain(&mut self, mut keep: impl FnMut(&[i64]) -> bool) {
+        let w = self.width;
+        let mut kept = 0;
+        for r in 0..self.len() {
+            if keep(&self.data[r * w..(r + 1) * w]) {
+                self.data.copy_within(r * w..(r + 1) * w, kept * w);
+                kept += 1;
+            }
+        }
+        self.data.truncate(kept * w);
+    }
+
+    fn push_linear(&mut self, l: &Linear) {
+        let n = self.nvars();
+        self.data.extend((0..n).map(|i| l.coeff(i)));
+        self.data.push(l.constant);
+    }
+}
+
+fn coeffs(row: &[i64]) -> &[i64] {
+    &row[..row.len() - 1]
+}
+
+fn constant(row: &[i64]) -> i64 {
+    row[row.len() - 1]
+}
+
+fn to_linear(row: &[i64]) -> Linear {
+    Linear {
+        coeffs: coeffs(row).to_vec(),
+        constant: constant(row),
+    }
+}
+
+/// The row's value at `x`, without variable `skip`'s term.
+fn eval_row(row: &[i64], x: &[i64], skip: Option<usize>) -> Result<i64, Overflow> {
+    coeffs(row)
+        .iter()
+        .zip(x)
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != skip)
+        .try_fold(constant(row), |acc, (_, (&c, &v))| add(acc, mul(c, v)?))
+}
+
+fn solve(eqs: &[Linear], ineqs: Rows, budget: &mut Budget) -> Answer {
+    if eqs.is_empty() {
+        return solve_inequalities(ineqs, true, budget);
+    }
+    let nvars = ineqs.nvars();
     budget.spend(eqs.len() * nvars + ineqs.len())?;
     let Some(map) = diophantine::solve(eqs, nvars)? else {
         return Ok(None);
     };
-    let over_t = ineqs
-        .iter()
-        .map(|l| l.substitute(&map))
-        .collect::<Result<Vec<_>, _>>()?;
-    match solve_inequalities(map.generators.len(), over_t, budget)? {
+    let mut over_t = Rows::with_capacity(map.generators.len(), ineqs.len());
+    let mut row_t = vec![0; over_t.width];
+    for row in ineqs.iter() {
+        let dot = |v: &[i64]| {
+            coeffs(row)
+                .iter()
+                .zip(v)
+                .try_fold(0i64, |acc, (&c, &x)| add(acc, mul(c, x)?))
+        };
+        for (slot, generator) in row_t.iter_mut().zip(&map.generators) {
+            *slot = dot(generator)?;
+        }
+        row_t[over_t.width - 1] = add(constant(row), dot(&map.particular)?)?;
+        over_t.push(&row_t);
+    }
+    match solve_inequalities(over_t, true, budget)? {
         Some(t) => Ok(Some(map.point(&t)?)),
         None => Ok(None),
     }
@@ -128,69 +236,251 @@ enum Elimination {
     Inexact,
 }
 
-fn solve_inequalities(nvars: usize, ineqs: Vec<Linear>, budget: &mut Budget) -> Answer {
-    budget.spend(ineqs.len() + 1)?;
-    let Some(cons) = normalize(ineqs)? else {
+/// `top`: the system as asked (not one derived by elimination), where a
+/// greedy search for a point is worth its cost.
+fn solve_inequalities(rows: Rows, top: bool, budget: &mut Budget) -> Answer {
+    budget.spend(rows.len() + 1)?;
+    let Some((mut rows, keys)) = normalize(&rows) else {
         return Ok(None);
     };
-    match opposite_pair(&cons)? {
+    match opposite_pair(&rows, &keys)? {
         Some(Opposite::Contradiction) => return Ok(None),
-        Some(Opposite::Equality(eq)) => return solve(nvars, &[eq], cons, budget),
+        Some(Opposite::Equality(eq)) => return solve(&[eq], rows, budget),
         None => {}
     }
-    let Some((var, kind)) = choose_variable(nvars, &cons) else {
-        // No variable left: every constraint was a satisfied constant.
-        return Ok(Some(vec![0; nvars]));
-    };
-    let (bounds, rest): (Vec<Linear>, Vec<Linear>) =
-        cons.iter().cloned().partition(|c| c.coeffs[var] != 0);
-    let reduced = match kind {
-        Elimination::OneSided => solve_inequalities(nvars, rest, budget)?,
-        Elimination::Exact => {
-            solve_inequalities(nvars, shadow(&rest, &bounds, var, false)?, budget)?
-        }
-        Elimination::Inexact => {
-            if solve_inequalities(nvars, shadow(&rest, &bounds, var, false)?, budget)?.is_none() {
+    match prune_by_bounds(&mut rows) {
+        Pruned::Infeasible => return Ok(None),
+        Pruned::OnlyBounds(point) => return Ok(Some(point)),
+        Pruned::Constraints(mut bounds) => {
+            if !propagate(&rows, &mut bounds, 2) {
                 return Ok(None);
             }
-            match solve_inequalities(nvars, shadow(&rest, &bounds, var, true)?, budget)? {
-                Some(w) => Some(w),
-                None => return splinter(nvars, &cons, &bounds, var, budget),
+            if top {
+                if let Some(point) = greedy_point(&rows, bounds) {
+                    return Ok(Some(point));
+                }
             }
         }
+    }
+    let Some((var, kind)) = choose_variable(&rows) else {
+        // No variable left: every constraint was a satisfied constant.
+        return Ok(Some(vec![0; rows.nvars()]));
+    };
+    let mut eliminate = |shadow: Shadow| -> Answer {
+        solve_inequalities(project(&rows, var, shadow)?, false, budget)
+    };
+    let reduced = match kind {
+        Elimination::OneSided => eliminate(Shadow::Drop)?,
+        Elimination::Exact => eliminate(Shadow::Real)?,
+        Elimination::Inexact => match eliminate(Shadow::Dark)? {
+            Some(w) => Some(w),
+            None if eliminate(Shadow::Real)?.is_none() => return Ok(None),
+            None => return splinter(&rows, var, budget),
+        },
     };
     match reduced {
-        Some(w) => Ok(Some(place(w, &bounds, var)?)),
+        Some(w) => Ok(Some(place(w, &rows, var)?)),
         None => Ok(None),
     }
 }
 
-/// Integer tightening and merging of parallel constraints; `None` when a
-/// constant constraint is false.
-fn normalize(ineqs: Vec<Linear>) -> Result<Option<Vec<Linear>>, Undecided> {
-    let mut cons: Vec<Linear> = Vec::with_capacity(ineqs.len());
-    for l in ineqs {
-        let g = l.content();
+/// Integer tightening (divide by the gcd of the coefficients, round the
+/// constant down) and merging of parallel constraints; `None` when a constant
+/// constraint is false.
+fn normalize(rows: &Rows) -> Option<(Rows, Vec<u64>)> {
+    let mut out = Rows::with_capacity(rows.nvars(), rows.len());
+    let mut keys = Vec::with_capacity(rows.len());
+    let mut scratch = vec![0; rows.width];
+    for row in rows.iter() {
+        let g = coeffs(row).iter().fold(0, |g, &c| gcd(g, c));
         if g == 0 {
-            if l.constant < 0 {
-                return Ok(None);
+            if constant(row) < 0 {
+                return None;
             }
             continue;
         }
-        let l = if g == 1 {
-            l
-        } else {
-            Linear {
-                coeffs: l.coeffs.iter().map(|c| c / g).collect(),
-                constant: floor_div(l.constant, g),
+        for (s, &c) in scratch.iter_mut().zip(coeffs(row)) {
+            *s = c / g;
+        }
+        scratch[rows.width - 1] = floor_div(constant(row), g);
+        let key = coefficient_key(coeffs(&scratch));
+        let width = out.width;
+        match out
+            .data
+            .chunks_exact_mut(width)
+            .zip(&keys)
+            .find(|(r, &k)| k == key && coeffs(r) == coeffs(&scratch))
+        {
+            Some((r, _)) => r[width - 1] = r[width - 1].min(scratch[width - 1]),
+            None => {
+                out.push(&scratch);
+                keys.push(key);
             }
-        };
-        match cons.iter_mut().find(|c| c.coeffs == l.coeffs) {
-            Some(c) => c.constant = c.constant.min(l.constant),
-            None => cons.push(l),
         }
     }
-    Ok(Some(cons))
+    Some((out, keys))
+}
+
+/// A hash of the coefficients that is linear in them (wrapping), so that
+/// parallel rows share a key and opposite rows have opposite keys: a cheap
+/// filter before comparing whole rows.
+fn coefficient_key(coeffs: &[i64]) -> u64 {
+    coeffs.iter().fold(0u64, |k, &c| {
+        k.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(c as u64)
+    })
+}
+
+/// The outcome of [`prune_by_bounds`].
+enum Pruned {
+    Infeasible,
+    /// Only single-variable bounds are left; here is a point inside them.
+    OnlyBounds(Vec<i64>),
+    /// Some constraints (left in the rows) remain; the variables' bounds.
+    Constraints(Vec<Bounds>),
+}
+
+/// The (lower, upper) bounds of a variable.
+type Bounds = (Option<i64>, Option<i64>);
+
+/// The cheap test inside the exact one (Banerjee-style): the single-variable
+/// constraints bound each variable; a constraint that holds everywhere in that
+/// box is dropped, one that holds nowhere proves infeasibility. Run before
+/// every elimination, it keeps Fourier–Motzkin from multiplying redundant
+/// constraints.
+fn prune_by_bounds(rows: &mut Rows) -> Pruned {
+    let nvars = rows.nvars();
+    // (lower, upper) of each variable.
+    let mut bounds: Vec<Bounds> = vec![(None, None); nvars];
+    for row in rows.iter() {
+        let mut vars = coeffs(row).iter().enumerate().filter(|(_, &a)| a != 0);
+        if let (Some((v, &a)), None) = (vars.next(), vars.next()) {
+            // Normalized: a = ±1.
+            let k = constant(row);
+            let (lower, upper) = &mut bounds[v];
+            if a > 0 {
+                *lower = Some(lower.map_or(-k, |l| l.max(-k)));
+            } else {
+                *upper = Some(upper.map_or(k, |u| u.min(k)));
+            }
+        }
+    }
+    if bounds
+        .iter()
+        .any(|b| matches!(b, (Some(l), Some(u)) if l > u))
+    {
+        return Pruned::Infeasible;
+    }
+    let (mut infeasible, mut only_bounds) = (false, true);
+    rows.retain(|row| {
+        if coeffs(row).iter().filter(|&&a| a != 0).count() <= 1 {
+            return true;
+        }
+        // Range of the row over the box, in i128 (a sum of a few i64 products).
+        let k = i128::from(constant(row));
+        let (mut min, mut max) = (Some(k), Some(k));
+        for (&a, &(lower, upper)) in coeffs(row).iter().zip(&bounds).filter(|(&a, _)| a != 0) {
+            let (at_min, at_max) = if a > 0 {
+                (lower, upper)
+            } else {
+                (upper, lower)
+            };
+            let a = i128::from(a);
+            min = min.zip(at_min).map(|(m, x)| m + a * i128::from(x));
+            max = max.zip(at_max).map(|(m, x)| m + a * i128::from(x));
+        }
+        infeasible |= max.is_some_and(|m| m < 0);
+        let needed = min.is_none_or(|m| m < 0);
+        only_bounds &= !needed;
+        needed
+    });
+    match () {
+        _ if infeasible => Pruned::Infeasible,
+        _ if only_bounds => Pruned::OnlyBounds(
+            bounds
+                .iter()
+                .map(|&(lower, upper)| lower.or(upper).unwrap_or(0))
+                .collect(),
+        ),
+        _ => Pruned::Constraints(bounds),
+    }
+}
+
+/// Interval propagation: each row `a·x_v + rest >= 0` bounds `x_v` by the
+/// largest value `rest` takes in the box, for `rounds` passes over the rows.
+/// False when some interval becomes empty, which proves the rows infeasible.
+/// (A bound whose arithmetic would overflow is simply not derived.)
+fn propagate(rows: &Rows, bounds: &mut [Bounds], rounds: usize) -> bool {
+    for _round in 0..rounds {
+        for row in rows.iter() {
+            // The row's maximum over the box, without the terms that are unbounded there.
+            let mut finite_max = Some(constant(row));
+            let mut unbounded = 0;
+            let mut unbounded_var = 0;
+            for (v, (&a, &(lower, upper))) in coeffs(row).iter().zip(bounds.iter()).enumerate() {
+                if a == 0 {
+                    continue;
+                }
+                match if a > 0 { upper } else { lower } {
+                    Some(x) => finite_max = finite_max.and_then(|m| add(m, mul(a, x).ok()?).ok()),
+                    None => {
+                        unbounded += 1;
+                        unbounded_var = v;
+                    }
+                }
+            }
+            let Some(finite_max) = finite_max else {
+                continue;
+            };
+            for (v, &a) in coeffs(row).iter().enumerate().filter(|(_, &a)| a != 0) {
+                // The other terms' maximum: finite_max without v's own term.
+                let others = match unbounded {
+                    0 => {
+                        let (lower, upper) = bounds[v];
+                        (if a > 0 { upper } else { lower })
+                            .and_then(|x| sub(finite_max, mul(a, x).ok()?).ok())
+                    }
+                    1 if unbounded_var == v => Some(finite_max),
+                    _ => None,
+                };
+                let Some(others) = others else { continue };
+                let (lower, upper) = &mut bounds[v];
+                // a·x_v >= -others.
+                if a > 0 {
+                    let l = ceil_div(-others, a);
+                    *lower = Some(lower.map_or(l, |x| x.max(l)));
+                } else {
+                    let u = floor_div(others, -a);
+                    *upper = Some(upper.map_or(u, |x| x.min(u)));
+                }
+                if matches!(bounds[v], (Some(l), Some(u)) if l > u) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// A quick search for a point: fix the variables one by one in the middle of
+/// their propagated intervals. `None` proves nothing (elimination follows).
+fn greedy_point(rows: &Rows, mut bounds: Vec<Bounds>) -> Option<Vec<i64>> {
+    let mut point = vec![0; bounds.len()];
+    for v in 0..bounds.len() {
+        let value = match bounds[v] {
+            (Some(l), Some(u)) => l + ((i128::from(u) - i128::from(l)) / 2) as i64,
+            (Some(l), None) => l,
+            (None, Some(u)) => u,
+            (None, None) => 0,
+        };
+        bounds[v] = (Some(value), Some(value));
+        point[v] = value;
+        if !propagate(rows, &mut bounds, 1) {
+            return None;
+        }
+    }
+    rows.iter()
+        .all(|row| eval_row(row, &point, None).is_ok_and(|x| x >= 0))
+        .then_some(point)
 }
 
 /// What two opposite constraints `c(x) >= 0` and `-c(x) + k >= 0` say.
@@ -201,13 +491,14 @@ enum Opposite {
     Equality(Linear),
 }
 
-fn opposite_pair(cons: &[Linear]) -> Result<Option<Opposite>, Undecided> {
-    for (i, a) in cons.iter().enumerate() {
-        for b in &cons[i + 1..] {
-            if a.coeffs.iter().zip(&b.coeffs).all(|(x, y)| *x == -*y) {
-                match add(a.constant, b.constant)? {
+fn opposite_pair(rows: &Rows, keys: &[u64]) -> Result<Option<Opposite>, Undecided> {
+    for (i, (a, ka)) in rows.iter().zip(keys).enumerate() {
+        for (b, kb) in rows.iter().zip(keys).skip(i + 1) {
+            if ka.wrapping_add(*kb) == 0 && coeffs(a).iter().zip(coeffs(b)).all(|(x, y)| *x == -*y)
+            {
+                match add(constant(a), constant(b))? {
                     s if s < 0 => return Ok(Some(Opposite::Contradiction)),
-                    0 => return Ok(Some(Opposite::Equality(a.clone()))),
+                    0 => return Ok(Some(Opposite::Equality(to_linear(a)))),
                     _ => {}
                 }
             }
@@ -216,13 +507,13 @@ fn opposite_pair(cons: &[Linear]) -> Result<Option<Opposite>, Undecided> {
     Ok(None)
 }
 
-fn choose_variable(nvars: usize, cons: &[Linear]) -> Option<(usize, Elimination)> {
-    (0..nvars)
+fn choose_variable(rows: &Rows) -> Option<(usize, Elimination)> {
+    (0..rows.nvars())
         .filter_map(|v| {
             let (mut lower, mut upper, mut lower_unit, mut upper_unit) =
                 (0usize, 0usize, true, true);
-            for c in cons {
-                match c.coeffs[v] {
+            for row in rows.iter() {
+                match row[v] {
                     a if a > 0 => {
                         lower += 1;
                         lower_unit &= a == 1;
@@ -246,24 +537,49 @@ fn choose_variable(nvars: usize, cons: &[Linear]) -> Option<(usize, Elimination)
         .map(|(v, (kind, _))| (v, kind))
 }
 
-/// Fourier–Motzkin: `rest` plus, for each lower bound `a·x + α >= 0` and upper
-/// bound `-b·x + β >= 0`, the real shadow `b·α + a·β >= 0`, or the dark shadow
-/// `b·α + a·β >= (a-1)(b-1)`.
-fn shadow(
-    rest: &[Linear],
-    bounds: &[Linear],
-    var: usize,
-    dark: bool,
-) -> Result<Vec<Linear>, Overflow> {
-    let mut out = rest.to_vec();
-    for lo in bounds.iter().filter(|c| c.coeffs[var] > 0) {
-        for up in bounds.iter().filter(|c| c.coeffs[var] < 0) {
-            let (a, b) = (lo.coeffs[var], -up.coeffs[var]);
-            let mut combined = lo.combine(b, up, a)?;
-            if dark {
-                combined.constant = sub(combined.constant, mul(a - 1, b - 1)?)?;
+/// What replaces the constraints on an eliminated variable.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shadow {
+    /// Nothing (the variable is bounded on one side only).
+    Drop,
+    /// For each lower bound `a·x + α >= 0` and upper bound `-b·x + β >= 0`:
+    /// `b·α + a·β >= 0`, every real solution's projection.
+    Real,
+    /// `b·α + a·β >= (a-1)(b-1)`: points whose range of `x` surely holds an integer.
+    Dark,
+}
+
+/// Fourier–Motzkin on `var`: the rows without it plus its shadow.
+fn project(rows: &Rows, var: usize, shadow: Shadow) -> Result<Rows, Overflow> {
+    let (lower, upper) = rows.iter().fold((0, 0), |(l, u), r| match r[var] {
+        a if a > 0 => (l + 1, u),
+        a if a < 0 => (l, u + 1),
+        _ => (l, u),
+    });
+    let combos = if shadow == Shadow::Drop {
+        0
+    } else {
+        lower * upper
+    };
+    let mut out = Rows::with_capacity(rows.nvars(), rows.len() - lower - upper + combos);
+    for row in rows.iter().filter(|r| r[var] == 0) {
+        out.push(row);
+    }
+    if shadow == Shadow::Drop {
+        return Ok(out);
+    }
+    let mut combined = vec![0; rows.width];
+    for lo in rows.iter().filter(|r| r[var] > 0) {
+        for up in rows.iter().filter(|r| r[var] < 0) {
+            let (a, b) = (lo[var], -up[var]);
+            for (c, (&l, &u)) in combined.iter_mut().zip(lo.iter().zip(up)) {
+                *c = add(mul(b, l)?, mul(a, u)?)?;
             }
-            out.push(combined);
+            if shadow == Shadow::Dark {
+                let last = rows.width - 1;
+                combined[last] = sub(combined[last], mul(a - 1, b - 1)?)?;
+            }
+            out.push(&combined);
         }
     }
     Ok(out)
@@ -272,20 +588,14 @@ fn shadow(
 /// Pugh's splinters: an integer solution missed by the dark shadow lies close
 /// to some lower bound: `a·x + α = i` with `0 <= i <= (m·a - a - m) / m`, `m`
 /// the largest upper coefficient of `x`.
-fn splinter(
-    nvars: usize,
-    cons: &[Linear],
-    bounds: &[Linear],
-    var: usize,
-    budget: &mut Budget,
-) -> Answer {
-    let m = bounds.iter().map(|c| -c.coeffs[var]).max().unwrap_or(0);
-    for lo in bounds.iter().filter(|c| c.coeffs[var] > 0) {
-        let a = lo.coeffs[var];
+fn splinter(rows: &Rows, var: usize, budget: &mut Budget) -> Answer {
+    let m = rows.iter().map(|r| -r[var]).max().unwrap_or(0);
+    for lo in rows.iter().filter(|r| r[var] > 0) {
+        let a = lo[var];
         let top = floor_div(sub(sub(mul(m, a)?, a)?, m)?, m);
         for i in 0..=top {
-            let eq = lo.plus_constant(-i)?;
-            if let Some(w) = solve(nvars, &[eq], cons.to_vec(), budget)? {
+            let eq = to_linear(lo).plus_constant(-i)?;
+            if let Some(w) = solve(&[eq], rows.clone(), budget)? {
                 return Ok(Some(w));
             }
         }
@@ -295,12 +605,11 @@ fn splinter(
 
 /// Choose `x_var` for a point `w` of the reduced system: its smallest value
 /// allowed by the lower bounds (else its largest allowed by the upper bounds).
-fn place(mut w: Vec<i64>, bounds: &[Linear], var: usize) -> Result<Vec<i64>, Overflow> {
-    w[var] = 0;
+fn place(mut w: Vec<i64>, rows: &Rows, var: usize) -> Result<Vec<i64>, Overflow> {
     let (mut lowest, mut highest) = (None::<i64>, None::<i64>);
-    for c in bounds {
-        let a = c.coeffs[var];
-        let rest = c.eval(&w)?;
+    for row in rows.iter().filter(|r| r[var] != 0) {
+        let a = row[var];
+        let rest = eval_row(row, &w, Some(var))?;
         if a > 0 {
             let l = ceil_div(rest.checked_neg().ok_or(Overflow)?, a);
             lowest = Some(lowest.map_or(l, |x| x.max(l)));
@@ -323,6 +632,11 @@ mod tests {
             coeffs: coeffs.to_vec(),
             constant,
         }
+    }
+
+    fn satisfies(system: &System, x: &[i64]) -> bool {
+        system.eqs.iter().all(|e| e.eval(x) == Ok(0))
+            && system.ineqs.iter().all(|l| l.eval(x).is_ok_and(|v| v >= 0))
     }
 
     fn decide(system: &System) -> Feasibility {

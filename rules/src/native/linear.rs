@@ -8,16 +8,22 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overflow;
 
+/// Results are kept in `-i64::MAX ..= i64::MAX` (`i64::MIN` counts as an
+/// overflow), so that negating a result or taking a gcd never overflows.
+fn in_range(x: Option<i64>) -> Result<i64, Overflow> {
+    x.filter(|&x| x != i64::MIN).ok_or(Overflow)
+}
+
 pub(crate) fn add(a: i64, b: i64) -> Result<i64, Overflow> {
-    a.checked_add(b).ok_or(Overflow)
+    in_range(a.checked_add(b))
 }
 
 pub(crate) fn sub(a: i64, b: i64) -> Result<i64, Overflow> {
-    a.checked_sub(b).ok_or(Overflow)
+    in_range(a.checked_sub(b))
 }
 
 pub(crate) fn mul(a: i64, b: i64) -> Result<i64, Overflow> {
-    a.checked_mul(b).ok_or(Overflow)
+    in_range(a.checked_mul(b))
 }
 
 /// Greatest common divisor of absolute values (`gcd(0, 0) = 0`).
@@ -191,6 +197,8 @@ mod tests {
 
     #[test]
     fn overflow_is_reported_not_wrapped() {
+        assert_eq!(add(i64::MAX, 1), Err(Overflow));
+        assert_eq!(sub(-i64::MAX, 1), Err(Overflow));
         let l = Linear {
             coeffs: vec![i64::MAX],
             constant: 0,

@@ -29,6 +29,10 @@ pub mod pair;
 pub mod vectors;
 
 #[cfg(test)]
+mod benchmark;
+#[cfg(test)]
+mod brute_force;
+#[cfg(test)]
 mod paper_examples;
 
 pub use affine::{

@@ -17,7 +17,7 @@ use super::feasibility::Budget;
 use super::linear::Linear;
 
 /// Operations one question (a coincidence, or all dependence vectors of a pair)
-/// may spend in the exact test: Polly's cap for isl.
+/// may spend in the exact test by default: Polly's cap for isl.
 pub const EXACT_TEST_BUDGET: u64 = 500_000;
 
 /// Two references prepared for comparison: U executes first (a `U then V` pair).
@@ -36,6 +36,8 @@ pub struct Pair<'a> {
     /// A feasible point of the whole system is a real dependence: the domain
     /// is exact, every subscript affine and every symbol has one known value.
     pub(crate) closed: bool,
+    /// Operations per question for the exact test.
+    budget: u64,
 }
 
 impl<'a> Pair<'a> {
@@ -130,7 +132,15 @@ impl<'a> Pair<'a> {
             domain,
             exact_domain,
             closed,
+            budget: EXACT_TEST_BUDGET,
         })
+    }
+
+    /// Let each question spend at most `operations` in the exact test (beyond
+    /// it, the answer is "unknown": a possible dependence).
+    pub fn with_budget(mut self, operations: u64) -> Self {
+        self.budget = operations;
+        self
     }
 
     pub(crate) fn nvars(&self) -> usize {
@@ -174,7 +184,7 @@ impl<'a> Pair<'a> {
     }
 
     pub(crate) fn budget(&self) -> Budget {
-        Budget::new(EXACT_TEST_BUDGET)
+        Budget::new(self.budget)
     }
 }
 

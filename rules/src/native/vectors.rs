@@ -6,8 +6,15 @@
 //! distance `I'_g - I_g` are rewritten over the solution's parameters. Then,
 //! from the outermost common loop in, each direction `<`, `=`, `>` is kept
 //! only if the system with it is feasible. A loop whose distance is the same
-//! in every solution gets its direction without a question. Only vectors
-//! where U runs first are built: the first non-`=` direction is `<`.
+//! in every solution gets its direction without a question, and so does a
+//! direction that the parent's witness point already has. The `=` directions
+//! are solved once per set of `=` loops (a [`Frame`]). Only vectors where U
+//! runs first are built: the first non-`=` direction is `<`.
+//!
+//! A leaf's distance on a loop is given when it is the same in every solution
+//! there: constant in the general solution, or proven by two more questions
+//! (no solution with a larger, none with a smaller distance) after a look at
+//! the witness's neighbours has not already found another distance.
 //!
 //! The all-`=` vector (same iteration of every common loop) is returned when
 //! U and V may meet in one iteration: whether U runs before V there is a
@@ -16,9 +23,11 @@
 //! only the pair whose first reference comes first in the body.
 
 use super::diophantine;
-use super::feasibility::{feasible, Budget, Feasibility, System};
-use super::linear::Linear;
+use super::feasibility::{feasible_parts, Budget, Feasibility};
+use super::linear::{Linear, Parametric};
 use super::pair::Pair;
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// The direction of one common loop: V's iteration compared to U's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,6 +116,7 @@ impl Pair<'_> {
             distances,
             closed: self.closed,
             budget: self.budget(),
+            frames: BTreeMap::new(),
             found: Vec::new(),
         };
         let mut node = Node::default();
@@ -119,53 +129,114 @@ impl Pair<'_> {
     }
 }
 
-/// The directions chosen so far and the constraints (over the parameters) they add.
+/// The directions chosen so far; `constrained` lists the loops whose
+/// direction is a constraint (the others have a fixed distance).
 #[derive(Default)]
 struct Node {
     directions: Vec<Dir>,
-    eqs: Vec<Linear>,
-    ineqs: Vec<Linear>,
+    constrained: Vec<usize>,
 }
 
 impl Node {
-    fn push(&mut self, dir: Dir, constraint: Constraint) {
-        self.directions.push(dir);
-        match constraint {
-            Constraint::Zero(l) => self.eqs.push(l),
-            Constraint::NonNegative(l) => self.ineqs.push(l),
-        }
-    }
-
-    fn pop(&mut self) {
-        match self.directions.pop() {
-            Some(Dir::Eq) => self.eqs.pop(),
-            _ => self.ineqs.pop(),
-        };
+    /// The loops constrained to `=`: they select the node's [`Frame`].
+    fn equal_loops(&self) -> Vec<usize> {
+        self.constrained
+            .iter()
+            .copied()
+            .filter(|&g| self.directions[g] == Dir::Eq)
+            .collect()
     }
 }
 
+/// The system with some distances fixed to 0, solved once and shared by
+/// every node with the same `=` loops: the general solution of those
+/// equations (its parameters to the search's parameters), and the domain and
+/// distances rewritten over its parameters.
+struct Frame {
+    map: Parametric,
+    domain: Vec<Linear>,
+    distances: Vec<Linear>,
+}
+
+/// The refinement's state. Points (witnesses) are over the parameters of the
+/// general solution of the subscript equations.
 struct Search {
     nparams: usize,
     domain: Vec<Linear>,
     distances: Vec<Linear>,
     closed: bool,
     budget: Budget,
+    frames: BTreeMap<Vec<usize>, Option<Rc<Frame>>>,
     found: Vec<DepVector>,
 }
 
 impl Search {
+    /// The frame of these `=` loops (`None`: their distances cannot all be 0).
+    fn frame(&mut self, equal: Vec<usize>) -> Option<Rc<Frame>> {
+        if let Some(frame) = self.frames.get(&equal) {
+            return frame.clone();
+        }
+        let eqs: Vec<Linear> = equal.iter().map(|&g| self.distances[g].clone()).collect();
+        let frame = diophantine::solve(&eqs, self.nparams)
+            .ok()
+            .flatten()
+            .and_then(|map| {
+                let over = |ls: &[Linear]| {
+                    ls.iter()
+                        .map(|l| l.substitute(&map))
+                        .collect::<Result<Vec<_>, _>>()
+                        .ok()
+                };
+                Some(Rc::new(Frame {
+                    domain: over(&self.domain)?,
+                    distances: over(&self.distances)?,
+                    map,
+                }))
+            });
+        self.frames.insert(equal, frame.clone());
+        frame
+    }
+
+    /// Is the node's system, with `extra >= 0` (over the search's
+    /// parameters), feasible? The witness is over the search's parameters.
     fn ask(&mut self, node: &Node, extra: Option<Linear>) -> Feasibility {
-        let mut ineqs = self.domain.clone();
-        ineqs.extend(node.ineqs.iter().cloned());
-        ineqs.extend(extra);
-        feasible(
-            &System {
-                nvars: self.nparams,
-                eqs: node.eqs.clone(),
-                ineqs,
-            },
+        let Some(frame) = self.frame(node.equal_loops()) else {
+            return Feasibility::Infeasible;
+        };
+        let mut ineqs = Vec::with_capacity(node.constrained.len() + 1);
+        for &g in &node.constrained {
+            if let Some(c) = sign_constraint(&frame.distances[g], node.directions[g]) {
+                ineqs.push(c);
+            }
+        }
+        if let Some(extra) = extra {
+            match extra.substitute(&frame.map) {
+                Ok(e) => ineqs.push(e),
+                Err(_) => return Feasibility::Unknown,
+            }
+        }
+        let answer = feasible_parts(
+            frame.map.generators.len(),
+            &[],
+            &[&frame.domain, &ineqs],
             &mut self.budget,
-        )
+        );
+        match answer {
+            Feasibility::Feasible(w) => frame
+                .map
+                .point(&w)
+                .map_or(Feasibility::Unknown, Feasibility::Feasible),
+            other => other,
+        }
+    }
+
+    fn satisfies(&self, node: &Node, x: &[i64]) -> bool {
+        self.domain.iter().all(|l| l.eval(x).is_ok_and(|v| v >= 0))
+            && node.constrained.iter().all(|&g| {
+                self.distances[g]
+                    .eval(x)
+                    .is_ok_and(|d| has_direction(d, node.directions[g]))
+            })
     }
 
     /// `node` is feasible, with `witness`; refine its next loop.
@@ -185,17 +256,23 @@ impl Search {
             }
             return;
         }
-        let d = self.distances[g].clone();
         for dir in [Dir::Lt, Dir::Eq, Dir::Gt] {
             if dir == Dir::Gt && !after_lt {
                 continue;
             }
-            let Some(constraint) = direction_constraint(&d, dir) else {
-                self.found.push(self.undecided(&node.directions, dir));
-                continue;
+            // The parent's witness already proves the child feasible when its
+            // distance has the child's direction.
+            let witnessed = self.distances[g]
+                .eval(witness)
+                .is_ok_and(|d| has_direction(d, dir));
+            node.directions.push(dir);
+            node.constrained.push(g);
+            let answer = if witnessed {
+                Feasibility::Feasible(witness.to_vec())
+            } else {
+                self.ask(node, None)
             };
-            node.push(dir, constraint);
-            match self.ask(node, None) {
+            match answer {
                 Feasibility::Feasible(w) => self.refine(node, &w),
                 Feasibility::Infeasible => {}
                 Feasibility::Unknown => {
@@ -203,7 +280,8 @@ impl Search {
                     self.found.push(vector);
                 }
             }
-            node.pop();
+            node.constrained.pop();
+            node.directions.pop();
         }
     }
 
@@ -238,8 +316,29 @@ impl Search {
 
     /// The witness's distance on loop `g`, when no other is feasible.
     fn single_distance(&mut self, node: &Node, g: usize, witness: &[i64]) -> Option<i64> {
-        let d = &self.distances[g];
+        let d = self.distances[g].clone();
         let d0 = d.eval(witness).ok()?;
+        // Cheap first: a neighbour of the witness that is feasible and has
+        // another distance, one or two generators of the node's frame away.
+        let frame = self.frame(node.equal_loops())?;
+        let gens = &frame.map.generators;
+        for i in 0..gens.len() {
+            for j in i..gens.len() {
+                for (si, sj) in [(1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    if (i == j) != (sj == 0) {
+                        continue;
+                    }
+                    let near: Option<Vec<i64>> = (0..witness.len())
+                        .map(|v| witness[v].checked_add(si * gens[i][v] + sj * gens[j][v]))
+                        .collect();
+                    if near
+                        .is_some_and(|near| d.eval(&near) != Ok(d0) && self.satisfies(node, &near))
+                    {
+                        return None;
+                    }
+                }
+            }
+        }
         let above = d.plus_constant(d0.checked_neg()?.checked_sub(1)?).ok()?;
         let below = d.negated().ok()?.plus_constant(d0.checked_sub(1)?).ok()?;
         for side in [above, below] {
@@ -273,23 +372,138 @@ impl Search {
     }
 }
 
-/// What a direction says of the distance `d`: `d >= 1`, `d = 0`, `d <= -1`
-/// (`None` for `*`, or on overflow).
-fn direction_constraint(d: &Linear, dir: Dir) -> Option<Constraint> {
+fn has_direction(distance: i64, dir: Dir) -> bool {
     match dir {
-        Dir::Lt => d.plus_constant(-1).ok().map(Constraint::NonNegative),
-        Dir::Eq => Some(Constraint::Zero(d.clone())),
-        Dir::Gt => d
-            .negated()
-            .ok()?
-            .plus_constant(-1)
-            .ok()
-            .map(Constraint::NonNegative),
-        Dir::Star => None,
+        Dir::Lt => distance > 0,
+        Dir::Eq => distance == 0,
+        Dir::Gt => distance < 0,
+        Dir::Star => true,
     }
 }
 
-enum Constraint {
-    Zero(Linear),
-    NonNegative(Linear),
+/// `d >= 1` for `<`, `d <= -1` for `>` (`=` is a frame, `*` no constraint;
+/// `None` also on overflow).
+fn sign_constraint(d: &Linear, dir: Dir) -> Option<Linear> {
+    match dir {
+        Dir::Lt => d.plus_constant(-1).ok(),
+        Dir::Gt => d.negated().ok()?.plus_constant(-1).ok(),
+        Dir::Eq | Dir::Star => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+
+    fn one_loop(subscript: Subscript, trip: i64) -> RefInfo {
+        RefInfo {
+            subscripts: vec![subscript],
+            loops: vec![LoopBound::trip(trip)],
+        }
+    }
+
+    fn affine(constant: i64, coeffs: &[i64]) -> Subscript {
+        Subscript::Affine(NormalForm::new(constant, coeffs))
+    }
+
+    #[test]
+    fn a_symbolic_offset_gives_directions_its_range_allows() {
+        // A(I+K) then A(I): the distance is K.
+        let u = one_loop(
+            Subscript::Affine(NormalForm::new(0, &[1]).with_symbol("K", 1)),
+            50,
+        );
+        let v = one_loop(affine(0, &[1]), 50);
+        let vectors = |range: Option<SymbolRange>| {
+            let symbols = range
+                .map(|r| SymbolRanges::from([("K".to_string(), r)]))
+                .unwrap_or_default();
+            Pair::new(&u, &v, 1, &symbols).unwrap().dependence_vectors()
+        };
+        let free = vectors(None);
+        assert_eq!(free.len(), 2);
+        assert!(free.iter().all(|v| !v.exact && v.distances[0] != Some(1)));
+        assert!(
+            free.iter().any(|v| v.directions == [Dir::Lt])
+                && free.iter().any(DepVector::is_loop_independent)
+        );
+        let positive = vectors(Some(SymbolRange::at_least(1)));
+        assert_eq!(positive.len(), 1);
+        assert_eq!(positive[0].directions, [Dir::Lt]);
+        let three = vectors(Some(SymbolRange::exactly(3)));
+        assert_eq!(
+            three,
+            vec![DepVector {
+                directions: vec![Dir::Lt],
+                distances: vec![Some(3)],
+                exact: true
+            }]
+        );
+        // K = 60 exceeds the trip count: no dependence at all.
+        assert_eq!(vectors(Some(SymbolRange::exactly(60))), vec![]);
+    }
+
+    #[test]
+    fn a_non_affine_subscript_leaves_every_ordered_direction_possible() {
+        // A(IDX(I)) then A(I).
+        let u = one_loop(Subscript::Unknown, 10);
+        let v = one_loop(affine(0, &[1]), 10);
+        let pair = Pair::new(&u, &v, 1, &SymbolRanges::new()).unwrap();
+        let vectors = pair.dependence_vectors();
+        assert_eq!(vectors.len(), 2);
+        assert!(vectors.iter().all(|v| !v.exact));
+        assert!(vectors.iter().any(|v| v.covers(&[0])) && vectors.iter().any(|v| v.covers(&[9])));
+        assert_eq!(
+            pair.coincidence(0, 0, Property::ExactCoincidence),
+            Ok(Verdict::Unknown)
+        );
+        assert_eq!(
+            pair.coincidence(0, 3, Property::PossibleCoincidence),
+            Ok(Verdict::Holds(Rule::Exact))
+        );
+    }
+
+    #[test]
+    fn a_single_distance_can_come_from_the_bounds_alone() {
+        // A(I+J) then A(I) in DO I / DO J with J in 0..1 only: U at (i, j)
+        // meets V at (i + j, *); with '<' on I the distance is 1.
+        let loops = vec![LoopBound::trip(10), LoopBound::trip(2)];
+        let u = RefInfo {
+            subscripts: vec![affine(0, &[1, 1])],
+            loops: loops.clone(),
+        };
+        let v = RefInfo {
+            subscripts: vec![affine(0, &[1, 0])],
+            loops,
+        };
+        let vectors = Pair::new(&u, &v, 1, &SymbolRanges::new())
+            .unwrap()
+            .dependence_vectors();
+        let carried = vectors.iter().find(|v| v.directions == [Dir::Lt]).unwrap();
+        assert_eq!(carried.distances, [Some(1)]);
+    }
+
+    #[test]
+    fn an_exhausted_budget_leaves_everything_possible() {
+        let u = one_loop(affine(1, &[2]), 10);
+        let v = one_loop(affine(0, &[3]), 10);
+        let pair = Pair::new(&u, &v, 1, &SymbolRanges::new()).unwrap();
+        assert!(pair
+            .dependence_vectors()
+            .iter()
+            .all(|v| v.directions != [Dir::Star]));
+        let starved = pair.with_budget(0);
+        assert_eq!(
+            starved.dependence_vectors(),
+            vec![DepVector {
+                directions: vec![Dir::Star],
+                distances: vec![None],
+                exact: false
+            }]
+        );
+        assert_eq!(
+            starved.coincidence(0, 0, Property::PossibleCoincidence),
+            Ok(Verdict::Unknown)
+        );
+    }
 }
