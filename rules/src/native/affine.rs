@@ -66,6 +66,13 @@ impl NormalForm {
         self.used_symbols().eq(other.used_symbols())
     }
 
+    /// `self + coeff * other`, `None` on overflow. With `other` the normal
+    /// form of a DO variable (from [`normalize_do`]), this rewrites a
+    /// subscript's term `coeff * DOVAR` over standard induction variables.
+    pub fn plus_scaled(&self, coeff: i64, other: &NormalForm) -> Option<NormalForm> {
+        self.combine(1, other, coeff)
+    }
+
     /// `a * self + b * other`, `None` on overflow.
     fn combine(&self, a: i64, other: &NormalForm, b: i64) -> Option<NormalForm> {
         let term = |x: i64, y: i64| a.checked_mul(x)?.checked_add(b.checked_mul(y)?);
@@ -320,6 +327,27 @@ mod tests {
                 span: NormalForm::new(-2, &[-1]).with_symbol("N", 1)
             }
         );
+    }
+
+    #[test]
+    fn ishida_fig3_subscript_over_do_variables_becomes_the_normal_form() {
+        // DO 20 I = 1, N / DO 20 J = 1, N: A(I+J-1) = 1 + Ig + Ij.
+        let one = NormalForm::new(1, &[]);
+        let n = NormalForm::new(0, &[]).with_symbol("N", 1);
+        let (Subscript::Affine(i), _) = normalize_do(Some(&one), Some(&n), Some(1), 0).unwrap()
+        else {
+            panic!("I is affine")
+        };
+        let (Subscript::Affine(j), _) = normalize_do(Some(&one), Some(&n), Some(1), 1).unwrap()
+        else {
+            panic!("J is affine")
+        };
+        let subscript = NormalForm::new(-1, &[])
+            .plus_scaled(1, &i)
+            .and_then(|f| f.plus_scaled(1, &j))
+            .unwrap();
+        assert_eq!(subscript, NormalForm::new(1, &[1, 1]));
+        assert_eq!(NormalForm::new(i64::MAX, &[]).plus_scaled(1, &one), None);
     }
 
     #[test]

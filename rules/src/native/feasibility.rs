@@ -252,7 +252,7 @@ fn solve_inequalities(rows: Rows, top: bool, budget: &mut Budget) -> Answer {
         Pruned::Infeasible => return Ok(None),
         Pruned::OnlyBounds(point) => return Ok(Some(point)),
         Pruned::Constraints(mut bounds) => {
-            if !propagate(&rows, &mut bounds, 2) {
+            if !propagate(&rows, &mut bounds, if top { 2 } else { 1 }) {
                 return Ok(None);
             }
             if top {
@@ -406,7 +406,8 @@ fn prune_by_bounds(rows: &mut Rows) -> Pruned {
 }
 
 /// Interval propagation: each row `a·x_v + rest >= 0` bounds `x_v` by the
-/// largest value `rest` takes in the box, for `rounds` passes over the rows.
+/// largest value `rest` takes in the box, for `rounds` passes over the rows
+/// (`bounds` must already hold the single-variable rows).
 /// False when some interval becomes empty, which proves the rows infeasible.
 /// (A bound whose arithmetic would overflow is simply not derived.)
 fn propagate(rows: &Rows, bounds: &mut [Bounds], rounds: usize) -> bool {
@@ -416,10 +417,12 @@ fn propagate(rows: &Rows, bounds: &mut [Bounds], rounds: usize) -> bool {
             let mut finite_max = Some(constant(row));
             let mut unbounded = 0;
             let mut unbounded_var = 0;
+            let mut terms = 0;
             for (v, (&a, &(lower, upper))) in coeffs(row).iter().zip(bounds.iter()).enumerate() {
                 if a == 0 {
                     continue;
                 }
+                terms += 1;
                 match if a > 0 { upper } else { lower } {
                     Some(x) => finite_max = finite_max.and_then(|m| add(m, mul(a, x).ok()?).ok()),
                     None => {
@@ -428,7 +431,8 @@ fn propagate(rows: &Rows, bounds: &mut [Bounds], rounds: usize) -> bool {
                     }
                 }
             }
-            let Some(finite_max) = finite_max else {
+            // A single-variable row is a bound `bounds` already holds.
+            let Some(finite_max) = finite_max.filter(|_| terms > 1) else {
                 continue;
             };
             for (v, &a) in coeffs(row).iter().enumerate().filter(|(_, &a)| a != 0) {

@@ -20,7 +20,9 @@
 //! U and V may meet in one iteration: whether U runs before V there is a
 //! matter of their order in the loop body, which the caller knows. For V
 //! then U, call with the references swapped and keep the all-`=` vector of
-//! only the pair whose first reference comes first in the body.
+//! only the pair whose first reference comes first in the body. A reference
+//! compared with itself meets itself there: that all-`=` vector is no
+//! dependence.
 
 use super::diophantine;
 use super::feasibility::{feasible_parts, Budget, Feasibility};
@@ -130,21 +132,29 @@ impl Pair<'_> {
 }
 
 /// The directions chosen so far; `constrained` lists the loops whose
-/// direction is a constraint (the others have a fixed distance).
+/// direction is a constraint (the others have a fixed distance), `equal`
+/// those of them constrained to `=`, which select the node's [`Frame`].
 #[derive(Default)]
 struct Node {
     directions: Vec<Dir>,
     constrained: Vec<usize>,
+    equal: Vec<usize>,
 }
 
 impl Node {
-    /// The loops constrained to `=`: they select the node's [`Frame`].
-    fn equal_loops(&self) -> Vec<usize> {
-        self.constrained
-            .iter()
-            .copied()
-            .filter(|&g| self.directions[g] == Dir::Eq)
-            .collect()
+    fn push(&mut self, g: usize, dir: Dir) {
+        self.directions.push(dir);
+        self.constrained.push(g);
+        if dir == Dir::Eq {
+            self.equal.push(g);
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.directions.pop() == Some(Dir::Eq) {
+            self.equal.pop();
+        }
+        self.constrained.pop();
     }
 }
 
@@ -172,8 +182,8 @@ struct Search {
 
 impl Search {
     /// The frame of these `=` loops (`None`: their distances cannot all be 0).
-    fn frame(&mut self, equal: Vec<usize>) -> Option<Rc<Frame>> {
-        if let Some(frame) = self.frames.get(&equal) {
+    fn frame(&mut self, equal: &[usize]) -> Option<Rc<Frame>> {
+        if let Some(frame) = self.frames.get(equal) {
             return frame.clone();
         }
         let eqs: Vec<Linear> = equal.iter().map(|&g| self.distances[g].clone()).collect();
@@ -193,14 +203,14 @@ impl Search {
                     map,
                 }))
             });
-        self.frames.insert(equal, frame.clone());
+        self.frames.insert(equal.to_vec(), frame.clone());
         frame
     }
 
     /// Is the node's system, with `extra >= 0` (over the search's
     /// parameters), feasible? The witness is over the search's parameters.
     fn ask(&mut self, node: &Node, extra: Option<Linear>) -> Feasibility {
-        let Some(frame) = self.frame(node.equal_loops()) else {
+        let Some(frame) = self.frame(&node.equal) else {
             return Feasibility::Infeasible;
         };
         let mut ineqs = Vec::with_capacity(node.constrained.len() + 1);
@@ -265,8 +275,7 @@ impl Search {
             let witnessed = self.distances[g]
                 .eval(witness)
                 .is_ok_and(|d| has_direction(d, dir));
-            node.directions.push(dir);
-            node.constrained.push(g);
+            node.push(g, dir);
             let answer = if witnessed {
                 Feasibility::Feasible(witness.to_vec())
             } else {
@@ -280,8 +289,7 @@ impl Search {
                     self.found.push(vector);
                 }
             }
-            node.constrained.pop();
-            node.directions.pop();
+            node.pop();
         }
     }
 
@@ -320,7 +328,7 @@ impl Search {
         let d0 = d.eval(witness).ok()?;
         // Cheap first: a neighbour of the witness that is feasible and has
         // another distance, one or two generators of the node's frame away.
-        let frame = self.frame(node.equal_loops())?;
+        let frame = self.frame(&node.equal)?;
         let gens = &frame.map.generators;
         for i in 0..gens.len() {
             for j in i..gens.len() {
