@@ -1,0 +1,417 @@
+//! The command line, end to end: exit codes (0 ok, 1 bad input, 2 usage
+//! error), diagnostics as `file:line:col: error:` with the source line and
+//! a caret, recovery after an error, help and version, the facts export,
+//! deterministic output, errors in rule files, and queries.
+
+mod common;
+
+use common::{
+    example, example_files, kaiseki, kaiseki_ok, parse_deps_csv, rules_dir, scratch_dir, Outcome,
+};
+use kaiseki_facts::FactBase;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// Exit status 1 with an error message and no crash.
+fn assert_bad_input(out: &Outcome, what: &str) {
+    assert_eq!(out.code, Some(1), "{what}: {out:?}");
+    assert!(out.stderr.contains("error:"), "{what}: {out:?}");
+    assert!(!out.stderr.contains("panicked"), "{what}: {out:?}");
+}
+
+/// The `error:` diagnostic at `file:line:`, followed by the source line
+/// `source` and a caret under its column. Returns the column.
+fn assert_located(stderr: &str, file: &str, line: u32, source: &str) -> usize {
+    let lines: Vec<&str> = stderr.lines().collect();
+    let prefix = format!("{file}:{line}:");
+    let i = lines
+        .iter()
+        .position(|l| l.starts_with(&prefix) && l.contains(": error: "))
+        .unwrap_or_else(|| panic!("no error at {prefix} in:\n{stderr}"));
+    let col: usize = lines[i][prefix.len()..]
+        .split(':')
+        .next()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("a column in {:?}", lines[i]));
+    let shown = lines.get(i + 1).copied().unwrap_or_default();
+    let indent = shown
+        .find(source)
+        .unwrap_or_else(|| panic!("the source line {source:?} under {:?}:\n{stderr}", lines[i]));
+    let caret = lines.get(i + 2).copied().unwrap_or_default();
+    assert_eq!(caret.trim(), "^", "a caret line under {shown:?}:\n{stderr}");
+    assert_eq!(
+        caret.find('^'),
+        Some(indent + col - 1),
+        "the caret is under column {col}:\n{stderr}"
+    );
+    col
+}
+
+#[test]
+fn check_accepts_every_example() {
+    for path in example_files() {
+        let out = kaiseki(["check", path_str(&path)]);
+        assert_eq!(out.code, Some(0), "{}: {out:?}", path.display());
+        assert!(
+            !out.stderr.contains("error:"),
+            "{}: {}",
+            path.display(),
+            out.stderr
+        );
+    }
+}
+
+const BROKEN_THEN_GOOD: &str = "      PROGRAM A
+      X = (1 +
+      END
+      SUBROUTINE S
+      Y = 2
+      PRINT *, Y
+      END
+";
+
+#[test]
+fn a_syntax_error_is_located_and_the_next_unit_still_analyzed() {
+    let dir = scratch_dir("cli_syntax");
+    let file = dir.join("broken.f");
+    std::fs::write(&file, BROKEN_THEN_GOOD).expect("write");
+    let out = kaiseki(["check", path_str(&file)]);
+    assert_bad_input(&out, "check");
+    let col = assert_located(&out.stderr, path_str(&file), 2, "      X = (1 +");
+    assert!(
+        (11..=15).contains(&col),
+        "the column points into `(1 +`: {col}"
+    );
+
+    // What was valid is still analyzed: unit S has its facts and its dependence.
+    let facts_dir = dir.join("facts");
+    let out = kaiseki([
+        "facts",
+        path_str(&file),
+        "-o",
+        path_str(&facts_dir),
+        "--format",
+        "csv",
+    ]);
+    assert_bad_input(&out, "facts");
+    let stmts = std::fs::read_to_string(facts_dir.join("stmt.csv")).expect("stmt.csv");
+    assert!(
+        stmts.lines().any(|l| l.contains(",S,5,7,assign")),
+        "{stmts}"
+    );
+    let out = kaiseki(["deps", path_str(&file), "--format", "csv"]);
+    assert_bad_input(&out, "deps");
+    let rows = parse_deps_csv(&out.stdout);
+    assert!(
+        rows.iter().any(|r| r.unit == "S"
+            && r.kind == "flow"
+            && r.var == "Y"
+            && r.src == (5, 7)
+            && r.dst == (6, 16)),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn unreadable_inputs_are_errors_not_crashes() {
+    let dir = scratch_dir("cli_unreadable");
+    let empty = dir.join("empty.f");
+    std::fs::write(&empty, "").expect("write");
+    let binary = dir.join("binary.f");
+    std::fs::write(
+        &binary,
+        b"\x7fELF\x02\x01\x01\x00\x00\x00garbage\x00\xff\xfe",
+    )
+    .expect("write");
+    let missing = dir.join("missing.f");
+    for (what, path) in [
+        ("missing file", &missing),
+        ("directory", &dir),
+        ("empty file", &empty),
+        ("binary file", &binary),
+    ] {
+        for cmd in ["check", "deps"] {
+            let out = kaiseki([cmd, path_str(path)]);
+            assert_bad_input(&out, &format!("{cmd} on a {what}"));
+            assert!(
+                out.stderr.contains(path_str(path)),
+                "{what}: the message names the file: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn help_of_every_subcommand_shows_examples() {
+    for args in [
+        vec!["--help"],
+        vec!["check", "--help"],
+        vec!["facts", "--help"],
+        vec!["analyze", "--help"],
+        vec!["deps", "--help"],
+        vec!["query", "--help"],
+        vec!["synth", "--help"],
+    ] {
+        let out = kaiseki(&args);
+        assert_eq!(out.code, Some(0), "{args:?}");
+        assert!(
+            out.stdout.contains("Examples:\n  kaiseki "),
+            "{args:?}: {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn version_prints_the_package_version() {
+    let out = kaiseki(["--version"]);
+    assert_eq!(out.code, Some(0));
+    assert_eq!(
+        out.stdout,
+        format!("kaiseki {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let ex = example("kanada_deps.f");
+    let ex = path_str(&ex);
+    for args in [
+        vec![],
+        vec!["frobnicate"],
+        vec!["deps"],
+        vec!["check"],
+        vec!["deps", ex, "--frobnicate"],
+        vec!["deps", ex, "--format", "xml"],
+        vec!["analyze", ex],
+        vec!["facts", ex],
+        vec!["query", ex],
+    ] {
+        let out = kaiseki(&args);
+        assert_eq!(out.code, Some(2), "{args:?}: {out:?}");
+        // clap points to the help in every usage error.
+        assert!(out.stderr.contains("--help"), "{args:?}: {}", out.stderr);
+    }
+}
+
+/// Every file of `dir` by name, with its text.
+fn files(dir: &Path) -> BTreeMap<String, String> {
+    std::fs::read_dir(dir)
+        .expect("output directory")
+        .map(|e| {
+            let path = e.expect("directory entry").path();
+            let name = path
+                .file_name()
+                .expect("file name")
+                .to_string_lossy()
+                .into_owned();
+            (name, std::fs::read_to_string(&path).expect("text file"))
+        })
+        .collect()
+}
+
+fn write_facts(dir: &Path, format: &str) -> BTreeMap<String, String> {
+    let ex = example("kanada_deps.f");
+    let out = kaiseki([
+        "facts",
+        path_str(&ex),
+        "-o",
+        path_str(dir),
+        "--format",
+        format,
+    ]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    files(dir)
+}
+
+#[test]
+fn facts_writes_one_file_per_relation() {
+    let tsv = write_facts(&scratch_dir("cli_facts_tsv"), "tsv");
+    let csv = write_facts(&scratch_dir("cli_facts_csv"), "csv");
+    let names = |ext: &str| -> BTreeSet<String> {
+        FactBase::SCHEMAS
+            .iter()
+            .map(|s| format!("{}.{ext}", s.name))
+            .collect()
+    };
+    assert_eq!(tsv.keys().cloned().collect::<BTreeSet<_>>(), names("facts"));
+    assert_eq!(csv.keys().cloned().collect::<BTreeSet<_>>(), names("csv"));
+    for schema in FactBase::SCHEMAS {
+        let columns: Vec<&str> = schema.columns.iter().map(|c| c.name).collect();
+        let text = &tsv[&format!("{}.facts", schema.name)];
+        for line in text.lines() {
+            assert_eq!(
+                line.split('\t').count(),
+                columns.len(),
+                "{}: {line:?}",
+                schema.name
+            );
+        }
+        let text = &csv[&format!("{}.csv", schema.name)];
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some(columns.join(",").as_str()),
+            "{} header",
+            schema.name
+        );
+        assert_eq!(
+            lines.count(),
+            tsv[&format!("{}.facts", schema.name)].lines().count(),
+            "{}",
+            schema.name
+        );
+    }
+    // Kanada's program defines X three times.
+    let defs_of_x = csv["def.csv"].lines().filter(|l| l.ends_with(",X")).count();
+    assert_eq!(defs_of_x, 3, "{}", csv["def.csv"]);
+}
+
+#[test]
+fn two_runs_write_the_same_bytes() {
+    let ex = example("li_harada_fig1.f90");
+    let ex = path_str(&ex);
+    for format in ["tsv", "csv"] {
+        let (a, b) = (
+            scratch_dir(&format!("cli_det_a_{format}")),
+            scratch_dir(&format!("cli_det_b_{format}")),
+        );
+        for dir in [&a, &b] {
+            kaiseki_ok(["facts", ex, "-o", path_str(dir), "--format", format]);
+        }
+        assert_eq!(files(&a), files(&b), "facts --format {format}");
+    }
+    let (a, b) = (
+        scratch_dir("cli_det_analyze_a"),
+        scratch_dir("cli_det_analyze_b"),
+    );
+    for dir in [&a, &b] {
+        kaiseki_ok(["analyze", ex, "-o", path_str(dir)]);
+    }
+    assert_eq!(files(&a), files(&b), "analyze");
+    let deps = kaiseki_ok(["deps", ex, "--format", "csv", "--all"]);
+    assert_eq!(
+        deps,
+        kaiseki_ok(["deps", ex, "--format", "csv", "--all"]),
+        "deps"
+    );
+}
+
+/// A copy of the built-in rules with one more file, `zz_bad.dl`.
+fn rules_with(name: &str, bad: &str) -> PathBuf {
+    let dir = scratch_dir(&format!("cli_rules_{name}"));
+    for entry in std::fs::read_dir(rules_dir()).expect("rules/dl") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "dl") {
+            std::fs::copy(&path, dir.join(path.file_name().expect("name"))).expect("copy");
+        }
+    }
+    std::fs::write(dir.join("zz_bad.dl"), bad).expect("write");
+    dir
+}
+
+#[test]
+fn errors_in_rule_files_are_located() {
+    let ex = example("kanada_deps.f");
+    // (case, rule text, line of the error, the text its column points at)
+    let cases = [
+        ("syntax", ".decl p(x: number)\np(X) :- def(X, _, _) def(X, _, _).\n", 2, "def(X, _, _)."),
+        ("unknown_relation", ".decl p(x: number)\np(X) :- nosuch(X).\n", 2, "nosuch"),
+        ("arity", ".decl p(x: number)\np(X) :- def(X, _).\n", 2, "def"),
+        ("unbound_head", ".decl p(x: number, y: number)\np(X, Y) :- def(X, _, _).\n", 2, "Y)"),
+        (
+            "negation_through_recursion",
+            ".decl p(x: number)\n.decl q(x: number)\np(X) :- def(X, _, _), !q(X).\nq(X) :- def(X, _, _), !p(X).\n",
+            3,
+            "q(X).",
+        ),
+    ];
+    for (case, text, line, at) in cases {
+        let dir = rules_with(case, text);
+        let out = kaiseki(["deps", path_str(&ex), "--rules", path_str(&dir)]);
+        assert_bad_input(&out, case);
+        let source = text.lines().nth(line - 1).expect("the error line");
+        let file = dir.join("zz_bad.dl");
+        let col = assert_located(&out.stderr, path_str(&file), line as u32, source);
+        let want = source.rfind(at).expect("marker in the line") + 1;
+        assert_eq!(
+            col, want,
+            "{case}: column of {at:?} in {source:?}:\n{}",
+            out.stderr
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{case}: no rows from bad rules: {}",
+            out.stdout
+        );
+    }
+}
+
+/// `ref -> (line, col)` from `kaiseki facts --format csv`.
+fn ref_positions(file: &Path) -> BTreeMap<u32, (u32, u32)> {
+    let dir = scratch_dir("cli_query_facts");
+    kaiseki_ok([
+        "facts",
+        path_str(file),
+        "-o",
+        path_str(&dir),
+        "--format",
+        "csv",
+    ]);
+    let text = std::fs::read_to_string(dir.join("ref_pos.csv")).expect("ref_pos.csv");
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let n: Vec<u32> = l.split(',').map(|x| x.parse().expect("number")).collect();
+            (n[0], (n[1], n[2]))
+        })
+        .collect()
+}
+
+#[test]
+fn query_prints_the_bindings_of_its_variables() {
+    let ex = example("kanada_deps.f");
+    let body = r#"flow(D, U, _), def(D, _, "X")"#;
+    let csv = kaiseki_ok(["query", path_str(&ex), body, "--format", "csv"]);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("D,U"));
+    let pos = ref_positions(&ex);
+    let answered: BTreeSet<((u32, u32), (u32, u32))> = lines
+        .map(|l| {
+            let (d, u) = l.split_once(',').expect("two columns");
+            let at = |r: &str| pos[&r.parse::<u32>().expect("a ref")];
+            (at(d), at(u))
+        })
+        .collect();
+    // The same flow dependences as `deps` reports on X.
+    let rows = parse_deps_csv(&kaiseki_ok(["deps", path_str(&ex), "--format", "csv"]));
+    let flow_x: BTreeSet<_> = rows
+        .iter()
+        .filter(|r| r.kind == "flow" && r.var == "X")
+        .map(|r| (r.src, r.dst))
+        .collect();
+    assert_eq!(answered, flow_x);
+    assert!(
+        answered.contains(&((11, 7), (12, 11))),
+        "X = 1.0 reaches Y = X + 1.0"
+    );
+    // The table has the same header and rows.
+    let table = kaiseki_ok(["query", path_str(&ex), body]);
+    let words: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let csv_words: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(words, csv_words);
+    // A malformed query is an error, not a crash.
+    assert_bad_input(
+        &kaiseki(["query", path_str(&ex), "flow(D, U"]),
+        "malformed query",
+    );
+}
