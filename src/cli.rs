@@ -49,6 +49,9 @@ pub enum Command {
         output: PathBuf,
         #[arg(long, value_enum, default_value_t = FileFormat::Csv)]
         format: FileFormat,
+        /// Also print the size of every relation, intermediate ones included, and the time taken.
+        #[arg(long)]
+        stats: bool,
         #[command(flatten)]
         rules: RulesArg,
     },

@@ -4,24 +4,46 @@ use crate::pipeline;
 use kaiseki_facts::Format;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 pub fn run(
     files: &[PathBuf],
     output: &Path,
     format: Format,
+    stats: bool,
     rules: Option<&Path>,
 ) -> Result<ExitCode, String> {
+    let start = Instant::now();
     let lowered = pipeline::lower_files(files);
+    let lowered_at = start.elapsed();
     let derived = pipeline::derive(&lowered.facts, rules)?;
+    if stats {
+        eprintln!(
+            "lowering {:.3} s, rules {:.3} s",
+            lowered_at.as_secs_f64(),
+            (start.elapsed() - lowered_at).as_secs_f64()
+        );
+        let mut sizes: Vec<_> = derived.iter().map(|t| (t.rows.len(), &t.name)).collect();
+        sizes.sort_by(|a, b| b.cmp(a));
+        for (n, name) in sizes {
+            eprintln!("{name:<28} {n:>10}");
+        }
+    }
     let outputs = pipeline::output_names(rules)?;
     let tables: Vec<_> = derived
         .into_iter()
         .filter(|t| outputs.contains(&t.name))
         .collect();
     super::write_tables(&tables, output, format)?;
+    let mut summary = String::new();
     for t in &tables {
-        println!("{:<28} {:>8} rows", t.name, t.rows.len());
+        summary.push_str(&format!("{:<28} {:>8} rows\n", t.name, t.rows.len()));
     }
-    println!("wrote {} relations to {}", tables.len(), output.display());
+    summary.push_str(&format!(
+        "wrote {} relations to {}\n",
+        tables.len(),
+        output.display()
+    ));
+    super::emit(&summary)?;
     Ok(super::status(lowered.had_errors))
 }

@@ -29,6 +29,6 @@ pub fn run(
             TableFormat::Csv => deps::to_csv(&rows),
         }
     };
-    print!("{text}");
+    super::emit(&text)?;
     Ok(super::status(lowered.had_errors))
 }

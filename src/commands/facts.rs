@@ -12,7 +12,7 @@ pub fn run(
     list: bool,
 ) -> Result<ExitCode, String> {
     if list {
-        print!("{}", relation_docs());
+        super::emit(&relation_docs())?;
         return Ok(ExitCode::SUCCESS);
     }
     if files.is_empty() {

@@ -23,8 +23,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             files,
             output,
             format,
+            stats,
             rules,
-        } => analyze::run(&files, &output, format.into(), rules.rules.as_deref()),
+        } => analyze::run(
+            &files,
+            &output,
+            format.into(),
+            stats,
+            rules.rules.as_deref(),
+        ),
         Command::Deps {
             files,
             format,
@@ -44,14 +51,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             vars,
             seed,
         } => {
-            print!(
-                "{}",
-                match shape {
-                    Shape::Mixed => kaiseki_frontend::synth::synthetic_program(size, seed),
-                    Shape::Dataflow => synth::dataflow(size, vars, seed),
-                    Shape::Nests => synth::nests(size, 10, seed),
-                }
-            );
+            emit(&match shape {
+                Shape::Mixed => kaiseki_frontend::synth::synthetic_program(size, seed),
+                Shape::Dataflow => synth::dataflow(size, vars, seed),
+                Shape::Nests => synth::nests(size, 10, seed),
+            })?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -63,6 +67,17 @@ impl From<FileFormat> for kaiseki_facts::Format {
             FileFormat::Tsv => kaiseki_facts::Format::Tsv,
             FileFormat::Csv => kaiseki_facts::Format::Csv,
         }
+    }
+}
+
+/// Writes command output to stdout. A closed pipe (`kaiseki deps f | head`)
+/// ends the output quietly instead of failing.
+fn emit(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
     }
 }
 

@@ -21,12 +21,12 @@ pub fn run(
         .map(|r| r.iter().map(|v| v.to_string()).collect())
         .collect();
     match format {
-        TableFormat::Table => print!("{}", kaiseki_codegen::table::render(&header, &rows)),
+        TableFormat::Table => super::emit(&kaiseki_codegen::table::render(&header, &rows))?,
         TableFormat::Csv => {
             let mut out = Vec::new();
             kaiseki_facts::write_table(&result, kaiseki_facts::Format::Csv, &mut out)
                 .map_err(|e| e.to_string())?;
-            print!("{}", String::from_utf8_lossy(&out));
+            super::emit(&String::from_utf8_lossy(&out))?;
         }
     }
     Ok(super::status(lowered.had_errors))
