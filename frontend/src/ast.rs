@@ -188,7 +188,10 @@ pub struct Stmt {
 #[derive(Clone, Debug)]
 pub enum StmtKind {
     /// `lhs = rhs`; `lhs` is a [`ExprKind::Var`] or [`ExprKind::Apply`] (array element).
-    Assign { lhs: Expr, rhs: Expr },
+    Assign {
+        lhs: Expr,
+        rhs: Expr,
+    },
     /// A DO loop with its body. For a labelled DO the terminal statement is
     /// the last statement of the innermost loop that shares it.
     Do {
@@ -215,10 +218,16 @@ pub enum StmtKind {
         end_label: Option<u32>,
     },
     /// `IF (cond) stmt`.
-    LogicalIf { cond: Expr, stmt: Box<Stmt> },
+    LogicalIf {
+        cond: Expr,
+        stmt: Box<Stmt>,
+    },
     Goto(u32),
     /// `GO TO (l1, l2, ...), index`.
-    ComputedGoto { labels: Vec<u32>, index: Expr },
+    ComputedGoto {
+        labels: Vec<u32>,
+        index: Expr,
+    },
     /// `IF (e) neg, zero, pos`.
     ArithIf {
         expr: Expr,
@@ -227,16 +236,27 @@ pub enum StmtKind {
         pos: u32,
     },
     Continue,
-    Call { name: Name, args: Vec<Expr> },
+    Call {
+        name: Name,
+        args: Vec<Expr>,
+    },
     Return,
     Stop,
-    Read { items: Vec<Expr> },
-    Write { items: Vec<Expr> },
-    Print { items: Vec<Expr> },
+    Read {
+        items: Vec<Expr>,
+    },
+    Write {
+        items: Vec<Expr>,
+    },
+    Print {
+        items: Vec<Expr>,
+    },
     Format,
     /// Valid Fortran that the analyses do not model (a warning was given);
     /// analyses treat it as reading and writing everything it might.
-    Opaque { reason: String },
+    Opaque {
+        reason: String,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -284,7 +304,10 @@ pub enum ExprKind {
     Var(String),
     /// `NAME(args)`: an array element, an intrinsic or a function call;
     /// [`crate::symbols`] says which.
-    Apply { name: String, args: Vec<Expr> },
+    Apply {
+        name: String,
+        args: Vec<Expr>,
+    },
     /// `lo:hi:stride` inside an [`ExprKind::Apply`] (array sections, substrings).
     Range {
         lower: Option<Box<Expr>>,

@@ -9,14 +9,14 @@ pub mod ast;
 mod classify;
 pub mod diagnostics;
 mod files;
+pub mod fold;
 mod lexer;
 mod lines;
+pub mod lower;
 mod parser;
 mod source;
 mod statement;
 mod structure;
-pub mod fold;
-pub mod lower;
 pub mod symbols;
 pub mod synth;
 

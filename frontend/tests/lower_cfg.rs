@@ -328,3 +328,64 @@ fn duplicate_labels_and_jumps_to_format_are_errors() {
     );
     assert_eq!(f.stmt.iter().filter(|s| s.kind == "format").count(), 1);
 }
+
+#[test]
+fn an_opaque_statement_may_jump_and_touch_every_variable() {
+    let (f, diags) = lower_src(
+        "t.f90",
+        "program p
+  integer :: i, n
+  real :: x(10), s
+  n = 10
+  do i = 1, n
+    open (unit=7, file='a')
+    s = s + x(i)
+  end do
+10 continue
+end program p
+",
+    );
+    assert!(diags.iter().all(|d| !d.is_error()));
+    let opaque = nth(&f, "opaque", 0);
+    let succ: Vec<i64> = edges(&f)
+        .into_iter()
+        .filter(|&(a, _)| a == opaque)
+        .map(|(_, b)| b)
+        .collect();
+    // fallthrough, the enddo (CYCLE/EXIT), the labelled CONTINUE, the END
+    let expected = [
+        nth(&f, "assign", 1),
+        nth(&f, "enddo", 0),
+        nth(&f, "continue", 0),
+        nth(&f, "end", 0),
+    ];
+    for t in expected {
+        assert!(succ.contains(&t), "{t} missing from {succ:?}");
+    }
+    // a use and a may-definition of every variable of the unit
+    let at = |rel: Vec<(i64, String)>| -> Vec<String> {
+        let mut v: Vec<String> = rel
+            .into_iter()
+            .filter(|(s, _)| *s == opaque)
+            .map(|(_, v)| v)
+            .collect();
+        v.sort();
+        v
+    };
+    let vars = ["I", "N", "S", "X"];
+    assert_eq!(
+        at(f.r#use.iter().map(|u| (u.stmt, u.var.clone())).collect()),
+        vars
+    );
+    assert_eq!(
+        at(f.def.iter().map(|d| (d.stmt, d.var.clone())).collect()),
+        vars
+    );
+    let opaque_defs: Vec<i64> = f
+        .def
+        .iter()
+        .filter(|d| d.stmt == opaque)
+        .map(|d| d.r#ref)
+        .collect();
+    assert!(f.must_def.iter().all(|m| !opaque_defs.contains(&m.r#ref)));
+}

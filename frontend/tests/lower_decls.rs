@@ -178,7 +178,32 @@ fn common_equivalence_save_data_external() {
     let saved: Vec<&str> = f.saved.iter().map(|s| s.var.as_str()).collect();
     assert_eq!(saved, ["W"]);
     // G and SQRT are procedures, not variables; the call passes no variable
-    assert!(f.r#use.is_empty() && f.def.is_empty());
+    // but G may read and write every COMMON variable: a use and a
+    // may-definition of each, where G stands
+    let uses: Vec<(String, i64, i64)> = f
+        .r#use
+        .iter()
+        .map(|u| {
+            let p = f.ref_pos.iter().find(|p| p.r#ref == u.r#ref).unwrap();
+            (u.var.clone(), p.line, p.col)
+        })
+        .collect();
+    let defs: Vec<String> = f.def.iter().map(|d| d.var.clone()).collect();
+    let expected: Vec<(String, i64, i64)> = ["A", "B", "C", "I"]
+        .iter()
+        .map(|v| (v.to_string(), 12, 12))
+        .collect();
+    assert_eq!(uses, expected);
+    assert_eq!(defs, ["A", "B", "C", "I"]);
+    assert!(
+        f.must_def.is_empty(),
+        "a call's hidden definitions are may-definitions"
+    );
+    assert_eq!(
+        f.whole_array_ref.len(),
+        2,
+        "A is an array: its use and definition"
+    );
     let vars: Vec<&str> = f.var.iter().map(|v| v.var.as_str()).collect();
     assert_eq!(vars, ["A", "B", "C", "I", "P", "W"]);
 }

@@ -78,7 +78,7 @@ impl UnitLowerer<'_, '_, '_> {
                 continue;
             };
             for (r, var) in refs {
-                if let Some(prev) = last.insert(var, *r) {
+                if let Some(prev) = last.insert(var.as_str(), *r) {
                     self.g.facts.ref_next.push(RefNext {
                         r#ref: prev,
                         next: *r,

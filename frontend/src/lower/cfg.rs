@@ -24,7 +24,7 @@ use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
 use kaiseki_facts::{CfgEntry, CfgExit, Cond, Io, Opaque, Stmt as StmtFact, StmtLabel};
 
 use super::refs::StmtRefs;
-use super::UnitLowerer;
+use super::{Hidden, UnitLowerer};
 
 /// The lowered form of a statement or sequence for wiring the CFG: where
 /// control enters, and the nodes that fall through to whatever comes next.
@@ -98,6 +98,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             self.edge(r, end);
         }
         self.resolve_gotos();
+        self.opaque_edges(end);
     }
 
     fn resolve_gotos(&mut self) {
@@ -215,7 +216,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             StmtKind::Call { name, args } => {
                 let id = self.number(s.pos, s.label, "call", true);
                 let mut r = StmtRefs::default();
-                r.calls.push(name.text.clone());
+                r.calls.push((name.text.clone(), name.pos));
                 for a in args {
                     self.arg(&mut r, a);
                 }
@@ -246,10 +247,49 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     stmt: id,
                     reason: reason.clone(),
                 });
+                self.hidden.push(Hidden {
+                    stmt: id,
+                    pos: s.pos,
+                    everything: true,
+                });
+                let around = self.loops.iter().map(|f| f.id).collect();
+                self.opaque.push((id, around));
                 single(id, true)
             }
         };
         Some(frag)
+    }
+
+    /// An opaque statement may jump (CYCLE, EXIT, an assigned GOTO, an
+    /// alternate RETURN): it may also go to the `enddo` of every loop around
+    /// it (past which the loop exits), to every labelled statement and to
+    /// the unit's `end`.
+    fn opaque_edges(&mut self, end: i64) {
+        let labelled: Vec<i64> = self
+            .labels
+            .values()
+            .filter(|(_, exec)| *exec)
+            .map(|(s, _)| *s)
+            .collect();
+        if self.opaque.is_empty() {
+            return;
+        }
+        let ends: std::collections::HashMap<i64, i64> = self
+            .g
+            .facts
+            .loop_end
+            .iter()
+            .map(|e| (e.r#loop, e.stmt))
+            .collect();
+        for (id, around) in std::mem::take(&mut self.opaque) {
+            let mut targets: Vec<i64> =
+                around.iter().filter_map(|l| ends.get(l).copied()).collect();
+            targets.extend(&labelled);
+            targets.push(end);
+            for t in targets {
+                self.edge(id, t);
+            }
+        }
     }
 
     fn exit(&mut self, id: i64) {

@@ -100,6 +100,14 @@ struct LoopFrame {
 }
 
 /// The state of lowering one unit.
+/// A statement with references it does not spell (see [`refs::hidden_refs`]).
+struct Hidden {
+    stmt: i64,
+    pos: Pos,
+    /// Every variable of the unit (opaque), or only its COMMON ones (call).
+    everything: bool,
+}
+
 struct UnitLowerer<'g, 'p, 'a> {
     g: &'g mut Global<'p>,
     unit: &'a Unit,
@@ -117,7 +125,12 @@ struct UnitLowerer<'g, 'p, 'a> {
     gotos: Vec<(i64, u32, Pos)>,
     returns: Vec<i64>,
     /// References of each statement in id order: (ref, var).
-    stmt_refs: HashMap<i64, Vec<(i64, &'a str)>>,
+    stmt_refs: HashMap<i64, Vec<(i64, String)>>,
+    /// Statements that may touch variables they do not name: a call (the
+    /// unit's COMMON variables) and an opaque statement (every variable).
+    hidden: Vec<Hidden>,
+    /// Opaque statements, whose possible jumps are wired at the END.
+    opaque: Vec<(i64, Vec<i64>)>,
     /// First place each name was referenced as a variable / called as a function.
     var_uses: BTreeMap<String, Pos>,
     fn_uses: BTreeMap<String, Pos>,
@@ -150,6 +163,8 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             gotos: Vec::new(),
             returns: Vec::new(),
             stmt_refs: HashMap::new(),
+            hidden: Vec::new(),
+            opaque: Vec::new(),
             var_uses: BTreeMap::new(),
             fn_uses: BTreeMap::new(),
             declared_vars: BTreeMap::new(),
@@ -164,8 +179,9 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
     fn run(mut self) {
         self.unit_header();
         self.lower_body();
-        self.finish_blocks();
         self.finish_decls();
+        self.hidden_refs();
+        self.finish_blocks();
     }
 
     fn error(&mut self, pos: Pos, message: String) {

@@ -23,10 +23,11 @@ use kaiseki_facts::{
     ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
 };
 
-use super::UnitLowerer;
+use super::{Hidden, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos};
 use crate::fold;
 use crate::symbols::{ApplyClass, NameClass};
+use std::collections::BTreeSet;
 
 /// How a reference touches its variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +58,8 @@ struct Ref<'e> {
 pub(super) struct StmtRefs<'e> {
     uses: Vec<Ref<'e>>,
     defs: Vec<Ref<'e>>,
-    pub calls: Vec<String>,
+    /// Callees and where their names stand.
+    pub calls: Vec<(String, Pos)>,
 }
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
@@ -123,7 +125,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 ApplyClass::Intrinsic => args.iter().for_each(|a| self.read(r, a)),
                 ApplyClass::Function => {
                     self.fn_uses.entry(name.clone()).or_insert(e.pos);
-                    r.calls.push(name.clone());
+                    r.calls.push((name.clone(), e.pos));
                     args.iter().for_each(|a| self.arg(r, a));
                 }
                 ApplyClass::StatementFunction => {
@@ -232,7 +234,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         }
                         ApplyClass::Function => {
                             self.fn_uses.entry(callee.clone()).or_insert(pos);
-                            r.calls.push(callee.clone());
+                            r.calls.push((callee.clone(), pos));
                         }
                         ApplyClass::Intrinsic => {}
                     }
@@ -338,11 +340,91 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     self.subscripts(id, subs);
                 }
             }
-            self.stmt_refs.entry(stmt).or_default().push((id, var));
+            self.stmt_refs
+                .entry(stmt)
+                .or_default()
+                .push((id, var.to_string()));
         }
-        for callee in calls {
+        if let Some(&(_, pos)) = calls.first() {
+            self.hidden.push(Hidden {
+                stmt,
+                pos,
+                everything: false,
+            });
+        }
+        for (callee, _) in calls {
             self.g.facts.call.push(Call { stmt, callee });
         }
+    }
+
+    /// The references a statement makes without naming them, as a use and
+    /// a may-definition at `pos` for each variable it does not name itself:
+    /// a called procedure may read and write the unit's COMMON variables
+    /// (its arguments are already references), an opaque statement any
+    /// variable of the unit. Run once the unit's `var` rows exist.
+    pub(super) fn hidden_refs(&mut self) {
+        if self.hidden.is_empty() {
+            return;
+        }
+        let commons: BTreeSet<String> = self.commons.values().flatten().cloned().collect();
+        let all: Vec<(String, bool)> = self
+            .g
+            .facts
+            .var
+            .iter()
+            .filter(|v| v.unit == self.name)
+            .map(|v| (v.var.clone(), v.rank > 0))
+            .collect();
+        for h in std::mem::take(&mut self.hidden) {
+            let named: BTreeSet<String> = self
+                .stmt_refs
+                .get(&h.stmt)
+                .into_iter()
+                .flatten()
+                .map(|(_, v)| v.clone())
+                .collect();
+            let vars = all
+                .iter()
+                .filter(|(v, _)| (h.everything || commons.contains(v)) && !named.contains(v));
+            let vars: Vec<(String, bool)> = vars.cloned().collect();
+            for access in [false, true] {
+                for (var, array) in &vars {
+                    self.hidden_ref(h.stmt, var, *array, h.pos, access);
+                }
+            }
+        }
+    }
+
+    fn hidden_ref(&mut self, stmt: i64, var: &str, array: bool, pos: Pos, def: bool) {
+        let id = self.g.next_ref;
+        self.g.next_ref += 1;
+        let facts = &mut self.g.facts;
+        let var_s = var.to_string();
+        if def {
+            facts.def.push(Def {
+                r#ref: id,
+                stmt,
+                var: var_s.clone(),
+            });
+        } else {
+            facts.r#use.push(Use {
+                r#ref: id,
+                stmt,
+                var: var_s.clone(),
+            });
+        }
+        facts.ref_pos.push(RefPos {
+            r#ref: id,
+            line: pos.line as i64,
+            col: pos.col as i64,
+        });
+        if array {
+            facts.whole_array_ref.push(WholeArrayRef {
+                r#ref: id,
+                array: var_s.clone(),
+            });
+        }
+        self.stmt_refs.entry(stmt).or_default().push((id, var_s));
     }
 
     fn subscripts(&mut self, r: i64, subs: &[Expr]) {
