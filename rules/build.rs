@@ -18,13 +18,20 @@ fn translate(dir: &Path) -> String {
         .unwrap_or(dir)
         .display()
         .to_string();
-    match dl::read_dir(dir).and_then(|sources| dl::compile(&sources)) {
-        Ok(program) => dl::to_ascent::translate(&program, &origin),
+    let (sources, checked) = match dl::read_dir(dir) {
+        Ok(sources) => {
+            let checked = dl::compile(&sources);
+            (sources, checked)
+        }
+        Err(diags) => (dl::diag::Sources::default(), Err(diags)),
+    };
+    match checked {
+        Ok(program) => dl::to_ascent::translate(&program, &origin, &sources),
         Err(diags) => {
             for d in &diags {
                 println!("cargo:warning={}", d.headline());
             }
-            dl::to_ascent::translate_failure(&diags, &origin)
+            dl::to_ascent::translate_failure(&diags, &origin, &sources)
         }
     }
 }

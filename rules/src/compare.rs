@@ -69,36 +69,38 @@ pub fn diff_tables(interpreted: &[Table], compiled: &[Table]) -> Vec<String> {
     out
 }
 
-/// Runs `program` interpreted and `compiled` (the same rules compiled) on
-/// `facts`; the differences, empty when the engines agree.
+/// Runs `program` interpreted and `compiled` (the same rule files,
+/// compiled) on `facts`; the differences, empty when the engines agree.
 pub fn compare_engines(
     program: &RuleProgram,
     compiled: &CompiledProgram,
     facts: &FactBase,
     registry: &FunctorRegistry,
 ) -> Result<Vec<String>, EngineError> {
+    if !program.read_from(&compiled.sources()) {
+        return Err(EngineError::DifferentRules {
+            compiled: compiled.origin.to_string(),
+        });
+    }
     let interpreted = run_interpreted_with(program, facts, registry)?;
     let compiled = compiled.run(facts, registry)?;
     Ok(diff_tables(&interpreted, &compiled))
 }
 
-/// [`compare_engines`] on the built-in rules (`rules/dl`) with the
-/// standard functors; errors of loading or running become text.
+/// [`compare_engines`] on the built-in rules with the standard functors:
+/// the interpreter runs the very files the crate was compiled from (kept
+/// in the binary), whatever `rules/dl` holds now. Errors become text.
 pub fn compare_builtin(facts: &FactBase) -> Result<Vec<String>, String> {
-    let program = crate::load_rules(&crate::builtin_rules_dir()).map_err(|diags| {
+    let compiled = crate::compiled::builtin_program();
+    let program = RuleProgram::from_sources(&compiled.sources()).map_err(|diags| {
         diags
             .iter()
             .map(|d| d.to_string())
             .collect::<Vec<_>>()
             .join("\n")
     })?;
-    compare_engines(
-        &program,
-        crate::compiled::builtin_program(),
-        facts,
-        &FunctorRegistry::standard(),
-    )
-    .map_err(|e| e.to_string())
+    compare_engines(&program, compiled, facts, &FunctorRegistry::standard())
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -163,6 +165,25 @@ mod tests {
                 prop_assert!(diff.is_empty(), "{}: {:?}", name, diff);
             }
         }
+    }
+
+    #[test]
+    fn engines_compare_only_the_same_rules() {
+        let (_, tc) = fixtures::ALL.iter().find(|(n, _)| *n == "tc").unwrap();
+        let other = fixture("closure");
+        let err = compare_engines(
+            &other,
+            tc,
+            &FactBase::default(),
+            &FunctorRegistry::standard(),
+        );
+        assert!(matches!(err, Err(EngineError::DifferentRules { .. })));
+    }
+
+    #[test]
+    fn the_builtin_rules_agree_on_both_engines() {
+        let f = facts(&[(0, 1), (1, 2), (2, 0)], &[3], &[0, 1, 2]);
+        assert_eq!(compare_builtin(&f), Ok(vec![]));
     }
 
     #[test]

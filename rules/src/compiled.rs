@@ -4,6 +4,7 @@
 //! interpreter, with symbols interned the same way, so both engines give
 //! the same tables.
 
+use crate::dl::diag::Sources;
 use crate::error::EngineError;
 use crate::functors::{Calls, FunctorRegistry};
 use crate::rows::Rows;
@@ -31,6 +32,8 @@ type Evaluate = fn(&[Rows], &Calls) -> Vec<Rows>;
 pub struct CompiledProgram {
     /// The directory it was translated from.
     pub origin: &'static str,
+    /// The rule files it was translated from: (file name, text).
+    pub sources: &'static [(&'static str, &'static str)],
     /// Its diagnostics when it did not check (then it cannot run).
     pub errors: &'static [&'static str],
     pub relations: &'static [RelationInfo],
@@ -48,6 +51,17 @@ impl CompiledProgram {
             .filter(|r| r.output)
             .map(|r| r.name)
             .collect()
+    }
+
+    /// The rule files it was translated from, for the interpreter.
+    pub fn sources(&self) -> Sources {
+        Sources {
+            files: self
+                .sources
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string()))
+                .collect(),
+        }
     }
 
     /// The declared relations, functors and constants, as a run needs them.

@@ -6,6 +6,8 @@ use std::fmt;
 pub enum EngineError {
     /// The compiled rules had errors when the crate was built.
     NotCompiled { origin: String, errors: Vec<String> },
+    /// Two engines were asked to compare runs of different rule files.
+    DifferentRules { compiled: String },
     /// An `.input` relation does not match the fact base.
     Input { relation: String, message: String },
     /// A functor is missing from the registry, has another signature, or
@@ -26,6 +28,10 @@ impl fmt::Display for EngineError {
                 }
                 Ok(())
             }
+            EngineError::DifferentRules { compiled } => write!(
+                f,
+                "the rules differ from those compiled from {compiled} (edited since the build?)"
+            ),
             EngineError::Input { relation, message } => {
                 write!(f, "input relation `{relation}`: {message}")
             }

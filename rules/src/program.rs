@@ -19,6 +19,8 @@ pub(crate) fn col_type(t: Type) -> ColType {
 #[derive(Clone, Debug)]
 pub struct RuleProgram {
     ir: ir::Program,
+    /// [`Sources::fingerprint`] of the files it was read from.
+    fingerprint: u64,
 }
 
 impl RuleProgram {
@@ -54,10 +56,19 @@ impl RuleProgram {
             }
         }
         if diags.is_empty() {
-            Ok(RuleProgram { ir })
+            Ok(RuleProgram {
+                ir,
+                fingerprint: sources.fingerprint(),
+            })
         } else {
             Err(sources.resolve(diags))
         }
+    }
+
+    /// Whether it was read from the same rule files (names and texts) as
+    /// `sources`.
+    pub fn read_from(&self, sources: &Sources) -> bool {
+        self.fingerprint == sources.fingerprint()
     }
 
     /// The checked program.

@@ -37,6 +37,23 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// A hash of the files' names (without directories) and texts, the same
+    /// in `build.rs` and at run time: tells whether two programs were read
+    /// from the same rule files.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for (name, text) in &self.files {
+            let base = std::path::Path::new(name)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            for b in base.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+                h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        h
+    }
+
     /// Sorts, deduplicates and resolves diagnostics against the file texts.
     pub fn resolve(&self, mut diags: Vec<Diagnostic>) -> Vec<RuleDiagnostic> {
         diags.sort();

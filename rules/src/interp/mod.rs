@@ -95,10 +95,36 @@ fn insert_all(derived: Vec<(usize, Rows)>, stores: &mut [Store]) {
     }
 }
 
+/// A rule to plan: its index, the delta atom of the variant (`None`: a
+/// full evaluation), which body literals read the rule's own stratum.
+struct Variant {
+    rule: usize,
+    delta: Option<usize>,
+    recursive: Vec<bool>,
+}
+
+/// Plans every variant with the current relation sizes, and brings the
+/// indices the plans use up to date.
+fn plan_all(p: &Program, variants: &[Variant], stores: &mut [Store]) -> Vec<Planned> {
+    let plans = variants
+        .iter()
+        .map(|v| {
+            let rule = &p.rules[v.rule];
+            Planned {
+                head: rule.head,
+                nregs: rule.vars.len(),
+                ops: plan::plan(rule, v.delta, &v.recursive, stores),
+            }
+        })
+        .collect();
+    stores.iter_mut().for_each(Store::update_indices);
+    plans
+}
+
 /// Semi-naive evaluation of one stratum. The rules that read no relation
 /// of the stratum run once; each recursive rule runs as one variant per
 /// body atom of the stratum (that atom reading only the delta) until no
-/// relation of the stratum grows.
+/// relation of the stratum grows, planned again at each iteration.
 fn evaluate_stratum(p: &Program, stratum: &Stratum, stores: &mut [Store], calls: &Calls) {
     let mut in_stratum = vec![false; p.relations.len()];
     for &r in &stratum.relations {
@@ -107,48 +133,43 @@ fn evaluate_stratum(p: &Program, stratum: &Stratum, stores: &mut [Store], calls:
     }
     let mut once = Vec::new();
     let mut variants = Vec::new();
-    for &ri in &stratum.rules {
-        let rule = &p.rules[ri];
-        let recursive: Vec<bool> = rule
+    for &rule in &stratum.rules {
+        let recursive: Vec<bool> = p.rules[rule]
             .body
             .iter()
             .map(|l| matches!(l.kind, LitKind::Atom { rel, .. } if in_stratum[rel]))
             .collect();
-        let planned = |ops| Planned {
-            head: rule.head,
-            nregs: rule.vars.len(),
-            ops,
-        };
         if recursive.contains(&true) {
             for (i, _) in recursive.iter().enumerate().filter(|(_, r)| **r) {
-                variants.push(planned(plan::plan(rule, Some(i), &recursive, stores)));
+                variants.push(Variant {
+                    rule,
+                    delta: Some(i),
+                    recursive: recursive.clone(),
+                });
             }
         } else {
-            once.push(planned(plan::plan(rule, None, &recursive, stores)));
+            once.push(Variant {
+                rule,
+                delta: None,
+                recursive,
+            });
         }
     }
-    // Planning may have made indices on any relation it reads.
-    stores.iter_mut().for_each(Store::update_indices);
-    let derived = derive(&once, stores, calls);
+    let plans = plan_all(p, &once, stores);
+    let derived = derive(&plans, stores, calls);
     insert_all(derived, stores);
-    if !variants.is_empty() {
-        loop {
-            for &r in &stratum.relations {
-                stores[r].update_indices();
-            }
-            if stratum
-                .relations
-                .iter()
-                .all(|&r| stores[r].stable == stores[r].len())
-            {
-                break;
-            }
-            let derived = derive(&variants, stores, calls);
-            for &r in &stratum.relations {
-                stores[r].stable = stores[r].len();
-            }
-            insert_all(derived, stores);
+    while !variants.is_empty()
+        && stratum
+            .relations
+            .iter()
+            .any(|&r| stores[r].stable < stores[r].len())
+    {
+        let plans = plan_all(p, &variants, stores);
+        let derived = derive(&plans, stores, calls);
+        for &r in &stratum.relations {
+            stores[r].stable = stores[r].len();
         }
+        insert_all(derived, stores);
     }
     for &r in &stratum.relations {
         stores[r].update_indices();

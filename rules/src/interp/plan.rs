@@ -4,10 +4,12 @@
 //! The order is greedy. In a semi-naive step the delta atom goes first
 //! (it is the small one); then, repeatedly, every literal that can run
 //! (filters, negations, arithmetic, functors, aggregates) runs as soon as
-//! its variables are bound, so it prunes early; and the next atom is the
-//! one with the most bound columns (a fully bound atom is a membership
-//! test), ties going to the smaller relation. Every bound column of an
-//! atom is a key of a hash index on those columns.
+//! its variables are bound, so it prunes early; and the next atom is a
+//! fully bound one (a membership test) or else the one expected to yield
+//! the fewest rows for the bindings so far ([`Store::fan_out`]: the
+//! relation's size over the distinct values of its bound columns). Every
+//! bound column of an atom is a key of a hash index on those columns.
+//! Plans are made again at every iteration, as relations grow.
 
 use super::store::{Range, Store};
 use crate::dl::ast::{AggKind, ArithOp, CmpOp};
@@ -193,22 +195,32 @@ pub fn plan(
     ops
 }
 
-/// The unplaced atom with the most bound columns, then the fewest rows.
-fn best_atom(rule: &Rule, placed: &[bool], bound: &[bool], stores: &[Store]) -> Option<usize> {
-    (0..rule.body.len())
-        .filter(|&i| !placed[i])
-        .filter_map(|i| match &rule.body[i].kind {
-            LitKind::Atom { rel, args } => {
-                let (key, free) = bound_columns(args, bound);
-                let fully = free == 0;
-                Some((i, (!fully, usize::MAX - key.len(), stores[*rel].len())))
-            }
-            _ => None,
-        })
-        .min_by_key(|(i, score)| (*score, *i))
-        .map(|(i, _)| i)
+/// The unplaced atom expected to yield the fewest rows per binding so far:
+/// a fully bound atom (a test) first, then the least estimated fan-out.
+fn best_atom(rule: &Rule, placed: &[bool], bound: &[bool], stores: &mut [Store]) -> Option<usize> {
+    // (index, has unbound columns, estimated fan-out)
+    let mut best: Option<(usize, bool, f64)> = None;
+    for (i, lit) in rule.body.iter().enumerate() {
+        let LitKind::Atom { rel, args } = &lit.kind else {
+            continue;
+        };
+        if placed[i] {
+            continue;
+        }
+        let (key, free) = bound_columns(args, bound);
+        let (open, rows) = (free > 0, stores[*rel].fan_out(&key));
+        let better = match best {
+            None => true,
+            Some((_, b_open, b_rows)) => (open, rows) < (b_open, b_rows),
+        };
+        if better {
+            best = Some((i, open, rows));
+        }
+    }
+    best.map(|(i, _, _)| i)
 }
 
+/// The binds and checks of the columns not matched by an index key.
 fn col_ops(args: &[Term], key: &[usize], bound: &[bool]) -> Vec<ColOp> {
     let mut seen = bound.to_vec();
     let mut cols = Vec::new();
@@ -216,13 +228,13 @@ fn col_ops(args: &[Term], key: &[usize], bound: &[bool]) -> Vec<ColOp> {
         if key.contains(&c) {
             continue;
         }
-        if let Term::Var(v, _) = t {
-            if seen[*v] {
-                cols.push(ColOp::Check(c, Src::Reg(*v)));
-            } else {
+        match t {
+            Term::Var(v, _) if !seen[*v] => {
                 seen[*v] = true;
                 cols.push(ColOp::Bind(c, *v));
             }
+            Term::Var(..) | Term::Const(..) => cols.push(ColOp::Check(c, src(t))),
+            Term::Any(_) => {}
         }
     }
     cols

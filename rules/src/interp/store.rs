@@ -51,6 +51,8 @@ pub struct Store {
     len: u32,
     set: HashTable<(u64, u32)>,
     indices: Vec<Index>,
+    /// Per column: (rows when counted, distinct values then).
+    distinct: Vec<Option<(u32, u32)>>,
     /// Rows `[stable, len)` are the delta.
     pub stable: u32,
 }
@@ -63,6 +65,7 @@ impl Store {
             len: 0,
             set: HashTable::new(),
             indices: Vec::new(),
+            distinct: vec![None; arity],
             stable: 0,
         }
     }
@@ -114,6 +117,41 @@ impl Store {
                     && (0..self.arity).all(|c| self.data[r as usize * self.arity + c] == row(c))
             })
             .map(|e| e.1)
+    }
+
+    /// The number of distinct values in column `col`, counted again when
+    /// the relation has doubled since the last count.
+    fn distinct_values(&mut self, col: usize) -> u32 {
+        match self.distinct[col] {
+            Some((at, n)) if self.len < 2 * at.max(8) => n,
+            _ => {
+                let mut seen = HashTable::new();
+                for r in 0..self.len {
+                    let v = self.data[r as usize * self.arity + col];
+                    let h = hash_values(std::iter::once(v));
+                    if seen.find(h, |x: &i64| *x == v).is_none() {
+                        seen.insert_unique(h, v, |x| hash_values(std::iter::once(*x)));
+                    }
+                }
+                let n = seen.len() as u32;
+                self.distinct[col] = Some((self.len, n));
+                n
+            }
+        }
+    }
+
+    /// The expected number of rows matching one key on the columns `key`:
+    /// the size over the distinct values of each key column (as if the
+    /// columns were independent), at least one when the relation is not empty.
+    pub fn fan_out(&mut self, key: &[usize]) -> f64 {
+        if self.len == 0 {
+            return 0.0;
+        }
+        let mut rows = self.len as f64;
+        for &c in key {
+            rows /= self.distinct_values(c).max(1) as f64;
+        }
+        rows.max(1.0)
     }
 
     /// The id of the index on `cols` (made on first request).
@@ -219,6 +257,18 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert_eq!(s.find(|c| [2, 1][c]), Some(1));
         assert_eq!(s.find(|c| [3, 1][c]), None);
+    }
+
+    #[test]
+    fn fan_out_divides_by_distinct_key_values() {
+        let mut s = Store::new(2);
+        for (a, b) in [(1, 1), (1, 2), (2, 3), (2, 4)] {
+            s.insert(&[a, b]);
+        }
+        assert_eq!(s.fan_out(&[]), 4.0);
+        assert_eq!(s.fan_out(&[0]), 2.0);
+        assert_eq!(s.fan_out(&[1]), 1.0);
+        assert_eq!(Store::new(1).fan_out(&[0]), 0.0);
     }
 
     #[test]
