@@ -22,7 +22,6 @@ fn assert_agree(name: &str, facts: &FactBase) {
 }
 
 #[test]
-#[ignore = "interpreter bug: a scanned body atom ignores its constant columns (rules/src/interp/plan.rs col_ops skips Term::Const), e.g. dataflow_out(P, B1, R, 0) in a delta matches any carrier; reported to the lead with the fix"]
 fn interpreted_and_compiled_rules_agree_on_the_examples() {
     for path in example_files() {
         let facts = lower_file(&path);
@@ -33,7 +32,6 @@ fn interpreted_and_compiled_rules_agree_on_the_examples() {
 }
 
 #[test]
-#[ignore = "interpreter bug: a scanned body atom ignores its constant columns (rules/src/interp/plan.rs col_ops skips Term::Const), e.g. dataflow_out(P, B1, R, 0) in a delta matches any carrier; reported to the lead with the fix"]
 fn interpreted_and_compiled_rules_agree_on_generated_programs() {
     let n = scaled(25);
     for g in generated(n, n) {
@@ -58,7 +56,6 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 #[test]
-#[ignore = "interpreter bug: a scanned body atom ignores its constant columns (rules/src/interp/plan.rs col_ops skips Term::Const), e.g. dataflow_out(P, B1, R, 0) in a delta matches any carrier; reported to the lead with the fix"]
 fn analyze_writes_the_same_files_with_the_rules_interpreted() {
     let rules = rules_dir();
     for path in example_files() {
