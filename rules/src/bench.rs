@@ -9,7 +9,7 @@ use crate::compare::diff_tables;
 use crate::compiled::fixtures;
 use crate::functors::FunctorRegistry;
 use crate::interp;
-use crate::run::execute;
+use crate::run::{execute, Select};
 use crate::testing::fixture;
 use kaiseki_facts::{CfgEdge, Def, FactBase, Use};
 use std::cell::Cell;
@@ -104,17 +104,27 @@ fn compare(name: &str, facts: &FactBase) {
         rows
     };
     let (interpreted, ti) = time(|| {
-        execute(&program.signature(), facts, &registry, |inputs, calls| {
-            timed(&|| interp::evaluate(program.ir(), inputs.clone(), calls))
-        })
+        execute(
+            &program.signature(),
+            facts,
+            &registry,
+            Select::All,
+            |inputs, calls, wanted| {
+                timed(&|| interp::evaluate(program.ir(), inputs.clone(), calls, wanted))
+            },
+        )
         .unwrap()
     });
     let ei = evaluation.get();
     let evaluate = compiled.evaluate.unwrap();
     let (compiled, tc) = time(|| {
-        execute(&compiled.signature(), facts, &registry, |inputs, calls| {
-            timed(&|| evaluate(&inputs, calls))
-        })
+        execute(
+            &compiled.signature(),
+            facts,
+            &registry,
+            Select::All,
+            |inputs, calls, wanted| timed(&|| evaluate(&inputs, calls, wanted)),
+        )
         .unwrap()
     });
     let ec = evaluation.get();

@@ -168,6 +168,20 @@ mod tests {
     }
 
     #[test]
+    fn compiled_runs_return_the_selected_relations_only() {
+        let (_, tc) = fixtures::ALL.iter().find(|(n, _)| *n == "tc").unwrap();
+        let f = facts(&[(0, 1), (1, 2)], &[], &[]);
+        let registry = FunctorRegistry::standard();
+        let all = tc.run(&f, &registry).unwrap();
+        let outputs = tc
+            .run_select(&f, &registry, crate::Select::Outputs)
+            .unwrap();
+        assert_eq!(tc.outputs(), ["path"]);
+        assert_eq!(outputs.len(), 1);
+        assert_eq!(Some(&outputs[0]), all.iter().find(|t| t.name == "path"));
+    }
+
+    #[test]
     fn engines_compare_only_the_same_rules() {
         let (_, tc) = fixtures::ALL.iter().find(|(n, _)| *n == "tc").unwrap();
         let other = fixture("closure");

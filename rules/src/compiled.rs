@@ -8,7 +8,7 @@ use crate::dl::diag::Sources;
 use crate::error::EngineError;
 use crate::functors::{Calls, FunctorRegistry};
 use crate::rows::Rows;
-use crate::run::{execute, DeclaredRelation, Signature};
+use crate::run::{execute, DeclaredRelation, Select, Signature};
 use kaiseki_facts::{ColType, FactBase, Table};
 
 /// A declared relation of a compiled program.
@@ -26,7 +26,8 @@ pub struct FunctorInfo {
     pub result: ColType,
 }
 
-type Evaluate = fn(&[Rows], &Calls) -> Vec<Rows>;
+/// The generated code: inputs, functors and which relations to return.
+type Evaluate = fn(&[Rows], &Calls, &[bool]) -> Vec<Rows>;
 
 /// A rule program compiled into the crate.
 pub struct CompiledProgram {
@@ -74,6 +75,7 @@ impl CompiledProgram {
                     name: r.name,
                     columns: r.columns.to_vec(),
                     input: r.input,
+                    output: r.output,
                 })
                 .collect(),
             functors: self
@@ -91,15 +93,29 @@ impl CompiledProgram {
         facts: &FactBase,
         registry: &FunctorRegistry,
     ) -> Result<Vec<Table>, EngineError> {
+        self.run_select(facts, registry, Select::All)
+    }
+
+    /// Runs the program on `facts`: the selected relations, rows sorted.
+    pub fn run_select(
+        &self,
+        facts: &FactBase,
+        registry: &FunctorRegistry,
+        select: Select,
+    ) -> Result<Vec<Table>, EngineError> {
         let Some(evaluate) = self.evaluate else {
             return Err(EngineError::NotCompiled {
                 origin: self.origin.to_string(),
                 errors: self.errors.iter().map(|e| e.to_string()).collect(),
             });
         };
-        execute(&self.signature(), facts, registry, |inputs, calls| {
-            evaluate(&inputs, calls)
-        })
+        execute(
+            &self.signature(),
+            facts,
+            registry,
+            select,
+            |inputs, calls, wanted| evaluate(&inputs, calls, wanted),
+        )
     }
 }
 

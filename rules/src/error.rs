@@ -6,6 +6,8 @@ use std::fmt;
 pub enum EngineError {
     /// The compiled rules had errors when the crate was built.
     NotCompiled { origin: String, errors: Vec<String> },
+    /// A relation asked for is not declared by the program.
+    UnknownRelation(String),
     /// Two engines were asked to compare runs of different rule files.
     DifferentRules { compiled: String },
     /// An `.input` relation does not match the fact base.
@@ -27,6 +29,9 @@ impl fmt::Display for EngineError {
                     write!(f, "\n{e}")?;
                 }
                 Ok(())
+            }
+            EngineError::UnknownRelation(name) => {
+                write!(f, "the rules declare no relation `{name}`")
             }
             EngineError::DifferentRules { compiled } => write!(
                 f,

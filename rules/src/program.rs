@@ -92,6 +92,7 @@ impl RuleProgram {
                         .map(|(n, t)| (n.as_str(), col_type(*t)))
                         .collect(),
                     input: r.input,
+                    output: r.output,
                 })
                 .collect(),
             functors: self

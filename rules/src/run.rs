@@ -42,6 +42,43 @@ pub struct DeclaredRelation<'a> {
     pub name: &'a str,
     pub columns: Vec<(&'a str, ColType)>,
     pub input: bool,
+    pub output: bool,
+}
+
+/// Which relations a run returns as tables. Building tables costs more
+/// than deriving the rows of big relations, so callers that need only
+/// some relations should say which.
+#[derive(Clone, Copy, Debug)]
+pub enum Select<'a> {
+    /// Every declared relation, inputs included.
+    All,
+    /// The relations marked `.output`.
+    Outputs,
+    /// These relations (each must be declared).
+    Only(&'a [&'a str]),
+}
+
+impl Select<'_> {
+    /// For each relation of `sig`, whether it is selected.
+    fn mask(&self, sig: &Signature) -> Result<Vec<bool>, EngineError> {
+        match self {
+            Select::All => Ok(vec![true; sig.relations.len()]),
+            Select::Outputs => Ok(sig.relations.iter().map(|r| r.output).collect()),
+            Select::Only(names) => {
+                if let Some(unknown) = names
+                    .iter()
+                    .find(|n| !sig.relations.iter().any(|r| r.name == **n))
+                {
+                    return Err(EngineError::UnknownRelation(unknown.to_string()));
+                }
+                Ok(sig
+                    .relations
+                    .iter()
+                    .map(|r| names.contains(&r.name))
+                    .collect())
+            }
+        }
+    }
 }
 
 /// What a run needs to know of a program besides its rules.
@@ -55,25 +92,31 @@ pub struct Signature<'a> {
 }
 
 /// Runs `evaluate` (given the rows of every declared relation, inputs
-/// filled, and the functors) and returns every declared relation as a
-/// sorted table. `evaluate` returns rows for at least the declared relations, in order.
+/// filled, the functors and which relations are wanted) and returns the
+/// selected relations as sorted tables, in declaration order. `evaluate`
+/// returns rows for at least the declared relations, in order (those not
+/// wanted may be left empty).
 pub fn execute(
     sig: &Signature,
     facts: &FactBase,
     registry: &FunctorRegistry,
-    evaluate: impl FnOnce(Vec<Rows>, &Calls) -> Vec<Rows>,
+    select: Select,
+    evaluate: impl FnOnce(Vec<Rows>, &Calls, &[bool]) -> Vec<Rows>,
 ) -> Result<Vec<Table>, EngineError> {
+    let wanted = select.mask(sig)?;
     let symbols = Interner::with_constants(&sig.symbols);
     let inputs = bind_inputs(&sig.relations, facts, &symbols)?;
     let calls = Calls::new(&sig.functors, registry, facts, &symbols)?;
-    let rows = evaluate(inputs, &calls);
+    let rows = evaluate(inputs, &calls, &wanted);
     calls.finish()?;
     let ranks = symbols.ranks();
     Ok(sig
         .relations
         .iter()
         .zip(&rows)
-        .map(|(rel, rows)| {
+        .zip(&wanted)
+        .filter(|(_, wanted)| **wanted)
+        .map(|((rel, rows), _)| {
             let columns: Vec<(String, ColType)> = rel
                 .columns
                 .iter()
@@ -103,6 +146,7 @@ fn bind_inputs(
                  name,
                  columns,
                  input,
+                 ..
              }| {
                 if !input {
                     return Ok(Rows::new(columns.len()));
@@ -155,6 +199,7 @@ mod tests {
             name,
             columns: vec![("from", Number), ("to", Number)],
             input,
+            output: !input,
         };
         let rels = vec![rel("cfg_edge", true), rel("path", false)];
         let rows = bind_inputs(&rels, &facts, &Interner::default()).unwrap();

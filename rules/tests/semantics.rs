@@ -5,8 +5,8 @@
 use kaiseki_facts::{CfgEdge, FactBase, Value};
 use kaiseki_rules::dl::diag::Sources;
 use kaiseki_rules::{
-    run_interpreted, run_interpreted_with, EngineError, FunctorContext, FunctorRegistry,
-    FunctorSpec, RuleProgram,
+    run_interpreted, run_interpreted_select, run_interpreted_with, EngineError, FunctorContext,
+    FunctorRegistry, FunctorSpec, RuleProgram, Select,
 };
 
 fn program(text: &str) -> RuleProgram {
@@ -254,4 +254,26 @@ fn inputs_are_bound_by_name_to_the_fact_base() {
     }
     let t = run_interpreted(&p, &facts).unwrap();
     assert_eq!(rows(&t, "units"), ["\"MAIN\"", "\"SUB\""]);
+}
+
+#[test]
+fn runs_return_the_selected_relations_only() {
+    let p = program(&format!(
+        "{EDGES}.decl reach(n: number)\nreach(1).\nreach(Y) :- reach(X), cfg_edge(X, Y).\n\
+         .decl far(n: number)\n.output far\nfar(X) :- reach(X), X > 2."
+    ));
+    let f = graph(&[(1, 2), (2, 3)]);
+    let registry = FunctorRegistry::standard();
+    let run = |select| run_interpreted_select(&p, &f, &registry, select);
+    let outputs = run(Select::Outputs).unwrap();
+    assert_eq!(outputs.len(), 1);
+    assert_eq!(rows(&outputs, "far"), ["3"]);
+    let only = run(Select::Only(&["reach", "cfg_edge"])).unwrap();
+    let names: Vec<&str> = only.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["cfg_edge", "reach"]);
+    assert_eq!(rows(&only, "reach"), ["1", "2", "3"]);
+    assert_eq!(
+        run(Select::Only(&["nope"])).unwrap_err(),
+        EngineError::UnknownRelation("nope".into())
+    );
 }

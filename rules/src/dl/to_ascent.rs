@@ -232,7 +232,7 @@ pub fn translate(p: &Program, origin: &str, sources: &Sources) -> String {
         "/// Runs the rules; `inputs` and the result are indexed like `PROGRAM.relations`.\n",
     );
     s.push_str("#[allow(unused, clippy::all)]\n");
-    s.push_str("fn evaluate(inputs: &[crate::rows::Rows], calls: &crate::functors::Calls) -> Vec<crate::rows::Rows> {\n");
+    s.push_str("fn evaluate(inputs: &[crate::rows::Rows], calls: &crate::functors::Calls, wanted: &[bool]) -> Vec<crate::rows::Rows> {\n");
     for &r in &declared {
         if p.relations[r].input {
             let n = p.relations[r].arity();
@@ -270,7 +270,7 @@ pub fn translate(p: &Program, origin: &str, sources: &Sources) -> String {
         let fields: Vec<String> = (0..n).map(|c| format!("t.{c}")).collect();
         let _ = writeln!(
             s,
-            "        crate::rows::Rows::collect({n}, result.{}.iter().map(|t| [{}])),",
+            "        if wanted[{r}] {{ crate::rows::Rows::collect({n}, result.{}.iter().map(|t| [{}])) }} else {{ crate::rows::Rows::new({n}) }},",
             rel_ident(p, r),
             fields.join(", ")
         );

@@ -21,7 +21,7 @@ use crate::error::EngineError;
 use crate::functors::{Calls, FunctorRegistry};
 use crate::program::RuleProgram;
 use crate::rows::Rows;
-use crate::run::execute;
+use crate::run::{execute, Select};
 use kaiseki_facts::{FactBase, Table};
 use plan::Op;
 use store::Store;
@@ -38,14 +38,34 @@ pub fn run_interpreted_with(
     facts: &FactBase,
     registry: &FunctorRegistry,
 ) -> Result<Vec<Table>, EngineError> {
-    let p = program.ir();
-    execute(&program.signature(), facts, registry, |inputs, calls| {
-        evaluate(p, inputs, calls)
-    })
+    run_interpreted_select(program, facts, registry, Select::All)
 }
 
-/// Runs every stratum; the rows of every relation, declared ones first.
-pub(crate) fn evaluate(p: &Program, inputs: Vec<Rows>, calls: &Calls) -> Vec<Rows> {
+/// [`run_interpreted_with`] returning only the selected relations.
+pub fn run_interpreted_select(
+    program: &RuleProgram,
+    facts: &FactBase,
+    registry: &FunctorRegistry,
+    select: Select,
+) -> Result<Vec<Table>, EngineError> {
+    let p = program.ir();
+    execute(
+        &program.signature(),
+        facts,
+        registry,
+        select,
+        |inputs, calls, wanted| evaluate(p, inputs, calls, wanted),
+    )
+}
+
+/// Runs every stratum; the rows of the wanted relations (declared ones
+/// come first in the program; the others are left empty).
+pub(crate) fn evaluate(
+    p: &Program,
+    inputs: Vec<Rows>,
+    calls: &Calls,
+    wanted: &[bool],
+) -> Vec<Rows> {
     let mut stores: Vec<Store> = p.relations.iter().map(|r| Store::new(r.arity())).collect();
     for (store, rows) in stores.iter_mut().zip(&inputs) {
         for row in rows.iter() {
@@ -57,10 +77,13 @@ pub(crate) fn evaluate(p: &Program, inputs: Vec<Rows>, calls: &Calls) -> Vec<Row
     }
     stores
         .iter()
-        .map(|store| {
+        .zip(wanted)
+        .map(|(store, wanted)| {
             let mut rows = Rows::new(store.arity());
-            for i in 0..store.len() {
-                rows.push(store.row(i));
+            if *wanted {
+                for i in 0..store.len() {
+                    rows.push(store.row(i));
+                }
             }
             rows
         })
@@ -237,7 +260,7 @@ mod tests {
             for name in fixture_names() {
                 let program = fixture(&name);
                 let fast = run_interpreted(&program, &f).unwrap();
-                let slow = execute(&program.signature(), &f, &registry, |inputs, calls| {
+                let slow = execute(&program.signature(), &f, &registry, Select::All, |inputs, calls, _| {
                     naive::evaluate(program.ir(), inputs, calls)
                 })
                 .unwrap();
