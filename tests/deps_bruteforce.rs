@@ -348,7 +348,6 @@ fn do_bounds_and_increments_lose_no_dependence() {
 /// A READ list defines N before the subscript of the next item reads it
 /// (Fortran 2008, 9.6.3: items are processed in order).
 #[test]
-#[ignore = "lowering orders the subscript use of N in `READ (*,*) N, A(N)` before the definition of N: flow N 5:18 -> 5:23 is missed and anti N 5:23 -> 5:18 is reported exact (reported to the lead, frontend/src/lower)"]
 fn read_list_defines_before_later_subscripts() {
     let source = "      PROGRAM RD\n      INTEGER N, A(10)\n      A(1) = 0\n      A(2) = 0\n      READ (*,*) N, A(N)\n      PRINT *, N, A(1), A(2)\n      END\n";
     check_all(

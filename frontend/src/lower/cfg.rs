@@ -312,15 +312,21 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             stmt: id,
             kind: kind.to_string(),
         });
-        let mut r = StmtRefs::default();
-        for item in items {
-            if kind == "read" {
+        if kind == "read" {
+            // Items are read in order: `READ *, N, A(N)` defines N before
+            // the subscript of A(N) uses it.
+            for item in items {
+                let mut r = StmtRefs::default();
                 self.write(&mut r, item, true);
-            } else {
+                self.emit_refs(id, r);
+            }
+        } else {
+            let mut r = StmtRefs::default();
+            for item in items {
                 self.read(&mut r, item);
             }
+            self.emit_refs(id, r);
         }
-        self.emit_refs(id, r);
         Frag {
             entry: Some(id),
             exits: vec![id],

@@ -4,7 +4,9 @@
 //!
 //! Inside a statement references are numbered in evaluation order: all
 //! uses first, left to right (an array element before its subscripts,
-//! then the subscripts of the assigned element), then the definitions.
+//! then the subscripts of the assigned element), then the definitions;
+//! the items of a READ list one after the other (each item's uses, then
+//! its definition), as they are read.
 //! PARAMETER constants, intrinsic and procedure names are not references.
 //!
 //! - An actual argument of a CALL or of a non-intrinsic function that is a
