@@ -12,6 +12,9 @@
 //! - [`Pair::dependence_vectors`]: direction and distance vectors over all
 //!   common loops ([`vectors`]).
 //!
+//! The rules reach all this through [`functors`], with normal forms and
+//! references spelled as symbols ([`symbolic`]).
+//!
 //! Underneath: [`linear`] (checked integer affine expressions),
 //! [`diophantine`] (general integer solution of linear equations),
 //! [`feasibility`] (exact integer feasibility, Omega-test style, budgeted).
@@ -24,8 +27,10 @@ pub mod affine;
 pub mod coincidence;
 pub mod diophantine;
 pub mod feasibility;
+pub mod functors;
 pub mod linear;
 pub mod pair;
+pub mod symbolic;
 pub mod vectors;
 
 #[cfg(test)]

@@ -1,0 +1,524 @@
+//! The functors of the subscript rules (`rules/dl/induction.dl`,
+//! `rules/dl/subscripts.dl`): arithmetic on normal forms, and the
+//! dependence tests of Ishida & Kanada on packed references. Normal forms
+//! and packs are spelled as [`super::symbolic`] defines.
+//!
+//! Records that carry several fields come back as one symbol, fields
+//! separated by `|`, read with `@field(record, i)`:
+//! - a dependence vector: `loops|directions|distances|certainty`, with the
+//!   common loops' ids, one direction (`<`, `=`, `>`, `*`) and one distance
+//!   (a number or `*`) per common loop, `;`-separated, and `exact` or
+//!   `possible`;
+//! - a coincidence: `loop|n|property|verdict|rule`.
+//!
+//! Nothing here panics on bad input: a symbol that is not what a functor
+//! expects gives no result, or, for the tests, the answer that assumes
+//! everything (a `*` vector, an `unknown` verdict).
+
+use super::coincidence::{Property, Rule, Verdict};
+use super::symbolic::{LoopForm, Packed};
+use super::vectors::{DepVector, Dir};
+use super::{Pair, SymbolRanges};
+use crate::functors::{FunctorContext, FunctorSpec};
+use kaiseki_facts::ColType::{Number, Symbol};
+use kaiseki_facts::Value;
+
+fn number(v: &Value) -> i64 {
+    match v {
+        Value::Number(n) => *n,
+        Value::Symbol(_) => 0,
+    }
+}
+
+fn text(v: &Value) -> &str {
+    match v {
+        Value::Symbol(s) => s,
+        Value::Number(_) => "",
+    }
+}
+
+fn form(v: &Value) -> Option<LoopForm> {
+    text(v).parse().ok()
+}
+
+fn symbol(form: Option<LoopForm>) -> Vec<Value> {
+    form.map(|f| Value::Symbol(f.to_string()))
+        .into_iter()
+        .collect()
+}
+
+fn nf_num(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    symbol(Some(LoopForm::constant(number(&args[0]))))
+}
+
+fn nf_iv(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    symbol(Some(LoopForm::induction(number(&args[0]))))
+}
+
+fn nf_symbol(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    symbol(LoopForm::symbol(text(&args[0])))
+}
+
+fn nf_add(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    symbol(
+        form(&args[0])
+            .zip(form(&args[1]))
+            .and_then(|(a, b)| a.add(&b)),
+    )
+}
+
+fn nf_scale(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    symbol(form(&args[0]).and_then(|a| a.scale(number(&args[1]))))
+}
+
+fn nf_constant(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    form(&args[0])
+        .map(|f| Value::Number(f.constant))
+        .into_iter()
+        .collect()
+}
+
+fn nf_loops(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    form(&args[0]).map_or(Vec::new(), |f| {
+        f.loops.keys().map(|&l| Value::Number(l)).collect()
+    })
+}
+
+fn nf_coeff(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let l = number(&args[1]);
+    form(&args[0])
+        .map(|f| Value::Number(f.loops.get(&l).copied().unwrap_or(0)))
+        .into_iter()
+        .collect()
+}
+
+fn nf_symbols(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    form(&args[0]).map_or(Vec::new(), |f| {
+        f.symbols.into_keys().map(Value::Symbol).collect()
+    })
+}
+
+fn nf_symbol_coeff(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let s = text(&args[1]);
+    form(&args[0])
+        .map(|f| Value::Number(f.symbols.get(s).copied().unwrap_or(0)))
+        .into_iter()
+        .collect()
+}
+
+fn field(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    usize::try_from(number(&args[1]))
+        .ok()
+        .and_then(|i| text(&args[0]).split('|').nth(i))
+        .map(|f| Value::Symbol(f.to_string()))
+        .into_iter()
+        .collect()
+}
+
+/// The two references of a test, unpacked; `None` when a pack is malformed.
+fn unpack(args: &[Value]) -> Option<(Packed, Packed)> {
+    let u = Packed::parse(text(&args[0]), text(&args[1])).ok()?;
+    let v = Packed::parse(text(&args[2]), text(&args[3])).ok()?;
+    Some((u, v))
+}
+
+/// The loops both references are in: their common outermost loops.
+fn common_loops(u: &Packed, v: &Packed) -> Vec<i64> {
+    u.loop_ids
+        .iter()
+        .zip(&v.loop_ids)
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| *a)
+        .collect()
+}
+
+fn dir_char(d: Dir) -> char {
+    match d {
+        Dir::Lt => '<',
+        Dir::Eq => '=',
+        Dir::Gt => '>',
+        Dir::Star => '*',
+    }
+}
+
+fn char_dir(c: &str) -> Option<Dir> {
+    Some(match c {
+        "<" => Dir::Lt,
+        "=" => Dir::Eq,
+        ">" => Dir::Gt,
+        "*" => Dir::Star,
+        _ => return None,
+    })
+}
+
+fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
+    items.iter().map(f).collect::<Vec<_>>().join(";")
+}
+
+fn vector_record(loops: &[i64], v: &DepVector) -> Value {
+    Value::Symbol(format!(
+        "{}|{}|{}|{}",
+        join(loops, i64::to_string),
+        join(&v.directions, |d| dir_char(*d).to_string()),
+        join(&v.distances, |d| d
+            .map_or("*".to_string(), |n| n.to_string())),
+        if v.exact { "exact" } else { "possible" }
+    ))
+}
+
+/// Splits a `;`-separated list (empty for no loops).
+fn list(s: &str) -> Vec<&str> {
+    if s.is_empty() {
+        Vec::new()
+    } else {
+        s.split(';').collect()
+    }
+}
+
+fn parse_vector(record: &str) -> Option<(Vec<i64>, DepVector)> {
+    let [loops, dirs, dists, certainty] = record.split('|').collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let loops = list(loops)
+        .into_iter()
+        .map(|l| l.parse().ok())
+        .collect::<Option<Vec<i64>>>()?;
+    let directions = list(dirs)
+        .into_iter()
+        .map(char_dir)
+        .collect::<Option<Vec<_>>>()?;
+    let distances = list(dists)
+        .into_iter()
+        .map(|d| {
+            if d == "*" {
+                Some(None)
+            } else {
+                d.parse().ok().map(Some)
+            }
+        })
+        .collect::<Option<Vec<_>>>()?;
+    (loops.len() == directions.len() && loops.len() == distances.len()).then_some((
+        loops,
+        DepVector {
+            directions,
+            distances,
+            exact: certainty == "exact",
+        },
+    ))
+}
+
+/// `@dep_vectors(u_dims, u_loops, v_dims, v_loops)`: one record per
+/// direction vector of U then V ([`Pair::dependence_vectors`]); malformed
+/// or inconsistent references give the vector that assumes anything.
+fn dep_vectors(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let Some((u, v)) = unpack(args) else {
+        return Vec::new();
+    };
+    let loops = common_loops(&u, &v);
+    let anything = DepVector {
+        directions: vec![Dir::Star; loops.len()],
+        distances: vec![None; loops.len()],
+        exact: false,
+    };
+    let vectors = match Pair::new(&u.info, &v.info, loops.len(), &SymbolRanges::new()) {
+        Ok(pair) => pair.dependence_vectors(),
+        Err(_) => vec![anything],
+    };
+    vectors.iter().map(|d| vector_record(&loops, d)).collect()
+}
+
+/// `@dep_meet(vector, carrier)`: the part of the vector that a dependence
+/// carried by loop `carrier` (0: loop-independent) can have — `=` outside
+/// the carrier, `<` on it, anything inside — or no result when they do not
+/// meet. A narrowed `*` makes the vector only possible.
+fn dep_meet(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let Some((loops, mut v)) = parse_vector(text(&args[0])) else {
+        return Vec::new();
+    };
+    let carrier = number(&args[1]);
+    let at = match carrier {
+        0 => loops.len(),
+        c => match loops.iter().position(|&l| l == c) {
+            Some(g) => g,
+            None => return Vec::new(),
+        },
+    };
+    for g in 0..loops.len().min(at + 1) {
+        let want = if g < at { Dir::Eq } else { Dir::Lt };
+        let distance_fits = v.distances[g].is_none_or(|d| match want {
+            Dir::Eq => d == 0,
+            _ => d > 0,
+        });
+        match v.directions[g] {
+            d if d == want && distance_fits => {}
+            Dir::Star if distance_fits => {
+                v.directions[g] = want;
+                v.exact = false;
+                if want == Dir::Eq {
+                    v.distances[g] = Some(0);
+                }
+            }
+            _ => return Vec::new(),
+        }
+    }
+    vec![vector_record(&loops, &v)]
+}
+
+const N_VALUES: [i64; 2] = [0, 1];
+
+const PROPERTIES: [(Property, &str); 3] = [
+    (Property::ExactCoincidence, "exact"),
+    (Property::PossibleCoincidence, "possible"),
+    (Property::PossibleCoincidenceOrMore, "or_more"),
+];
+
+fn rule_name(rule: Rule) -> String {
+    match rule {
+        Rule::Coefficient1 => "(1)".to_string(),
+        Rule::Coefficient2_1 { dim } => format!("(2-1) dim {}", dim + 1),
+        Rule::Coefficient2_2 { dim } => format!("(2-2) dim {}", dim + 1),
+        Rule::Coefficient3_1 { dim } => format!("(3-1) dim {}", dim + 1),
+        Rule::Coefficient3_2 { dim } => format!("(3-2) dim {}", dim + 1),
+        Rule::Diophantine => "diophantine".to_string(),
+        Rule::Exact => "exact".to_string(),
+    }
+}
+
+/// `@coincidence(u_dims, u_loops, v_dims, v_loops)`: the loop dependence
+/// information of U then V ([`Pair::coincidence`]) for every common loop,
+/// n = 0 and 1 and the three properties, as records
+/// `loop|n|property|verdict|rule` (verdict `holds`, `does_not_hold` or
+/// `unknown`; rule empty when unknown).
+fn coincidence(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let Some((u, v)) = unpack(args) else {
+        return Vec::new();
+    };
+    let loops = common_loops(&u, &v);
+    let pair = Pair::new(&u.info, &v.info, loops.len(), &SymbolRanges::new()).ok();
+    let mut out = Vec::new();
+    for (g, l) in loops.iter().enumerate() {
+        for n in N_VALUES {
+            for (property, name) in PROPERTIES {
+                let verdict = pair
+                    .as_ref()
+                    .and_then(|p| p.coincidence(g, n, property).ok())
+                    .unwrap_or(Verdict::Unknown);
+                let (verdict, rule) = match verdict {
+                    Verdict::Holds(r) => ("holds", rule_name(r)),
+                    Verdict::DoesNotHold(r) => ("does_not_hold", rule_name(r)),
+                    Verdict::Unknown => ("unknown", String::new()),
+                };
+                out.push(Value::Symbol(format!("{l}|{n}|{name}|{verdict}|{rule}")));
+            }
+        }
+    }
+    out
+}
+
+/// The subscript functors, registered by [`crate::FunctorRegistry::standard`].
+pub const FUNCTORS: &[FunctorSpec] = &[
+    FunctorSpec {
+        name: "nf_num",
+        args: &[Number],
+        result: Symbol,
+        doc: "The normal form of a constant.",
+        f: nf_num,
+    },
+    FunctorSpec {
+        name: "nf_iv",
+        args: &[Number],
+        result: Symbol,
+        doc: "The standard induction variable I_loop of a loop, as a normal form.",
+        f: nf_iv,
+    },
+    FunctorSpec {
+        name: "nf_symbol",
+        args: &[Symbol],
+        result: Symbol,
+        doc: "A loop-invariant unknown (N, N#12) as a normal form; none for other names.",
+        f: nf_symbol,
+    },
+    FunctorSpec {
+        name: "nf_add",
+        args: &[Symbol, Symbol],
+        result: Symbol,
+        doc: "The sum of two normal forms; none on overflow.",
+        f: nf_add,
+    },
+    FunctorSpec {
+        name: "nf_scale",
+        args: &[Symbol, Number],
+        result: Symbol,
+        doc: "A normal form times a constant; none on overflow.",
+        f: nf_scale,
+    },
+    FunctorSpec {
+        name: "nf_constant",
+        args: &[Symbol],
+        result: Number,
+        doc: "The constant C0 of a normal form.",
+        f: nf_constant,
+    },
+    FunctorSpec {
+        name: "nf_loops",
+        args: &[Symbol],
+        result: Number,
+        doc: "Each loop whose standard induction variable has a non-zero coefficient.",
+        f: nf_loops,
+    },
+    FunctorSpec {
+        name: "nf_coeff",
+        args: &[Symbol, Number],
+        result: Number,
+        doc: "The coefficient C_loop of a normal form (0 when absent).",
+        f: nf_coeff,
+    },
+    FunctorSpec {
+        name: "nf_symbols",
+        args: &[Symbol],
+        result: Symbol,
+        doc: "Each loop-invariant unknown of a normal form.",
+        f: nf_symbols,
+    },
+    FunctorSpec {
+        name: "nf_symbol_coeff",
+        args: &[Symbol, Symbol],
+        result: Number,
+        doc: "The coefficient of an unknown in a normal form (0 when absent).",
+        f: nf_symbol_coeff,
+    },
+    FunctorSpec {
+        name: "dep_vectors",
+        args: &[Symbol, Symbol, Symbol, Symbol],
+        result: Symbol,
+        doc: "The direction vectors of U then V (dims and loops packs of each), one record each.",
+        f: dep_vectors,
+    },
+    FunctorSpec {
+        name: "dep_meet",
+        args: &[Symbol, Number],
+        result: Symbol,
+        doc: "A vector record narrowed to the dependences a carrier loop (0: none) can have.",
+        f: dep_meet,
+    },
+    FunctorSpec {
+        name: "coincidence",
+        args: &[Symbol, Symbol, Symbol, Symbol],
+        result: Symbol,
+        doc: "Ishida & Kanada's loop dependence information of U then V, one record per loop, n and property.",
+        f: coincidence,
+    },
+    FunctorSpec {
+        name: "field",
+        args: &[Symbol, Number],
+        result: Symbol,
+        doc: "Field i (from 0) of a `|`-separated record.",
+        f: field,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kaiseki_facts::FactBase;
+
+    fn call(f: fn(&FunctorContext, &[Value]) -> Vec<Value>, args: &[Value]) -> Vec<String> {
+        let facts = FactBase::default();
+        f(&FunctorContext::new(&facts), args)
+            .into_iter()
+            .map(|v| v.to_string())
+            .collect()
+    }
+
+    fn s(x: &str) -> Value {
+        Value::Symbol(x.to_string())
+    }
+
+    fn n(x: i64) -> Value {
+        Value::Number(x)
+    }
+
+    #[test]
+    fn normal_form_arithmetic() {
+        assert_eq!(call(nf_num, &[n(-4)]), ["-4"]);
+        assert_eq!(call(nf_iv, &[n(12)]), ["0+1*i12"]);
+        assert_eq!(call(nf_symbol, &[s("N#3")]), ["0+1*N#3"]);
+        assert!(call(nf_symbol, &[s("bad name")]).is_empty());
+        assert_eq!(call(nf_add, &[s("1+2*i5"), s("3-2*i5+1*N")]), ["4+1*N"]);
+        assert_eq!(call(nf_scale, &[s("1+2*i5"), n(-3)]), ["-3-6*i5"]);
+        assert!(call(nf_scale, &[s("1+2*i5"), n(i64::MAX)]).is_empty());
+        assert!(call(nf_add, &[s("?"), s("1")]).is_empty());
+        let f = s("7+16*i5+3*i9-1*N");
+        assert_eq!(call(nf_constant, std::slice::from_ref(&f)), ["7"]);
+        assert_eq!(call(nf_loops, std::slice::from_ref(&f)), ["5", "9"]);
+        assert_eq!(call(nf_coeff, &[f.clone(), n(9)]), ["3"]);
+        assert_eq!(call(nf_coeff, &[f.clone(), n(4)]), ["0"]);
+        assert_eq!(call(nf_symbols, std::slice::from_ref(&f)), ["N"]);
+        assert_eq!(call(nf_symbol_coeff, &[f, s("N")]), ["-1"]);
+        assert_eq!(call(field, &[s("a|b|c"), n(1)]), ["b"]);
+        assert!(call(field, &[s("a|b|c"), n(3)]).is_empty());
+        assert!(call(field, &[s("a"), n(-1)]).is_empty());
+    }
+
+    /// Ishida & Kanada fig. 3, loop 10 (`DO 10 I = 1, 20`): A(I) then A(I-1).
+    const LOOP10: &str = ";8:1:20:1";
+
+    #[test]
+    fn vectors_of_packed_references() {
+        let u = [s("|1+1*i8"), s(LOOP10), s("|0+1*i8"), s(LOOP10)];
+        assert_eq!(call(dep_vectors, &u), ["8|<|1|exact"]);
+        // The other way round: A(I-1) is read after A(I-1) was written.
+        let v = [s("|0+1*i8"), s(LOOP10), s("|1+1*i8"), s(LOOP10)];
+        assert!(call(dep_vectors, &v).is_empty());
+        // A(I) read, then written: same iteration.
+        let same = [s("|1+1*i8"), s(LOOP10), s("|1+1*i8"), s(LOOP10)];
+        assert_eq!(call(dep_vectors, &same), ["8|=|0|exact"]);
+        // Unknown subscripts: anything, never nothing.
+        let w = [s("|?"), s(LOOP10), s("|0+1*i8"), s(LOOP10)];
+        assert_eq!(call(dep_vectors, &w), ["8|<|*|possible", "8|=|0|possible"]);
+        // Rank mismatch (an inconsistent program) assumes anything.
+        let x = [s("|1|2"), s(LOOP10), s("|1"), s(LOOP10)];
+        assert_eq!(call(dep_vectors, &x), ["8|*|*|possible"]);
+        // No common loop: the empty vector when they can meet.
+        let y = [s("|5"), s(";3:1:10:1"), s("|0+1*i8"), s(LOOP10)];
+        assert_eq!(call(dep_vectors, &y), ["|||exact"]);
+        assert!(call(dep_vectors, &[s("x"), s(""), s(""), s("")]).is_empty());
+    }
+
+    #[test]
+    fn vectors_meet_the_carrier_of_a_dataflow_path() {
+        assert_eq!(call(dep_meet, &[s("8|<|1|exact"), n(8)]), ["8|<|1|exact"]);
+        assert!(call(dep_meet, &[s("8|<|1|exact"), n(0)]).is_empty());
+        assert!(call(dep_meet, &[s("8|=|0|exact"), n(8)]).is_empty());
+        assert_eq!(call(dep_meet, &[s("8|=|0|exact"), n(0)]), ["8|=|0|exact"]);
+        assert_eq!(
+            call(dep_meet, &[s("8;9|*;*|*;*|possible"), n(9)]),
+            ["8;9|=;<|0;*|possible"]
+        );
+        assert_eq!(
+            call(dep_meet, &[s("8;9|*;*|*;*|exact"), n(0)]),
+            ["8;9|=;=|0;0|possible"]
+        );
+        assert_eq!(
+            call(dep_meet, &[s("8;9|<;>|2;-1|exact"), n(8)]),
+            ["8;9|<;>|2;-1|exact"]
+        );
+        assert!(call(dep_meet, &[s("8;9|*;*|-1;*|possible"), n(8)]).is_empty());
+        assert!(call(dep_meet, &[s("8|<|1|exact"), n(7)]).is_empty());
+        assert_eq!(call(dep_meet, &[s("|||exact"), n(0)]), ["|||exact"]);
+        assert!(call(dep_meet, &[s("8|<|1"), n(8)]).is_empty());
+    }
+
+    #[test]
+    fn coincidence_records_name_the_deciding_rule() {
+        let u = [s("|1+1*i8"), s(LOOP10), s("|0+1*i8"), s(LOOP10)];
+        let records = call(coincidence, &u);
+        assert_eq!(records.len(), 6);
+        assert!(records.contains(&"8|1|exact|holds|(1)".to_string()));
+        assert!(records.contains(&"8|0|possible|does_not_hold|(2-1) dim 1".to_string()));
+        let bad = [s("|1|2"), s(LOOP10), s("|1"), s(LOOP10)];
+        assert!(call(coincidence, &bad)
+            .iter()
+            .all(|r| r.ends_with("|unknown|")));
+    }
+}
