@@ -87,7 +87,7 @@ impl FunctorRegistry {
     /// unless told otherwise.
     pub fn standard() -> FunctorRegistry {
         let mut r = FunctorRegistry::new();
-        for spec in INTRINSICS {
+        for spec in INTRINSICS.iter().chain(crate::native::functors::FUNCTORS) {
             r.specs.insert(spec.name, *spec);
         }
         r
