@@ -95,7 +95,9 @@ pub fn nests(nests: usize, refs: usize, seed: u64) -> String {
             for r in 0..refs.div_ceil(2) {
                 let lhs = affine_ref(&mut rng, r % 3 == 0);
                 let rhs = affine_ref(&mut rng, r % 3 == 1);
-                out.push_str(&format!("            {lhs} = {rhs} + 1.0\n"));
+                // The right side on a continuation line: a rank-2 reference
+                // on each side would pass column 72.
+                out.push_str(&format!("            {lhs} =\n     &        {rhs} + 1.0\n"));
             }
             out.push_str("          END DO\n        END DO\n      END DO\n");
         }
@@ -136,6 +138,7 @@ mod tests {
         assert!(assigns >= 900, "{assigns} assignments");
         let n = nests(60, 10, 5);
         assert_eq!(n.matches("DO I = 1, 10").count(), 60);
+        assert!(n.lines().all(|l| l.len() <= 72), "fixed form fits in 72 columns");
         assert_eq!(n.matches("SUBROUTINE").count(), 2);
     }
 }
