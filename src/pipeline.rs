@@ -81,16 +81,24 @@ pub fn output_names(rules: Option<&Path>) -> Result<Vec<String>, String> {
 pub fn query(facts: &FactBase, body: &str, rules: Option<&Path>) -> Result<Table, String> {
     let dir = rules.map_or_else(kaiseki_rules::builtin_rules_dir, Path::to_path_buf);
     let base = kaiseki_rules::dl::read_dir(&dir).map_err(|d| rule_errors(&d, &dir))?;
-    let compile = |text: String| {
+    let body = body.trim().trim_end_matches('.');
+    // The body stands alone on line 3 of the query's source, so its
+    // diagnostics point into what the user typed (shown as line 1).
+    let compile = |head: String| {
         let mut sources = base.clone();
-        sources.files.push(("<query>".to_string(), text));
-        kaiseki_rules::RuleProgram::from_sources(&sources)
-            .map_err(|d| rule_errors(&d, Path::new("<query>")))
+        sources
+            .files
+            .push(("<query>".to_string(), format!("{head} :-\n{body}.\n")));
+        kaiseki_rules::RuleProgram::from_sources(&sources).map_err(|mut diags| {
+            for d in diags.iter_mut().filter(|d| d.file == "<query>") {
+                d.line = d.line.saturating_sub(2);
+            }
+            rule_errors(&diags, Path::new("<query>"))
+        })
     };
     // First find the variables and their types with a probe rule, then
     // declare the answer relation with them.
-    let body = body.trim().trim_end_matches('.');
-    let probe = compile(format!(".decl query_probe()\nquery_probe() :- {body}.\n"))?;
+    let probe = compile(".decl query_probe()\nquery_probe()".to_string())?;
     let rule = probe
         .ir()
         .rules
@@ -106,7 +114,7 @@ pub fn query(facts: &FactBase, body: &str, rules: Option<&Path>) -> Result<Table
     let decl: Vec<String> = vars.iter().map(|(n, t)| format!("{n}: {t}")).collect();
     let head: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
     let program = compile(format!(
-        ".decl query({})\nquery({}) :- {body}.\n",
+        ".decl query({})\nquery({})",
         decl.join(", "),
         head.join(", ")
     ))?;
