@@ -95,17 +95,19 @@ impl Store {
     /// Appends `row` unless present; true when it was new.
     pub fn insert(&mut self, row: &[i64]) -> bool {
         let hash = hash_values(row.iter().copied());
-        let (data, arity) = (&self.data, self.arity);
+        let (data, arity, len) = (&self.data, self.arity, self.len);
         let same = |&(h, r): &(u64, u32)| {
             h == hash && &data[r as usize * arity..(r as usize + 1) * arity] == row
         };
-        if self.set.find(hash, same).is_some() {
-            return false;
+        match self.set.entry(hash, same, |e| e.0) {
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert((hash, len));
+                self.data.extend_from_slice(row);
+                self.len += 1;
+                true
+            }
         }
-        self.set.insert_unique(hash, (hash, self.len), |e| e.0);
-        self.data.extend_from_slice(row);
-        self.len += 1;
-        true
     }
 
     /// The row id of `row`, if present.
