@@ -6,9 +6,27 @@
 //! ([`run_interpreted`], for `--rules DIR`) or `build.rs` translates to
 //! Ascent at build time ([`run_compiled`], the built-in rules of
 //! `rules/dl`). Both read the input relations from a
-//! [`kaiseki_facts::FactBase`] by name and return every declared relation
-//! as a sorted [`kaiseki_facts::Table`]; [`compare_builtin`] checks that
-//! they agree.
+//! [`kaiseki_facts::FactBase`] by name and return the declared relations
+//! ([`Select`]) as sorted [`kaiseki_facts::Table`]s; [`compare_builtin`]
+//! checks that they agree.
+//!
+//! Code map:
+//! - [`dl`]: lexer, parser, syntax tree, lowering to flat rules
+//!   ([`dl::ir`]), type and binding checks, stratification, and the
+//!   translation to Ascent; shared with `build.rs`.
+//! - [`program`]: loading a directory of rules; `facts.dl` generation.
+//! - `interp`: the semi-naive interpreter (stores and indices, join
+//!   planning, plan execution).
+//! - [`compiled`]: the Ascent programs `build.rs` generated.
+//! - [`run`]: what every run does around an engine (inputs, functors,
+//!   tables); [`rows`]: interned `i64` rows; [`ops`]: the arithmetic and
+//!   aggregates both engines share; [`functors`]: the functor registry.
+//! - [`compare`]: both engines on the same facts, diffed.
+//!
+//! Invariants: both engines run the same checked program, number symbol
+//! constants the same way and call the same `ops` and functors, so they
+//! derive identical relations; loading never panics (bad rules give
+//! diagnostics), and a run fails only with an [`EngineError`].
 
 #[cfg(test)]
 mod bench;
