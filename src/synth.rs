@@ -138,7 +138,10 @@ mod tests {
         assert!(assigns >= 900, "{assigns} assignments");
         let n = nests(60, 10, 5);
         assert_eq!(n.matches("DO I = 1, 10").count(), 60);
-        assert!(n.lines().all(|l| l.len() <= 72), "fixed form fits in 72 columns");
+        assert!(
+            n.lines().all(|l| l.len() <= 72),
+            "fixed form fits in 72 columns"
+        );
         assert_eq!(n.matches("SUBROUTINE").count(), 2);
     }
 }
