@@ -6,7 +6,7 @@
 //! loops,distance,direction,carrier,certainty,minimal`.
 
 use kaiseki_facts::{FactBase, Table, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 pub const CSV_HEADER: [&str; 13] = [
     "unit",
@@ -23,6 +23,9 @@ pub const CSV_HEADER: [&str; 13] = [
     "certainty",
     "minimal",
 ];
+
+/// The derived relations the rows are built from.
+pub const RELATIONS: &[&str] = &["dependence", "general_dependence"];
 
 /// One edge of the dependence graph.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -146,16 +149,34 @@ fn sym(v: &Value) -> &str {
     }
 }
 
-/// Builds the rows from the derived `dependence(kind, src, dst, carrier,
-/// certainty)` relation and, with `all`, from `general_dependence(kind,
-/// src, dst, carrier)` (minimal = false, certainty possible).
+/// Builds the rows from the derived relations:
+/// - `array_dependence(kind, src, dst, carrier, direction, distance,
+///   certainty)` for the pairs of array element references the subscript
+///   test examined (`array_tested(kind, src, dst)`; a tested pair without
+///   a vector is independent and has no row);
+/// - `dependence(kind, src, dst, carrier, certainty)` for every other pair;
+/// - with `all`, `general_dependence(kind, src, dst, carrier)` (minimal =
+///   false, certainty possible).
 pub fn dependence_rows(facts: &FactBase, derived: &[Table], all: bool) -> Vec<DepRow> {
     let ix = Index::new(facts);
     let table = |name: &str| derived.iter().find(|t| t.name == name);
+    let rows_of = |name: &str| table(name).map_or(&[][..], |t| &t.rows[..]);
+    let tested: HashSet<(&str, i64, i64)> = rows_of("array_tested")
+        .iter()
+        .map(|r| (sym(&r[0]), num(&r[1]), num(&r[2])))
+        .collect();
     let mut rows = BTreeSet::new();
-    for r in table("dependence").map_or(&[][..], |t| &t.rows) {
+    for r in rows_of("dependence") {
+        if tested.contains(&(sym(&r[0]), num(&r[1]), num(&r[2]))) {
+            continue;
+        }
         let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
         rows.extend(ix.row(edge, sym(&r[4]), true));
+    }
+    for r in rows_of("array_dependence") {
+        let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
+        let vector = (sym(&r[4]), sym(&r[5]));
+        rows.extend(ix.array_row(edge, vector, sym(&r[6])));
     }
     if all {
         for r in table("general_dependence").map_or(&[][..], |t| &t.rows) {
@@ -167,6 +188,54 @@ pub fn dependence_rows(facts: &FactBase, derived: &[Table], all: bool) -> Vec<De
 }
 
 impl Index<'_> {
+    /// The row of a tested array dependence: its `;`-separated direction
+    /// and distance per common loop. Lists that do not fit the common loops
+    /// (never produced by the rules) give `*` everywhere: still sound.
+    fn array_row(
+        &self,
+        edge: (&str, i64, i64, i64),
+        (direction, distance): (&str, &str),
+        certainty: &str,
+    ) -> Option<DepRow> {
+        let mut row = self.row(edge, certainty, true)?;
+        let split = |s: &str| -> Vec<String> {
+            if s.is_empty() {
+                Vec::new()
+            } else {
+                s.split(';').map(String::from).collect()
+            }
+        };
+        let (dirs, dists) = (split(direction), split(distance));
+        let parsed: Option<Vec<(char, Option<i64>)>> = dirs
+            .iter()
+            .zip(&dists)
+            .map(|(d, x)| {
+                let dir = match d.as_str() {
+                    "<" | "=" | ">" | "*" => d.chars().next()?,
+                    _ => return None,
+                };
+                let dist = if x == "*" {
+                    None
+                } else {
+                    Some(x.parse().ok()?)
+                };
+                Some((dir, dist))
+            })
+            .collect();
+        match parsed.filter(|p| p.len() == row.loops.len() && dists.len() == dirs.len()) {
+            Some(p) => {
+                row.direction = p.iter().map(|x| x.0).collect();
+                row.distance = p.iter().map(|x| x.1).collect();
+            }
+            None => {
+                row.direction = vec!['*'; row.loops.len()];
+                row.distance = vec![None; row.loops.len()];
+                row.certainty = "possible".to_string();
+            }
+        }
+        Some(row)
+    }
+
     /// The row of the edge (kind, src ref, dst ref, carrier loop). A carried
     /// dependence is `=` on the loops outside its carrier, `<` on the
     /// carrier and `*` inside it; distances are not known at this level

@@ -230,7 +230,9 @@ fn dep_vectors(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 /// `@dep_meet(vector, carrier)`: the part of the vector that a dependence
 /// carried by loop `carrier` (0: loop-independent) can have — `=` outside
 /// the carrier, `<` on it, anything inside — or no result when they do not
-/// meet. A narrowed `*` makes the vector only possible.
+/// meet. The result is `exact` only when the vector was not narrowed and
+/// every distance is known: then the dependence certainly happens, with
+/// these distances.
 fn dep_meet(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let Some((loops, mut v)) = parse_vector(text(&args[0])) else {
         return Vec::new();
@@ -261,6 +263,7 @@ fn dep_meet(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
             _ => return Vec::new(),
         }
     }
+    v.exact &= v.distances.iter().all(Option::is_some);
     vec![vector_record(&loops, &v)]
 }
 
@@ -507,6 +510,11 @@ mod tests {
         assert!(call(dep_meet, &[s("8|<|1|exact"), n(7)]).is_empty());
         assert_eq!(call(dep_meet, &[s("|||exact"), n(0)]), ["|||exact"]);
         assert!(call(dep_meet, &[s("8|<|1"), n(8)]).is_empty());
+        // Several distances: only possible.
+        assert_eq!(
+            call(dep_meet, &[s("8|<|*|exact"), n(8)]),
+            ["8|<|*|possible"]
+        );
     }
 
     #[test]
