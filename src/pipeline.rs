@@ -3,6 +3,7 @@
 
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::{ast::Program, Diagnostic};
+use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 
 /// The lowered input of an analysis, with whether any error was reported.
@@ -34,15 +35,22 @@ pub fn report(diags: &[Diagnostic]) -> bool {
 }
 
 /// Runs the built-in compiled rules, or interprets the rule files of `rules`.
-/// Returns every relation (input and derived), rows sorted.
-pub fn derive(facts: &FactBase, rules: Option<&Path>) -> Result<Vec<Table>, String> {
+/// Returns the selected relations, rows sorted (building tables costs
+/// more than deriving: select only what is printed).
+pub fn derive(
+    facts: &FactBase,
+    rules: Option<&Path>,
+    select: Select,
+) -> Result<Vec<Table>, String> {
+    let registry = kaiseki_rules::FunctorRegistry::standard();
     match rules {
-        None => kaiseki_rules::run_compiled(facts).map_err(|e| e.to_string()),
+        None => kaiseki_rules::builtin_program().run_select(facts, &registry, select),
         Some(dir) => {
             let program = load_rules(dir)?;
-            kaiseki_rules::run_interpreted(&program, facts).map_err(|e| e.to_string())
+            kaiseki_rules::run_interpreted_select(&program, facts, &registry, select)
         }
     }
+    .map_err(|e| e.to_string())
 }
 
 /// Loads a rule directory, printing its diagnostics.

@@ -2,6 +2,7 @@
 
 use crate::pipeline;
 use kaiseki_facts::Format;
+use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,7 +17,8 @@ pub fn run(
     let start = Instant::now();
     let lowered = pipeline::lower_files(files);
     let lowered_at = start.elapsed();
-    let derived = pipeline::derive(&lowered.facts, rules)?;
+    let select = if stats { Select::All } else { Select::Outputs };
+    let derived = pipeline::derive(&lowered.facts, rules, select)?;
     if stats {
         eprintln!(
             "lowering {:.3} s, rules {:.3} s",

@@ -3,6 +3,7 @@
 use crate::cli::TableFormat;
 use crate::pipeline;
 use kaiseki_codegen::deps;
+use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,7 +20,7 @@ pub fn run(
             what: "general".into(),
         });
     }
-    let derived = pipeline::derive(&lowered.facts, rules)?;
+    let derived = pipeline::derive(&lowered.facts, rules, Select::Only(deps::RELATIONS))?;
     let rows = deps::dependence_rows(&lowered.facts, &derived, all);
     let text = if dot {
         deps::to_dot(&rows)
