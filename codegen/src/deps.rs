@@ -25,7 +25,12 @@ pub const CSV_HEADER: [&str; 13] = [
 ];
 
 /// The derived relations the rows are built from.
-pub const RELATIONS: &[&str] = &["dependence", "general_dependence"];
+pub const RELATIONS: &[&str] = &[
+    "dependence",
+    "general_dependence",
+    "array_tested",
+    "array_dependence",
+];
 
 /// One edge of the dependence graph.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
