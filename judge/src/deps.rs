@@ -160,7 +160,7 @@ fn end((unit, pos, at_loop_end): KeyEnd) -> End {
 /// entered anew is not common); once an outer level differs in iteration,
 /// inner levels are necessarily other instances and are compared by
 /// iteration number, which gives the usual distance vectors like (1, 0).
-fn common_loops(src: &[Iteration], dst: &[Iteration]) -> (Vec<Pos>, Vec<i64>) {
+pub fn common_loops(src: &[Iteration], dst: &[Iteration]) -> (Vec<Pos>, Vec<i64>) {
     let mut loops = Vec::new();
     let mut distance = Vec::new();
     let mut same_so_far = true;

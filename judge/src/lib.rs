@@ -11,7 +11,7 @@ pub mod gfortran;
 pub mod interp;
 pub mod trace;
 
-pub use deps::{dependences, DepKind, Dependence};
+pub use deps::{common_loops, dependences, DepKind, Dependence};
 pub use interp::{run, Config, Run, RunError};
 pub use trace::{project, Access, ArgOrigin, Iteration, Loc, Mode};
 
