@@ -231,7 +231,7 @@ pub fn translate(p: &Program, origin: &str, sources: &Sources) -> String {
     s.push_str(
         "/// Runs the rules; `inputs` and the result are indexed like `PROGRAM.relations`.\n",
     );
-    s.push_str("#[allow(unused, clippy::all)]\n");
+    s.push_str("#[allow(unused, non_snake_case, clippy::all)]\n");
     s.push_str("fn evaluate(inputs: &[crate::rows::Rows], calls: &crate::functors::Calls, wanted: &[bool]) -> Vec<crate::rows::Rows> {\n");
     for &r in &declared {
         if p.relations[r].input {
