@@ -154,6 +154,6 @@ relations! {
     /// `hpf_independent(loop)`: the DO loop `loop` is asserted INDEPENDENT by the user.
     HpfIndependent hpf_independent { r#loop: i64 }
 
-    /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`).
+    /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`; `coincidence`: Ishida & Kanada's loop dependence information, which `kaiseki analyze` asks for).
     Request request { what: String }
 }
