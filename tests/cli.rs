@@ -6,7 +6,8 @@
 mod common;
 
 use common::{
-    example, example_files, kaiseki, kaiseki_ok, parse_deps_csv, rules_dir, scratch_dir, Outcome,
+    example, example_files, files, kaiseki, kaiseki_ok, parse_deps_csv, rules_dir, scratch_dir,
+    Outcome,
 };
 use kaiseki_facts::FactBase;
 use std::collections::{BTreeMap, BTreeSet};
@@ -198,22 +199,6 @@ fn usage_errors_exit_2() {
         // clap points to the help in every usage error.
         assert!(out.stderr.contains("--help"), "{args:?}: {}", out.stderr);
     }
-}
-
-/// Every file of `dir` by name, with its text.
-fn files(dir: &Path) -> BTreeMap<String, String> {
-    std::fs::read_dir(dir)
-        .expect("output directory")
-        .map(|e| {
-            let path = e.expect("directory entry").path();
-            let name = path
-                .file_name()
-                .expect("file name")
-                .to_string_lossy()
-                .into_owned();
-            (name, std::fs::read_to_string(&path).expect("text file"))
-        })
-        .collect()
 }
 
 fn write_facts(dir: &Path, format: &str) -> BTreeMap<String, String> {

@@ -6,7 +6,8 @@
 mod common;
 
 use common::{
-    example_files, generated, kaiseki_ok, lower_file, lower_source, rules_dir, scaled, scratch_dir,
+    example_files, files, generated, kaiseki_ok, lower_file, lower_source, rules_dir, scaled,
+    scratch_dir,
 };
 use kaiseki_facts::FactBase;
 use std::collections::BTreeMap;
@@ -37,22 +38,6 @@ fn interpreted_and_compiled_rules_agree_on_generated_programs() {
     for g in generated(n, n) {
         assert_agree(&g.file_name, &lower_source(&g.file_name, &g.source));
     }
-}
-
-/// Every file of `dir` by name, with its bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .expect("output directory")
-        .map(|e| {
-            let path = e.expect("directory entry").path();
-            let name = path
-                .file_name()
-                .expect("file name")
-                .to_string_lossy()
-                .into_owned();
-            (name, std::fs::read(&path).expect("output file"))
-        })
-        .collect()
 }
 
 #[test]

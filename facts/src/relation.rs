@@ -53,6 +53,18 @@ pub struct Schema {
     pub doc: &'static str,
 }
 
+impl Schema {
+    /// `name(col: type, ...)`, as in a Soufflé `.decl`.
+    pub fn signature(&self) -> String {
+        let cols: Vec<String> = self
+            .columns
+            .iter()
+            .map(|c| format!("{}: {}", c.name, c.ty.souffle_name()))
+            .collect();
+        format!("{}({})", self.name, cols.join(", "))
+    }
+}
+
 /// A relation type: a row of typed columns.
 pub trait Relation: Sized + Ord + Clone {
     const SCHEMA: Schema;

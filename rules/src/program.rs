@@ -139,16 +139,10 @@ pub fn facts_decls() -> String {
          // regenerate with: KAISEKI_BLESS=1 cargo test -p kaiseki-rules facts_dl\n",
     );
     for schema in FactBase::SCHEMAS {
-        let cols: Vec<String> = schema
-            .columns
-            .iter()
-            .map(|c| format!("{}: {}", c.name, c.ty.souffle_name()))
-            .collect();
         s.push_str(&format!(
-            "\n// {}\n.decl {}({})\n.input {}\n",
+            "\n// {}\n.decl {}\n.input {}\n",
             schema.doc.trim(),
-            schema.name,
-            cols.join(", "),
+            schema.signature(),
             schema.name
         ));
     }

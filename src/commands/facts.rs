@@ -36,16 +36,10 @@ pub fn relation_docs() -> String {
          one file per relation (`NAME.facts` TSV or `NAME.csv` with this header).\n",
     );
     for schema in FactBase::SCHEMAS {
-        let cols: Vec<String> = schema
-            .columns
-            .iter()
-            .map(|c| format!("{}: {}", c.name, c.ty.souffle_name()))
-            .collect();
         s.push_str(&format!(
-            "\n## {}\n`{}({})`\n\n{}\n",
+            "\n## {}\n`{}`\n\n{}\n",
             schema.name,
-            schema.name,
-            cols.join(", "),
+            schema.signature(),
             schema.doc.trim()
         ));
     }

@@ -7,6 +7,7 @@
 
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{affine_nest, scalar_program, Generated};
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -227,4 +228,20 @@ fn parse_dep(line: &str) -> Dep {
             m => panic!("minimal {m:?} in {line:?}"),
         },
     }
+}
+
+/// Every file of `dir` by name, with its text.
+pub fn files(dir: &Path) -> BTreeMap<String, String> {
+    std::fs::read_dir(dir)
+        .expect("output directory")
+        .map(|e| {
+            let path = e.expect("directory entry").path();
+            let name = path
+                .file_name()
+                .expect("file name")
+                .to_string_lossy()
+                .into_owned();
+            (name, std::fs::read_to_string(&path).expect("text file"))
+        })
+        .collect()
 }
