@@ -210,6 +210,12 @@ fn parse_vector(record: &str) -> Option<(Vec<i64>, DepVector)> {
 /// `@dep_vectors(u_dims, u_loops, v_dims, v_loops)`: one record per
 /// direction vector of U then V ([`Pair::dependence_vectors`]); malformed
 /// or inconsistent references give the vector that assumes anything.
+///
+/// A record is `exact` only when its vector certainly happens, is the
+/// pair's only vector and has one known distance per loop: then no access
+/// of U or V to the same element can come between a dependence's ends
+/// except in the same iterations of the common loops (it would make another
+/// distance), so the dependence is a direct one whenever it happens.
 fn dep_vectors(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let Some((u, v)) = unpack(args) else {
         return Vec::new();
@@ -220,10 +226,14 @@ fn dep_vectors(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
         distances: vec![None; loops.len()],
         exact: false,
     };
-    let vectors = match Pair::new(&u.info, &v.info, loops.len(), &SymbolRanges::new()) {
+    let mut vectors = match Pair::new(&u.info, &v.info, loops.len(), &SymbolRanges::new()) {
         Ok(pair) => pair.dependence_vectors(),
         Err(_) => vec![anything],
     };
+    let only = vectors.len() == 1;
+    for v in &mut vectors {
+        v.exact &= only && v.distances.iter().all(Option::is_some);
+    }
     vectors.iter().map(|d| vector_record(&loops, d)).collect()
 }
 
@@ -476,6 +486,12 @@ mod tests {
         // A(I) read, then written: same iteration.
         let same = [s("|1+1*i8"), s(LOOP10), s("|1+1*i8"), s(LOOP10)];
         assert_eq!(call(dep_vectors, &same), ["8|=|0|exact"]);
+        // Two vectors: neither is exact (A(1) written, then read).
+        let twice = [s("|1"), s(LOOP10), s("|1"), s(LOOP10)];
+        assert_eq!(
+            call(dep_vectors, &twice),
+            ["8|<|*|possible", "8|=|0|possible"]
+        );
         // Unknown subscripts: anything, never nothing.
         let w = [s("|?"), s(LOOP10), s("|0+1*i8"), s(LOOP10)];
         assert_eq!(call(dep_vectors, &w), ["8|<|*|possible", "8|=|0|possible"]);
