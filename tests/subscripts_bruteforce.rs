@@ -14,6 +14,9 @@
 //!   dependences only; how many rows it never sees is printed (precision),
 //!   not asserted: killing at the level of elements is not modelled.
 //!
+//! - Exact rows happen: in every run that executes the sink of an `exact`
+//!   row, some direct dependence the row covers happened.
+//!
 //! Run with `--nocapture` to see the counts.
 
 mod common;
@@ -175,6 +178,7 @@ fn check(g: &kaiseki_judge::gen::Generated, tally: &mut Tally, failures: &mut Ve
             })
             .collect();
         tally.real += real.len();
+        let mut covered_now = HashSet::new();
         for d in &real {
             let key = (
                 d.kind.as_str().to_string(),
@@ -193,8 +197,27 @@ fn check(g: &kaiseki_judge::gen::Generated, tally: &mut Tally, failures: &mut Ve
             if covering.is_empty() {
                 report(format!("input {input:?}: missed {d}"));
             }
-            observed.extend(covering);
+            covered_now.extend(covering);
         }
+        let executed: HashSet<(Mode, (u32, u32))> =
+            run.trace.iter().map(|a| (a.mode, pos(a))).collect();
+        for &i in &tested {
+            let r = &rows[i];
+            let sink = if r.kind == "flow" {
+                Mode::Read
+            } else {
+                Mode::Write
+            };
+            if r.certainty == "exact"
+                && executed.contains(&(sink, r.dst))
+                && !covered_now.contains(&i)
+            {
+                report(format!(
+                    "input {input:?}: exact row never happened although its sink ran: {r:?}"
+                ));
+            }
+        }
+        observed.extend(covered_now);
         for (key, vectors) in realized(&run.trace, &keys) {
             seen.entry(key).or_default().extend(vectors);
         }
