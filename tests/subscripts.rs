@@ -418,6 +418,32 @@ fn what_is_not_an_induction_variable_has_no_normal_form() {
     }
 }
 
+/// A definition that only some paths pass gives no value: M may still
+/// hold its value on entry when A(I + M) runs.
+#[test]
+fn a_definition_under_a_condition_gives_no_value() {
+    let a = Analysis::of_source(
+        "conditional_def.f",
+        &program(
+            "      READ (*,*) N
+      IF (N .GT. 5) M = 3
+      IF (N .GT. 7) K = 2
+      DO 10 I = 1, 10
+        K = K + 1
+   10 A(I + M) = B(K) + 1.0
+",
+        ),
+    );
+    let names = BTreeMap::new();
+    assert_eq!(a.form(a.element("A", 9), 1, &names), None);
+    assert_eq!(a.form(a.element("B", 9), 1, &names), None);
+    let ivs: Vec<String> = a
+        .rows("induction_variable")
+        .map(|r| r["initial"].clone())
+        .collect();
+    assert_eq!(ivs, ["?"], "K is an induction variable of unknown start");
+}
+
 #[test]
 fn a_constant_element_in_a_loop_depends_on_itself_in_every_later_iteration() {
     let source = program(
