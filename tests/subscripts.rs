@@ -444,6 +444,42 @@ fn a_definition_under_a_condition_gives_no_value() {
     assert_eq!(ivs, ["?"], "K is an induction variable of unknown start");
 }
 
+/// An element passed to a procedure stands for the rest of the array: F
+/// writes A(I) and A(I+1) through X(1) and X(2).
+#[test]
+fn an_element_passed_to_a_call_may_be_any_element() {
+    let source = "      PROGRAM P
+      REAL A(20), S
+      INTEGER I
+      S = 0.0
+      DO 10 I = 1, 10
+        CALL F(A(I))
+        S = S + A(I + 1)
+   10 CONTINUE
+      PRINT *, S
+      END
+      SUBROUTINE F(X)
+      REAL X(2)
+      X(1) = 1.0
+      X(2) = 2.0
+      END
+";
+    let dir = scratch_dir("subscripts_passed_element");
+    let path = dir.join("passed.f");
+    std::fs::write(&path, source).expect("program written");
+    let rows = deps(&path);
+    // The callee's write of A(I+1) is read in the same iteration.
+    assert!(
+        rows.iter().any(|r| r.kind == "flow"
+            && r.var == "A"
+            && r.src.0 == 6
+            && r.dst.0 == 7
+            && r.loops == [5]
+            && r.direction == ['=']),
+        "{rows:#?}"
+    );
+}
+
 #[test]
 fn a_constant_element_in_a_loop_depends_on_itself_in_every_later_iteration() {
     let source = program(
