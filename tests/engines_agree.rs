@@ -10,7 +10,6 @@ use common::{
     scratch_dir,
 };
 use kaiseki_facts::FactBase;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 fn assert_agree(name: &str, facts: &FactBase) {
