@@ -82,19 +82,29 @@ pub fn dataflow(stmts: usize, vars: usize, seed: u64) -> String {
 }
 
 /// `nests` loop nests of depth 3, each with `refs` affine array references
-/// (rank 1 or 2, coefficients -3..3, some coupled), in units of 50 nests.
+/// (rank 1 or 2, coefficients -3..3, some coupled, a triangular and a
+/// symbolic bound), in units of 50 nests. Each nest works on arrays of its
+/// own (An, Bn): element definitions never kill, so nests sharing an array
+/// would make every pair of their references a reported dependence, and the
+/// benchmark is about the subscript tests inside nests.
 pub fn nests(nests: usize, refs: usize, seed: u64) -> String {
     let mut rng = Rng::new(seed);
     let mut out = String::new();
     for (u, first) in (0..nests).step_by(50).enumerate() {
+        let last = (first + 50).min(nests);
         out.push_str(&format!(
-            "      SUBROUTINE N{u}(A, B, N)\n      INTEGER N, I, J, K\n      REAL A(-200:200), B(-200:200, -200:200)\n"
+            "      SUBROUTINE N{u}(N)\n      INTEGER N, I, J, K\n"
         ));
-        for _ in first..(first + 50).min(nests) {
+        for n in first..last {
+            out.push_str(&format!(
+                "      REAL A{n}(-200:200), B{n}(-200:200, -200:200)\n"
+            ));
+        }
+        for n in first..last {
             out.push_str("      DO I = 1, 10\n        DO J = 1, N\n          DO K = I, 10\n");
             for r in 0..refs.div_ceil(2) {
-                let lhs = affine_ref(&mut rng, r % 3 == 0);
-                let rhs = affine_ref(&mut rng, r % 3 == 1);
+                let lhs = affine_ref(&mut rng, n, r % 3 == 0);
+                let rhs = affine_ref(&mut rng, n, r % 3 == 1);
                 // The right side on a continuation line: a rank-2 reference
                 // on each side would pass column 72.
                 out.push_str(&format!("            {lhs} =\n     &        {rhs} + 1.0\n"));
@@ -106,7 +116,7 @@ pub fn nests(nests: usize, refs: usize, seed: u64) -> String {
     out
 }
 
-fn affine_ref(rng: &mut Rng, rank2: bool) -> String {
+fn affine_ref(rng: &mut Rng, nest: usize, rank2: bool) -> String {
     let sub = |rng: &mut Rng| {
         let mut s = format!("{}", rng.range(-5, 5));
         for v in ["I", "J", "K"] {
@@ -119,9 +129,9 @@ fn affine_ref(rng: &mut Rng, rank2: bool) -> String {
     };
     if rank2 {
         let (a, b) = (sub(rng), sub(rng));
-        format!("B({a}, {b})")
+        format!("B{nest}({a}, {b})")
     } else {
-        format!("A({})", sub(rng))
+        format!("A{nest}({})", sub(rng))
     }
 }
 
