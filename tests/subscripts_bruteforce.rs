@@ -5,9 +5,11 @@
 //!   two element references is covered by a row of `kaiseki deps --format
 //!   csv`: same kind, references and common loops, each distance equal to
 //!   the row's or `*` with a compatible direction.
-//! - No false dependence: on nests with constant bounds, every row of a
-//!   tested pair (two element references of one array) is realized by two
-//!   accesses of one element, in that order, with distances the row admits.
+//! - No false dependence: on nests with constant bounds, every row between
+//!   two element references of one array is realized by two accesses of
+//!   one element, in that order, with distances the row admits. (Pairs in
+//!   one nest are tested; the rows of pairs in different nests, an array's
+//!   initialization and the nest here, come from the dependence graph.)
 //!   Realized, not necessarily direct: the row A(I) -> A(I) of
 //!   `A(I) = ..; A(I) = ..; .. = A(I)` is a dependence whose element the
 //!   second write always overwrites first. The judge lists direct
