@@ -542,17 +542,31 @@ fn symbols_keep_one_value_where_they_are_compared() {
     );
 }
 
-/// The compiled and interpreted engines derive the same subscript relations
-/// on the synthetic nests of the benchmark, where they are not empty.
+/// The compiled and interpreted engines derive the same subscript relations,
+/// the loop dependence information included, on the synthetic nests of the
+/// benchmark and on the paper's figures, where they are not empty.
 #[test]
-fn engines_agree_on_synthetic_nests() {
-    let text = kaiseki_ok(["synth", "nests", "--size", "3"]);
-    let facts = lower_source("nests.f", &text);
-    let diff = kaiseki_rules::compare_builtin(&facts).expect("both engines run");
-    assert!(diff.is_empty(), "{}", diff.join("\n"));
-    let tables = kaiseki_rules::run_compiled(&facts).expect("compiled rules run");
-    for name in ["normal_form", "array_tested", "array_dependence"] {
-        let t = tables.iter().find(|t| t.name == name).expect(name);
-        assert!(!t.rows.is_empty(), "{name} is empty");
+fn engines_agree_on_subscript_relations() {
+    let nests = kaiseki_ok(["synth", "nests", "--size", "3"]);
+    let mut programs = vec![("nests.f".to_string(), lower_source("nests.f", &nests))];
+    for name in ["ishida_fig3.f", "ishida_fig4.f", "ishida_fig5.f"] {
+        programs.push((name.to_string(), lower_file(&example(name))));
+    }
+    for (name, mut facts) in programs {
+        facts.request.push(kaiseki_facts::Request {
+            what: "coincidence".into(),
+        });
+        let diff = kaiseki_rules::compare_builtin(&facts).expect("both engines run");
+        assert!(diff.is_empty(), "{name}: {}", diff.join("\n"));
+        let tables = kaiseki_rules::run_compiled(&facts).expect("compiled rules run");
+        for relation in [
+            "normal_form",
+            "array_tested",
+            "array_dependence",
+            "coincidence",
+        ] {
+            let t = tables.iter().find(|t| t.name == relation).expect(relation);
+            assert!(!t.rows.is_empty(), "{name}: {relation} is empty");
+        }
     }
 }
