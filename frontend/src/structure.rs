@@ -469,25 +469,31 @@ impl Builder<'_> {
             else {
                 return;
             };
-            let mut msgs = Vec::new();
-            while o.blocks.len() > i + 1 {
-                let inner = o.blocks.pop().expect("len > i + 1");
-                msgs.push(format!(
-                    "label {l} ends a DO loop while {} is still open; it is closed here",
-                    inner.describe()
-                ));
-                let stmt = inner.close(pos, None, LoopEnd::EndDo { pos, label: None });
-                // The terminal statement was pushed into the inner block; it
-                // stays there, and the loop now ends with that block.
-                body_of(o).push(stmt);
-            }
-            for m in msgs {
-                self.rep.error(pos, m);
-            }
+            // The terminal statement was pushed into the innermost block; it
+            // stays there, and the loop now ends with that block.
+            self.close_inner(pos, i, |inner| {
+                format!("label {l} ends a DO loop while {inner} is still open; it is closed here")
+            });
             let o = self.current(pos);
             let lp = o.blocks.pop().expect("index i exists");
             let stmt = lp.close(pos, None, LoopEnd::Label(l));
             body_of(o).push(stmt);
+        }
+    }
+
+    /// Closes the blocks still open inside block `i`, each with an error
+    /// saying why (`message` gets the block's description).
+    fn close_inner(&mut self, pos: Pos, i: usize, message: impl Fn(&str) -> String) {
+        let o = self.current(pos);
+        let mut msgs = Vec::new();
+        while o.blocks.len() > i + 1 {
+            let inner = o.blocks.pop().expect("len > i + 1");
+            msgs.push(message(&inner.describe()));
+            let stmt = inner.close(pos, None, LoopEnd::EndDo { pos, label: None });
+            body_of(o).push(stmt);
+        }
+        for m in msgs {
+            self.rep.error(pos, m);
         }
     }
 
@@ -522,19 +528,9 @@ impl Builder<'_> {
             );
             return;
         };
-        let mut msgs = Vec::new();
-        while o.blocks.len() > i + 1 {
-            let inner = o.blocks.pop().expect("len > i + 1");
-            msgs.push(format!(
-                "{what} closes {} too; its end is missing",
-                inner.describe()
-            ));
-            let stmt = inner.close(pos, None, LoopEnd::EndDo { pos, label: None });
-            body_of(o).push(stmt);
-        }
-        for m in msgs {
-            self.rep.error(pos, m);
-        }
+        self.close_inner(pos, i, |inner| {
+            format!("{what} closes {inner} too; its end is missing")
+        });
         let o = self.current(pos);
         let block = o.blocks.pop().expect("index i exists");
         if let Block::Loop {
