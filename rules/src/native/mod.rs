@@ -30,6 +30,7 @@ pub mod feasibility;
 pub mod functors;
 pub mod linear;
 pub mod pair;
+mod samples;
 pub mod symbolic;
 pub mod vectors;
 

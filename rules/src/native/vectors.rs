@@ -16,6 +16,13 @@
 //! (no solution with a larger, none with a smaller distance) after a look at
 //! the witness's neighbours has not already found another distance.
 //!
+//! Questions that a known point answers are not asked ([`super::samples`]):
+//! a node is feasible when a sample has its directions, a leaf's distance is
+//! not single when two samples in it differ, and after a `<` a node whose
+//! every further direction has a sample is one vector with `*` there (the
+//! same dependences as its leaves, in one row). Only "infeasible" and
+//! "single distance" always need the exact test.
+//!
 //! The all-`=` vector (same iteration of every common loop) is returned when
 //! U and V may meet in one iteration: whether U runs before V there is a
 //! matter of their order in the loop body, which the caller knows. For V
@@ -28,6 +35,7 @@ use super::diophantine;
 use super::feasibility::{feasible_parts, Budget, Feasibility};
 use super::linear::{Linear, Parametric};
 use super::pair::Pair;
+use super::samples::{Samples, Space};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -112,14 +120,16 @@ impl Pair<'_> {
         ) else {
             return anything();
         };
+        let nparams = solution.generators.len();
         let mut search = Search {
-            nparams: solution.generators.len(),
+            nparams,
             domain,
             distances,
             closed: self.closed,
             budget: self.budget(),
             frames: BTreeMap::new(),
             found: Vec::new(),
+            samples: Samples::new(nparams, self.common),
         };
         let mut node = Node::default();
         match search.ask(&node, None) {
@@ -178,7 +188,12 @@ struct Search {
     budget: Budget,
     frames: BTreeMap<Vec<usize>, Option<Rc<Frame>>>,
     found: Vec<DepVector>,
+    samples: Samples,
 }
+
+/// Moves of the walk from the first witness, and from each later one.
+const FIRST_WALK: usize = 150;
+const WALK: usize = 30;
 
 impl Search {
     /// The frame of these `=` loops (`None`: their distances cannot all be 0).
@@ -225,6 +240,7 @@ impl Search {
                 Err(_) => return Feasibility::Unknown,
             }
         }
+        let first = ineqs.is_empty() && node.equal.is_empty();
         let answer = feasible_parts(
             frame.map.generators.len(),
             &[],
@@ -232,10 +248,19 @@ impl Search {
             &mut self.budget,
         );
         match answer {
-            Feasibility::Feasible(w) => frame
-                .map
-                .point(&w)
-                .map_or(Feasibility::Unknown, Feasibility::Feasible),
+            Feasibility::Feasible(w) => {
+                let space = Space {
+                    domain: &frame.domain,
+                    distances: &frame.distances,
+                    map: &frame.map,
+                };
+                self.samples
+                    .walk(&space, &w, if first { FIRST_WALK } else { WALK });
+                frame
+                    .map
+                    .point(&w)
+                    .map_or(Feasibility::Unknown, Feasibility::Feasible)
+            }
             other => other,
         }
     }
@@ -258,6 +283,11 @@ impl Search {
             return;
         }
         let after_lt = node.directions.contains(&Dir::Lt);
+        if after_lt && self.sampled_below(g, &node.directions) {
+            let vector = self.summary(node, witness);
+            self.found.push(vector);
+            return;
+        }
         if let Some((dir, _)) = self.fixed(g) {
             if dir != Dir::Gt || after_lt {
                 node.directions.push(dir);
@@ -278,6 +308,8 @@ impl Search {
             node.push(g, dir);
             let answer = if witnessed {
                 Feasibility::Feasible(witness.to_vec())
+            } else if let Some(point) = self.samples.find(&node.directions) {
+                Feasibility::Feasible(point.to_vec())
             } else {
                 self.ask(node, None)
             };
@@ -306,6 +338,35 @@ impl Search {
         })
     }
 
+    /// Do samples show every direction of the loops from `g` on (one at
+    /// least not fixed) under `prefix`?
+    fn sampled_below(&self, g: usize, prefix: &[Dir]) -> bool {
+        const ANY: [Dir; 3] = [Dir::Lt, Dir::Eq, Dir::Gt];
+        let fixed: Vec<Option<[Dir; 1]>> = (g..self.distances.len())
+            .map(|h| self.fixed(h).map(|(dir, _)| [dir]))
+            .collect();
+        let rest: Vec<&[Dir]> = fixed
+            .iter()
+            .map(|f| f.as_ref().map_or(&ANY[..], |d| &d[..]))
+            .collect();
+        fixed.iter().any(Option::is_none) && self.samples.cover(prefix, &rest)
+    }
+
+    /// The vector of `node`'s directions, then `*` on every further loop
+    /// (its fixed direction where it has one).
+    fn summary(&mut self, node: &Node, witness: &[i64]) -> DepVector {
+        let mut vector = self.leaf(node, witness);
+        for h in node.directions.len()..self.distances.len() {
+            let (dir, distance) = self
+                .fixed(h)
+                .map_or((Dir::Star, None), |(d, c)| (d, Some(c)));
+            vector.directions.push(dir);
+            vector.distances.push(distance);
+        }
+        vector.exact = false;
+        vector
+    }
+
     fn leaf(&mut self, node: &Node, witness: &[i64]) -> DepVector {
         let mut distances = Vec::with_capacity(node.directions.len());
         for (g, &dir) in node.directions.iter().enumerate() {
@@ -326,22 +387,25 @@ impl Search {
     fn single_distance(&mut self, node: &Node, g: usize, witness: &[i64]) -> Option<i64> {
         let d = self.distances[g].clone();
         let d0 = d.eval(witness).ok()?;
+        if self.samples.other_distance(&node.directions, g, d0) {
+            return None;
+        }
         // Cheap first: a neighbour of the witness that is feasible and has
         // another distance, one or two generators of the node's frame away.
         let frame = self.frame(&node.equal)?;
         let gens = &frame.map.generators;
+        let mut near = witness.to_vec();
         for i in 0..gens.len() {
             for j in i..gens.len() {
                 for (si, sj) in [(1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
                     if (i == j) != (sj == 0) {
                         continue;
                     }
-                    let near: Option<Vec<i64>> = (0..witness.len())
-                        .map(|v| witness[v].checked_add(si * gens[i][v] + sj * gens[j][v]))
-                        .collect();
-                    if near
-                        .is_some_and(|near| d.eval(&near) != Ok(d0) && self.satisfies(node, &near))
-                    {
+                    let moved = near.iter_mut().enumerate().all(|(v, x)| {
+                        let step = si * gens[i][v] + sj * gens[j][v];
+                        witness[v].checked_add(step).map(|y| *x = y).is_some()
+                    });
+                    if moved && d.eval(&near) != Ok(d0) && self.satisfies(node, &near) {
                         return None;
                     }
                 }
@@ -380,7 +444,7 @@ impl Search {
     }
 }
 
-fn has_direction(distance: i64, dir: Dir) -> bool {
+pub(super) fn has_direction(distance: i64, dir: Dir) -> bool {
     match dir {
         Dir::Lt => distance > 0,
         Dir::Eq => distance == 0,

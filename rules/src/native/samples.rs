@@ -1,0 +1,189 @@
+//! Known points of a pair's dependence system, so that the direction search
+//! ([`super::vectors`]) asks the exact test only what no known point answers.
+//!
+//! A feasible question's witness is kept, and so is every point of a short
+//! walk from it: unit moves of one parameter of the system's general
+//! solution that stay inside the domain (and inside the `=` loops' frame the
+//! question was asked in). The walk keeps the domain's values and the
+//! distances up to date by adding a column, so a move costs a few additions.
+//! A sample is a real dependence of U then V (it satisfies the subscript
+//! equations and the bounds), so whatever it shows is proven.
+
+use super::linear::{Linear, Parametric};
+use super::vectors::{has_direction, Dir};
+
+/// Does a point with these distances have these directions on the outermost loops?
+fn has(distances: &[i64], directions: &[Dir]) -> bool {
+    directions
+        .iter()
+        .zip(distances)
+        .all(|(&dir, &d)| has_direction(d, dir))
+}
+
+/// The samples of one search: their points over the search's parameters
+/// and their distances, one after the other (no allocation per sample).
+pub(super) struct Samples {
+    nparams: usize,
+    nloops: usize,
+    count: usize,
+    points: Vec<i64>,
+    distances: Vec<i64>,
+    /// The walk's pseudo-random state: a fixed start, so answers repeat.
+    seed: u64,
+}
+
+/// The part of the system a walk moves in: a frame's domain and distances
+/// over its parameters, and the map from them to the search's parameters.
+pub(super) struct Space<'a> {
+    pub domain: &'a [Linear],
+    pub distances: &'a [Linear],
+    pub map: &'a Parametric,
+}
+
+impl Samples {
+    pub fn new(nparams: usize, nloops: usize) -> Self {
+        Samples {
+            nparams,
+            nloops,
+            count: 0,
+            points: Vec::new(),
+            distances: Vec::new(),
+            seed: 1,
+        }
+    }
+
+    /// (point, distances) of each sample.
+    fn iter(&self) -> impl Iterator<Item = (&[i64], &[i64])> {
+        (0..self.count).map(|k| {
+            (
+                &self.points[k * self.nparams..(k + 1) * self.nparams],
+                &self.distances[k * self.nloops..(k + 1) * self.nloops],
+            )
+        })
+    }
+
+    /// Keep `from` (a point of `space`, over its parameters) and the points
+    /// of a walk of `steps` moves from it.
+    pub fn walk(&mut self, space: &Space, from: &[i64], steps: usize) {
+        let eval = |ls: &[Linear]| {
+            ls.iter()
+                .map(|l| l.eval(from))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let (Ok(mut values), Ok(mut distances)) = (eval(space.domain), eval(space.distances))
+        else {
+            return;
+        };
+        if values.iter().any(|&v| v < 0) {
+            return;
+        }
+        let mut at = from.to_vec();
+        self.keep(space, &at, &distances);
+        let (mut next_values, mut next_distances) = (values.clone(), distances.clone());
+        for _ in 0..if at.is_empty() { 0 } else { steps } {
+            let (i, step) = self.next_move(at.len());
+            let next = at[i].checked_add(step).filter(|_| {
+                shift(&mut next_values, &values, space.domain, i, step, true)
+                    && shift(
+                        &mut next_distances,
+                        &distances,
+                        space.distances,
+                        i,
+                        step,
+                        false,
+                    )
+            });
+            if let Some(next) = next {
+                at[i] = next;
+                std::mem::swap(&mut values, &mut next_values);
+                std::mem::swap(&mut distances, &mut next_distances);
+                self.keep(space, &at, &distances);
+            }
+        }
+    }
+
+    fn keep(&mut self, space: &Space, at: &[i64], distances: &[i64]) {
+        let start = self.points.len();
+        self.points.extend_from_slice(&space.map.particular);
+        for (g, &t) in space.map.generators.iter().zip(at) {
+            for (x, &c) in self.points[start..].iter_mut().zip(g) {
+                match c.checked_mul(t).and_then(|ct| x.checked_add(ct)) {
+                    Some(v) => *x = v,
+                    None => return self.points.truncate(start),
+                }
+            }
+        }
+        self.distances.extend_from_slice(distances);
+        self.count += 1;
+    }
+
+    /// A parameter and a direction (+1 or -1), from a linear congruential generator.
+    fn next_move(&mut self, nparams: usize) -> (usize, i64) {
+        self.seed = self
+            .seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let r = self.seed >> 33;
+        let i = usize::try_from(r >> 1).unwrap_or(0) % nparams;
+        (i, if r & 1 == 0 { 1 } else { -1 })
+    }
+
+    /// A sample with these directions on the outermost loops.
+    pub fn find(&self, directions: &[Dir]) -> Option<&[i64]> {
+        self.iter()
+            .find(|(_, d)| has(d, directions))
+            .map(|(point, _)| point)
+    }
+
+    /// Is there a sample with these directions and a distance other than `d` on loop `g`?
+    pub fn other_distance(&self, directions: &[Dir], g: usize, d: i64) -> bool {
+        self.iter().any(|(_, ds)| ds[g] != d && has(ds, directions))
+    }
+
+    /// Does every way to extend `prefix` by one of `rest[h]` per further
+    /// loop have a sample? (`false` beyond 81 ways: not worth counting.)
+    pub fn cover(&self, prefix: &[Dir], rest: &[&[Dir]]) -> bool {
+        let ways: usize = rest.iter().map(|r| r.len()).product();
+        if ways > 81 {
+            return false;
+        }
+        let mut seen = [false; 81];
+        let mut count = 0;
+        for (_, ds) in self.iter().filter(|(_, ds)| has(ds, prefix)) {
+            let index = rest.iter().enumerate().try_fold(0, |index, (h, dirs)| {
+                let d = ds[prefix.len() + h];
+                let k = dirs.iter().position(|&dir| has_direction(d, dir))?;
+                Some(index * dirs.len() + k)
+            });
+            if let Some(index) = index.filter(|&i| !seen[i]) {
+                seen[index] = true;
+                count += 1;
+                if count == ways {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// `out = from + step * (coefficient i of each of ls)`; false on overflow,
+/// or when `nonnegative` and a value is negative (the move leaves the domain).
+fn shift(
+    out: &mut [i64],
+    from: &[i64],
+    ls: &[Linear],
+    i: usize,
+    step: i64,
+    nonnegative: bool,
+) -> bool {
+    out.iter_mut().zip(from).zip(ls).all(|((o, &v), l)| {
+        match l.coeff(i).checked_mul(step).and_then(|c| v.checked_add(c)) {
+            Some(x) if x >= 0 || !nonnegative => {
+                *o = x;
+                true
+            }
+            _ => false,
+        }
+    })
+}
