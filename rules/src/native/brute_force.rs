@@ -264,28 +264,58 @@ proptest! {
     #[test]
     fn vectors_are_sound_exact_and_precise(case in case(0)) {
         let pair = Pair::new(&case.u, &case.v, case.common, &case.symbols).unwrap();
-        let vectors = pair.dependence_vectors();
-        let real = real_dependences(&case);
-        for d in &real {
-            prop_assert!(vectors.iter().any(|v| v.covers(d)), "real dependence {:?} not covered by {:?}", d, vectors);
+        check_vectors(&case, &pair.dependence_vectors())?;
+        // Both ways: U then V as above, and V then U as the swapped pair's.
+        let (forward, backward) = pair.dependence_vectors_both_ways();
+        check_vectors(&case, &forward)?;
+        let swapped = Case {
+            u: case.v.clone(),
+            v: case.u.clone(),
+            u_real: case.v_real.clone(),
+            v_real: case.u_real.clone(),
+            symbols: case.symbols.clone(),
+            k_values: case.k_values.clone(),
+            ..case
+        };
+        check_vectors(&swapped, &backward)?;
+    }
+}
+
+/// Every real dependence of U then V is covered by a vector; exact vectors
+/// happen; with the bounds visible, every vector happens.
+fn check_vectors(case: &Case, vectors: &[DepVector]) -> Result<(), TestCaseError> {
+    let real = real_dependences(case);
+    for d in &real {
+        prop_assert!(
+            vectors.iter().any(|v| v.covers(d)),
+            "real dependence {:?} not covered by {:?}",
+            d,
+            vectors
+        );
+    }
+    for v in vectors {
+        let happens = real.iter().any(|d| v.covers(d));
+        if v.exact {
+            prop_assert!(happens, "exact vector {:?} never happens", v);
         }
-        for v in &vectors {
-            let happens = real.iter().any(|d| v.covers(d));
-            if v.exact {
-                prop_assert!(happens, "exact vector {:?} never happens", v);
+        // Precision: with the real bounds visible, the test is exact; a
+        // `*` only summarizes directions that all happen.
+        if !case.hidden {
+            for e in expansions(v) {
+                prop_assert!(
+                    real.iter().any(|d| e.covers(d)),
+                    "{:?} of vector {:?} never happens; real: {:?}",
+                    e.directions,
+                    v,
+                    real
+                );
             }
-            // Precision: with the real bounds visible, the test is exact; a
-            // `*` only summarizes directions that all happen.
-            if !case.hidden {
-                for e in expansions(v) {
-                    prop_assert!(real.iter().any(|d| e.covers(d)), "{:?} of vector {:?} never happens; real: {:?}", e.directions, v, real);
-                }
-            }
-        }
-        if case.hidden {
-            prop_assert!(vectors.iter().all(|v| !v.exact));
         }
     }
+    if case.hidden {
+        prop_assert!(vectors.iter().all(|v| !v.exact));
+    }
+    Ok(())
 }
 
 const PROPERTIES: [Property; 3] = [

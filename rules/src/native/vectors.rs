@@ -9,7 +9,9 @@
 //! in every solution gets its direction without a question, and so does a
 //! direction that the parent's witness point already has. The `=` directions
 //! are solved once per set of `=` loops (a [`Frame`]). Only vectors where U
-//! runs first are built: the first non-`=` direction is `<`.
+//! runs first are built: the first non-`=` direction is `<`; or, asked for
+//! both ways, also those starting with `>`, which are V then U's, so that
+//! the two orders of a pair share the questions about `=`.
 //!
 //! A leaf's distance on a loop is given when it is the same in every solution
 //! there: constant in the general solution, or proven by two more questions
@@ -18,7 +20,7 @@
 //!
 //! Questions that a known point answers are not asked ([`super::samples`]):
 //! a node is feasible when a sample has its directions, a leaf's distance is
-//! not single when two samples in it differ, and after a `<` a node whose
+//! not single when two samples in it differ, and after a `<` (or `>`) a node whose
 //! every further direction has a sample is one vector with `*` there (the
 //! same dependences as its leaves, in one row). Only "infeasible" and
 //! "single distance" always need the exact test.
@@ -66,6 +68,28 @@ pub struct DepVector {
 }
 
 impl DepVector {
+    /// The same dependences seen from the other reference: `<` and `>`
+    /// swapped, distances negated.
+    fn reversed(&self) -> DepVector {
+        DepVector {
+            directions: self
+                .directions
+                .iter()
+                .map(|&d| match d {
+                    Dir::Lt => Dir::Gt,
+                    Dir::Gt => Dir::Lt,
+                    other => other,
+                })
+                .collect(),
+            distances: self
+                .distances
+                .iter()
+                .map(|d| d.and_then(i64::checked_neg))
+                .collect(),
+            exact: self.exact,
+        }
+    }
+
     /// Same iteration of every common loop: the body order decides.
     pub fn is_loop_independent(&self) -> bool {
         self.directions.iter().all(|&d| d == Dir::Eq)
@@ -97,6 +121,31 @@ impl Pair<'_> {
     /// same element with U's iteration of the common loops not after V's is
     /// covered by some returned vector.
     pub fn dependence_vectors(&self) -> Vec<DepVector> {
+        self.search(false)
+    }
+
+    /// The dependence vectors of U then V and those of V then U (as
+    /// [`Pair::dependence_vectors`] of the swapped pair gives them), from one
+    /// search: the two share its questions about `=` directions.
+    pub fn dependence_vectors_both_ways(&self) -> (Vec<DepVector>, Vec<DepVector>) {
+        let (mut forward, mut backward) = (Vec::new(), Vec::new());
+        for vector in self.search(true) {
+            match vector.directions.iter().find(|&&d| d != Dir::Eq) {
+                Some(Dir::Lt) => forward.push(vector),
+                Some(Dir::Gt) => backward.push(vector.reversed()),
+                // Same iteration, or undecided: both ways.
+                _ => {
+                    backward.push(vector.reversed());
+                    forward.push(vector);
+                }
+            }
+        }
+        (forward, backward)
+    }
+
+    /// The vectors of U then V; with `both_ways`, also those of V then U
+    /// (with `>` where V's are `<`).
+    fn search(&self, both_ways: bool) -> Vec<DepVector> {
         let anything = || {
             vec![DepVector {
                 directions: vec![Dir::Star; self.common],
@@ -130,6 +179,7 @@ impl Pair<'_> {
             frames: BTreeMap::new(),
             found: Vec::new(),
             samples: Samples::new(nparams, self.common),
+            both_ways,
         };
         let mut node = Node::default();
         match search.ask(&node, None) {
@@ -189,6 +239,8 @@ struct Search {
     frames: BTreeMap<Vec<usize>, Option<Rc<Frame>>>,
     found: Vec<DepVector>,
     samples: Samples,
+    /// Search the vectors of V then U too (a first non-`=` direction `>`).
+    both_ways: bool,
 }
 
 /// Moves of the walk from the first witness, and from each later one.
@@ -283,13 +335,14 @@ impl Search {
             return;
         }
         let after_lt = node.directions.contains(&Dir::Lt);
-        if after_lt && self.sampled_below(g, &node.directions) {
+        let ordered = after_lt || (self.both_ways && node.directions.contains(&Dir::Gt));
+        if ordered && self.sampled_below(g, &node.directions) {
             let vector = self.summary(node, witness);
             self.found.push(vector);
             return;
         }
         if let Some((dir, _)) = self.fixed(g) {
-            if dir != Dir::Gt || after_lt {
+            if dir != Dir::Gt || after_lt || self.both_ways {
                 node.directions.push(dir);
                 self.refine(node, witness);
                 node.directions.pop();
@@ -297,7 +350,7 @@ impl Search {
             return;
         }
         for dir in [Dir::Lt, Dir::Eq, Dir::Gt] {
-            if dir == Dir::Gt && !after_lt {
+            if dir == Dir::Gt && !after_lt && !self.both_ways {
                 continue;
             }
             // The parent's witness already proves the child feasible when its
