@@ -5,10 +5,10 @@
 //!
 //! Records that carry several fields come back as one symbol, fields
 //! separated by `|`, read with `@field(record, i)`:
-//! - a dependence vector: `loops|directions|distances|certainty`, with the
-//!   common loops' ids, one direction (`<`, `=`, `>`, `*`) and one distance
-//!   (a number or `*`) per common loop, `;`-separated, and `exact` or
-//!   `possible`;
+//! - a dependence vector: `carrier|loops|directions|distances|certainty`,
+//!   with the loop that carries it (0: none), the common loops' ids, one
+//!   direction (`<`, `=`, `>`, `*`) and one distance (a number or `*`) per
+//!   common loop, `;`-separated, and `exact` or `possible`;
 //! - a coincidence: `loop|n|property|verdict|rule`.
 //!
 //! Nothing here panics on bad input: a symbol that is not what a functor
@@ -143,75 +143,26 @@ fn dir_char(d: Dir) -> char {
     }
 }
 
-fn char_dir(c: &str) -> Option<Dir> {
-    Some(match c {
-        "<" => Dir::Lt,
-        "=" => Dir::Eq,
-        ">" => Dir::Gt,
-        "*" => Dir::Star,
-        _ => return None,
-    })
-}
-
 fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
     items.iter().map(f).collect::<Vec<_>>().join(";")
 }
 
-fn vector_record(loops: &[i64], v: &DepVector) -> Value {
-    Value::Symbol(format!(
+fn vector_record(loops: &[i64], v: &DepVector) -> String {
+    format!(
         "{}|{}|{}|{}",
         join(loops, i64::to_string),
         join(&v.directions, |d| dir_char(*d).to_string()),
         join(&v.distances, |d| d
             .map_or("*".to_string(), |n| n.to_string())),
         if v.exact { "exact" } else { "possible" }
-    ))
+    )
 }
 
-/// Splits a `;`-separated list (empty for no loops).
-fn list(s: &str) -> Vec<&str> {
-    if s.is_empty() {
-        Vec::new()
-    } else {
-        s.split(';').collect()
-    }
-}
-
-fn parse_vector(record: &str) -> Option<(Vec<i64>, DepVector)> {
-    let [loops, dirs, dists, certainty] = record.split('|').collect::<Vec<_>>()[..] else {
-        return None;
-    };
-    let loops = list(loops)
-        .into_iter()
-        .map(|l| l.parse().ok())
-        .collect::<Option<Vec<i64>>>()?;
-    let directions = list(dirs)
-        .into_iter()
-        .map(char_dir)
-        .collect::<Option<Vec<_>>>()?;
-    let distances = list(dists)
-        .into_iter()
-        .map(|d| {
-            if d == "*" {
-                Some(None)
-            } else {
-                d.parse().ok().map(Some)
-            }
-        })
-        .collect::<Option<Vec<_>>>()?;
-    (loops.len() == directions.len() && loops.len() == distances.len()).then_some((
-        loops,
-        DepVector {
-            directions,
-            distances,
-            exact: certainty == "exact",
-        },
-    ))
-}
-
-/// `@dep_vectors(u_dims, u_loops, v_dims, v_loops)`: one record per
-/// direction vector of U then V ([`Pair::dependence_vectors`]); malformed
-/// or inconsistent references give the vector that assumes anything.
+/// `@dep_vectors(u_dims, u_loops, v_dims, v_loops)`: the direction
+/// vectors of U then V ([`Pair::dependence_vectors`]), one record per vector
+/// and carrier it can have ([`meet`]: a `*` vector is split, so that the
+/// rules join records with the carriers of the dataflow paths); malformed or
+/// inconsistent references give the vector that assumes anything.
 ///
 /// A record is `exact` only when its vector certainly happens, is the
 /// pair's only vector and has one known distance per loop: then no access
@@ -239,7 +190,15 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
         for v in &mut vectors {
             v.exact &= only && v.distances.iter().all(Option::is_some);
         }
-        vectors.iter().map(|d| vector_record(&loops, d)).collect()
+        let mut out = Vec::new();
+        for v in &vectors {
+            for c in std::iter::once(0).chain(loops.iter().copied()) {
+                if let Some(m) = meet(&loops, v, c) {
+                    out.push(Value::Symbol(format!("{c}|{}", vector_record(&loops, &m))));
+                }
+            }
+        }
+        out
     };
     let anything = || {
         vec![DepVector {
@@ -273,23 +232,16 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     records(mine)
 }
 
-/// `@dep_meet(vector, carrier)`: the part of the vector that a dependence
-/// carried by loop `carrier` (0: loop-independent) can have — `=` outside
-/// the carrier, `<` on it, anything inside — or no result when they do not
-/// meet. The result is `exact` only when the vector was not narrowed and
-/// every distance is known: then the dependence certainly happens, with
-/// these distances.
-fn dep_meet(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    let Some((loops, mut v)) = parse_vector(text(&args[0])) else {
-        return Vec::new();
-    };
-    let carrier = number(&args[1]);
+/// The part of vector `v` (over `loops`) that a dependence carried by loop
+/// `carrier` (0: loop-independent) can have — `=` outside the carrier, `<`
+/// on it, anything inside — or `None` when they do not meet. It stays
+/// `exact` only when it was not narrowed and every distance is known: then
+/// the dependence certainly happens, with these distances.
+fn meet(loops: &[i64], v: &DepVector, carrier: i64) -> Option<DepVector> {
+    let mut v = v.clone();
     let at = match carrier {
         0 => loops.len(),
-        c => match loops.iter().position(|&l| l == c) {
-            Some(g) => g,
-            None => return Vec::new(),
-        },
+        c => loops.iter().position(|&l| l == c)?,
     };
     for g in 0..loops.len().min(at + 1) {
         let want = if g < at { Dir::Eq } else { Dir::Lt };
@@ -306,11 +258,11 @@ fn dep_meet(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
                     v.distances[g] = Some(0);
                 }
             }
-            _ => return Vec::new(),
+            _ => return None,
         }
     }
     v.exact &= v.distances.iter().all(Option::is_some);
-    vec![vector_record(&loops, &v)]
+    Some(v)
 }
 
 const N_VALUES: [i64; 2] = [0, 1];
@@ -444,13 +396,6 @@ pub const FUNCTORS: &[FunctorSpec] = &[
         f: dep_vectors,
     },
     FunctorSpec {
-        name: "dep_meet",
-        args: &[Symbol, Number],
-        result: Symbol,
-        doc: "A vector record narrowed to the dependences a carrier loop (0: none) can have.",
-        f: dep_meet,
-    },
-    FunctorSpec {
         name: "coincidence",
         args: &[Symbol, Symbol, Symbol, Symbol],
         result: Symbol,
@@ -469,6 +414,65 @@ pub const FUNCTORS: &[FunctorSpec] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn char_dir(c: &str) -> Option<Dir> {
+        Some(match c {
+            "<" => Dir::Lt,
+            "=" => Dir::Eq,
+            ">" => Dir::Gt,
+            "*" => Dir::Star,
+            _ => return None,
+        })
+    }
+
+    /// Splits a `;`-separated list (empty for no loops).
+    fn list(s: &str) -> Vec<&str> {
+        if s.is_empty() {
+            Vec::new()
+        } else {
+            s.split(';').collect()
+        }
+    }
+
+    fn parse_vector(record: &str) -> Option<(Vec<i64>, DepVector)> {
+        let [loops, dirs, dists, certainty] = record.split('|').collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let loops = list(loops)
+            .into_iter()
+            .map(|l| l.parse().ok())
+            .collect::<Option<Vec<i64>>>()?;
+        let directions = list(dirs)
+            .into_iter()
+            .map(char_dir)
+            .collect::<Option<Vec<_>>>()?;
+        let distances = list(dists)
+            .into_iter()
+            .map(|d| {
+                if d == "*" {
+                    Some(None)
+                } else {
+                    d.parse().ok().map(Some)
+                }
+            })
+            .collect::<Option<Vec<_>>>()?;
+        (loops.len() == directions.len() && loops.len() == distances.len()).then_some((
+            loops,
+            DepVector {
+                directions,
+                distances,
+                exact: certainty == "exact",
+            },
+        ))
+    }
+
+    /// [`meet`] on a record.
+    fn meet_text(record: &str, carrier: i64) -> Vec<String> {
+        parse_vector(record)
+            .and_then(|(loops, v)| meet(&loops, &v, carrier).map(|m| vector_record(&loops, &m)))
+            .into_iter()
+            .collect()
+    }
     use kaiseki_facts::FactBase;
 
     fn call(f: fn(&FunctorContext, &[Value]) -> Vec<Value>, args: &[Value]) -> Vec<String> {
@@ -536,60 +540,55 @@ mod tests {
     #[test]
     fn vectors_of_packed_references() {
         let u = [s("|1+1*i8"), s(LOOP10), s("|0+1*i8"), s(LOOP10)];
-        assert_eq!(call(dep_vectors, &u), ["8|<|1|exact"]);
+        assert_eq!(call(dep_vectors, &u), ["8|8|<|1|exact"]);
         // The other way round: A(I-1) is read after A(I-1) was written.
         let v = [s("|0+1*i8"), s(LOOP10), s("|1+1*i8"), s(LOOP10)];
         assert!(call(dep_vectors, &v).is_empty());
         // A(I) read, then written: same iteration.
         let same = [s("|1+1*i8"), s(LOOP10), s("|1+1*i8"), s(LOOP10)];
-        assert_eq!(call(dep_vectors, &same), ["8|=|0|exact"]);
+        assert_eq!(call(dep_vectors, &same), ["0|8|=|0|exact"]);
         // Two vectors: neither is exact (A(1) written, then read).
         let twice = [s("|1"), s(LOOP10), s("|1"), s(LOOP10)];
         assert_eq!(
             call(dep_vectors, &twice),
-            ["8|<|*|possible", "8|=|0|possible"]
+            ["8|8|<|*|possible", "0|8|=|0|possible"]
         );
         // Unknown subscripts: anything, never nothing.
         let w = [s("|?"), s(LOOP10), s("|0+1*i8"), s(LOOP10)];
         let mut anything = call(dep_vectors, &w);
         anything.sort();
-        assert_eq!(anything, ["8|<|*|possible", "8|=|0|possible"]);
+        assert_eq!(anything, ["0|8|=|0|possible", "8|8|<|*|possible"]);
         // Rank mismatch (an inconsistent program) assumes anything.
         let x = [s("|1|2"), s(LOOP10), s("|1"), s(LOOP10)];
-        assert_eq!(call(dep_vectors, &x), ["8|*|*|possible"]);
+        // Each record is a vector narrowed to one carrier it can have.
+        assert_eq!(
+            call(dep_vectors, &x),
+            ["0|8|=|0|possible", "8|8|<|*|possible"]
+        );
         // No common loop: the empty vector when they can meet.
         let y = [s("|5"), s(";3:1:10:1"), s("|0+1*i8"), s(LOOP10)];
-        assert_eq!(call(dep_vectors, &y), ["|||exact"]);
+        assert_eq!(call(dep_vectors, &y), ["0||||exact"]);
         assert!(call(dep_vectors, &[s("x"), s(""), s(""), s("")]).is_empty());
     }
 
     #[test]
     fn vectors_meet_the_carrier_of_a_dataflow_path() {
-        assert_eq!(call(dep_meet, &[s("8|<|1|exact"), n(8)]), ["8|<|1|exact"]);
-        assert!(call(dep_meet, &[s("8|<|1|exact"), n(0)]).is_empty());
-        assert!(call(dep_meet, &[s("8|=|0|exact"), n(8)]).is_empty());
-        assert_eq!(call(dep_meet, &[s("8|=|0|exact"), n(0)]), ["8|=|0|exact"]);
+        assert_eq!(meet_text("8|<|1|exact", 8), ["8|<|1|exact"]);
+        assert!(meet_text("8|<|1|exact", 0).is_empty());
+        assert!(meet_text("8|=|0|exact", 8).is_empty());
+        assert_eq!(meet_text("8|=|0|exact", 0), ["8|=|0|exact"]);
         assert_eq!(
-            call(dep_meet, &[s("8;9|*;*|*;*|possible"), n(9)]),
+            meet_text("8;9|*;*|*;*|possible", 9),
             ["8;9|=;<|0;*|possible"]
         );
-        assert_eq!(
-            call(dep_meet, &[s("8;9|*;*|*;*|exact"), n(0)]),
-            ["8;9|=;=|0;0|possible"]
-        );
-        assert_eq!(
-            call(dep_meet, &[s("8;9|<;>|2;-1|exact"), n(8)]),
-            ["8;9|<;>|2;-1|exact"]
-        );
-        assert!(call(dep_meet, &[s("8;9|*;*|-1;*|possible"), n(8)]).is_empty());
-        assert!(call(dep_meet, &[s("8|<|1|exact"), n(7)]).is_empty());
-        assert_eq!(call(dep_meet, &[s("|||exact"), n(0)]), ["|||exact"]);
-        assert!(call(dep_meet, &[s("8|<|1"), n(8)]).is_empty());
+        assert_eq!(meet_text("8;9|*;*|*;*|exact", 0), ["8;9|=;=|0;0|possible"]);
+        assert_eq!(meet_text("8;9|<;>|2;-1|exact", 8), ["8;9|<;>|2;-1|exact"]);
+        assert!(meet_text("8;9|*;*|-1;*|possible", 8).is_empty());
+        assert!(meet_text("8|<|1|exact", 7).is_empty());
+        assert_eq!(meet_text("|||exact", 0), ["|||exact"]);
+        assert!(meet_text("8|<|1", 8).is_empty());
         // Several distances: only possible.
-        assert_eq!(
-            call(dep_meet, &[s("8|<|*|exact"), n(8)]),
-            ["8|<|*|possible"]
-        );
+        assert_eq!(meet_text("8|<|*|exact", 8), ["8|<|*|possible"]);
     }
 
     #[test]
