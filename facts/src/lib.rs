@@ -6,6 +6,7 @@
 //! Rust fields and CSV headers. `docs/relations.md` is generated from the
 //! doc comments here (`kaiseki facts --list`).
 
+pub mod excerpt;
 pub mod io;
 pub mod relation;
 mod schema;

@@ -42,17 +42,7 @@ impl fmt::Display for Diagnostic {
             (l, c) => write!(f, "{}:{l}:{c}: {sev}: {}", self.path, self.message)?,
         }
         if let Some(src) = &self.source_line {
-            // Long lines are cut so a 10 MB line does not flood the terminal.
-            let shown: String = src.chars().take(200).collect();
-            write!(f, "\n  {shown}")?;
-            if self.col > 0 && (self.col as usize) <= 200 {
-                let pad: String = src
-                    .chars()
-                    .take(self.col as usize - 1)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                write!(f, "\n  {pad}^")?;
-            }
+            kaiseki_facts::excerpt::write_excerpt(f, src, self.col as usize)?;
         }
         Ok(())
     }

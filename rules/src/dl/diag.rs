@@ -111,16 +111,7 @@ impl fmt::Display for RuleDiagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.headline())?;
         if let Some(src) = &self.source_line {
-            let shown: String = src.chars().take(200).collect();
-            write!(f, "\n  {shown}")?;
-            if self.col > 0 && self.col <= 200 {
-                let pad: String = src
-                    .chars()
-                    .take(self.col as usize - 1)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                write!(f, "\n  {pad}^")?;
-            }
+            kaiseki_facts::excerpt::write_excerpt(f, src, self.col as usize)?;
         }
         Ok(())
     }
