@@ -7,7 +7,8 @@
 //! its variables are bound, so it prunes early; and the next atom is a
 //! fully bound one (a membership test) or else the one expected to yield
 //! the fewest rows for the bindings so far ([`Store::fan_out`]: the
-//! relation's size over the distinct values of its bound columns). Every
+//! relation's size over the effective distinct values of its bound
+//! columns, which weighs values by how often they occur). Every
 //! bound column of an atom is a key of a hash index on those columns.
 //! Plans are made again at every iteration, as relations grow.
 
