@@ -405,17 +405,23 @@ impl Search {
         fixed.iter().any(Option::is_none) && self.samples.cover(prefix, &rest)
     }
 
-    /// The vector of `node`'s directions, then `*` on every further loop
-    /// (its fixed direction where it has one).
-    fn summary(&mut self, node: &Node, witness: &[i64]) -> DepVector {
-        let mut vector = self.leaf(node, witness);
-        for h in node.directions.len()..self.distances.len() {
+    /// Extends `vector` to every loop: the fixed direction and distance of
+    /// a loop that has them, else `*`.
+    fn extend_unrefined(&self, vector: &mut DepVector) {
+        for g in vector.directions.len()..self.distances.len() {
             let (dir, distance) = self
-                .fixed(h)
+                .fixed(g)
                 .map_or((Dir::Star, None), |(d, c)| (d, Some(c)));
             vector.directions.push(dir);
             vector.distances.push(distance);
         }
+    }
+
+    /// The vector of `node`'s directions, then `*` on every further loop
+    /// (its fixed direction where it has one).
+    fn summary(&mut self, node: &Node, witness: &[i64]) -> DepVector {
+        let mut vector = self.leaf(node, witness);
+        self.extend_unrefined(&mut vector);
         vector.exact = false;
         vector
     }
@@ -486,13 +492,7 @@ impl Search {
         };
         out.directions.push(dir);
         out.distances.push((dir == Dir::Eq).then_some(0));
-        for g in out.directions.len()..self.distances.len() {
-            let (dir, distance) = self
-                .fixed(g)
-                .map_or((Dir::Star, None), |(d, c)| (d, Some(c)));
-            out.directions.push(dir);
-            out.distances.push(distance);
-        }
+        self.extend_unrefined(&mut out);
         out
     }
 }
