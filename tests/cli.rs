@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    example, example_files, files, kaiseki, kaiseki_ok, parse_deps_csv, rules_dir, scratch_dir,
-    Outcome,
+    deps_csv, example, example_files, files, kaiseki, kaiseki_ok, parse_deps_csv, rules_dir,
+    scratch_dir, Outcome,
 };
 use kaiseki_facts::FactBase;
 use std::collections::{BTreeMap, BTreeSet};
@@ -375,7 +375,7 @@ fn query_prints_the_bindings_of_its_variables() {
         })
         .collect();
     // The same flow dependences as `deps` reports on X.
-    let rows = parse_deps_csv(&kaiseki_ok(["deps", path_str(&ex), "--format", "csv"]));
+    let rows = deps_csv(&ex);
     let flow_x: BTreeSet<_> = rows
         .iter()
         .filter(|r| r.kind == "flow" && r.var == "X")

@@ -12,9 +12,7 @@
 
 mod common;
 
-use common::{
-    example_files, generated, kaiseki_ok, lower_source, parse_deps_csv, scaled, scratch_dir, Dep,
-};
+use common::{deps_csv, example_files, generated, lower_source, scaled, scratch_dir, Dep};
 use kaiseki_facts::FactBase;
 use kaiseki_judge::{dependences, run_source, Access, Config, Dependence, Mode};
 use std::collections::{HashMap, HashSet};
@@ -145,12 +143,7 @@ fn do_var_positions(facts: &FactBase) -> HashSet<(u32, u32)> {
 fn check(p: &Program, dir: &Path, tally: &mut Tally, failures: &mut Vec<Failure>) {
     let path = dir.join(&p.file_name);
     std::fs::write(&path, &p.source).expect("program written");
-    let rows = parse_deps_csv(&kaiseki_ok([
-        "deps".as_ref(),
-        path.as_os_str(),
-        "--format".as_ref(),
-        "csv".as_ref(),
-    ]));
+    let rows = deps_csv(&path);
     let facts = lower_source(&p.file_name, &p.source);
     let arrays: HashSet<&str> = facts
         .var

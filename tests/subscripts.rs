@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{example, kaiseki_ok, lower_file, lower_source, parse_deps_csv, scratch_dir, Dep};
+use common::{deps_csv, example, kaiseki_ok, lower_file, lower_source, scratch_dir, Dep};
 use kaiseki_facts::FactBase;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -93,6 +93,11 @@ impl Analysis {
         l.unwrap_or_else(|| panic!("no loop on line {line}")).r#loop
     }
 
+    /// The first subscript of the element of `array` on `line`, as [`Analysis::form`].
+    fn element_form(&self, array: &str, line: i64, names: &BTreeMap<i64, &str>) -> Option<String> {
+        self.form(self.element(array, line), 1, names)
+    }
+
     /// Subscript `dim` of `r` as the paper prints it, the loops named by
     /// `names` (loop id -> `Ig1`...); `None` without a normal form.
     fn form(&self, r: i64, dim: i64, names: &BTreeMap<i64, &str>) -> Option<String> {
@@ -157,31 +162,19 @@ fn ishida(name: &str) -> Analysis {
     Analysis::of_file(&example(name))
 }
 
-fn deps(path: &Path) -> Vec<Dep> {
-    parse_deps_csv(&kaiseki_ok([
-        "deps".as_ref(),
-        path.as_os_str(),
-        "--format".as_ref(),
-        "csv".as_ref(),
-    ]))
-}
-
 #[test]
 fn fig1_standard_forms_through_induction_variables() {
     let a = ishida("ishida_fig1.f");
     let (g1, g2) = (a.do_loop(8), a.do_loop(12));
     let names = BTreeMap::from([(g1, "Ig1"), (g2, "Ig2")]);
     // References (2), (5), (7) of the paper.
+    assert_eq!(a.element_form("A", 9, &names).as_deref(), Some("4*Ig1"));
     assert_eq!(
-        a.form(a.element("A", 9), 1, &names).as_deref(),
-        Some("4*Ig1")
-    );
-    assert_eq!(
-        a.form(a.element("A", 14), 1, &names).as_deref(),
+        a.element_form("A", 14, &names).as_deref(),
         Some("2 + 8*Ig1")
     );
     assert_eq!(
-        a.form(a.element("A", 16), 1, &names).as_deref(),
+        a.element_form("A", 16, &names).as_deref(),
         Some("7 + 16*Ig1 + 3*Ig2")
     );
     // (a) J has two definitions in loop g1 (J=J+1, J=J+3): increment 4;
@@ -237,7 +230,7 @@ fn fig3_loop_dependence_information() {
 /// writes later (no anti dependence).
 #[test]
 fn fig3_loop10_rows() {
-    let rows = deps(&example("ishida_fig3.f"));
+    let rows = deps_csv(&example("ishida_fig3.f"));
     let loop10: Vec<String> = rows
         .iter()
         .filter(|r| r.var == "A" && [13, 14].contains(&r.src.0) && [13, 14].contains(&r.dst.0))
@@ -345,24 +338,21 @@ fn induction_variables_of_each_kind() {
     let names = BTreeMap::from([(g1, "I1"), (g2, "I2"), (g3, "I3"), (g4, "I4"), (g5, "I5")]);
     // J starts from the outer loop's DO variable: I + 2*(Ig2 + 1).
     assert_eq!(
-        a.form(a.element("A", 10), 1, &names).as_deref(),
+        a.element_form("A", 10, &names).as_deref(),
         Some("3 + I1 + 2*I2")
     );
     // M = 3*J - 1, a linear family of J.
     assert_eq!(
-        a.form(a.element("B", 12), 1, &names).as_deref(),
+        a.element_form("B", 12, &names).as_deref(),
         Some("8 + 3*I1 + 6*I2")
     );
     // DO I = N, 1, -2 with N = 10: I = 10 - 2*Ig.
     assert_eq!(
-        a.form(a.element("A", 16), 1, &names).as_deref(),
+        a.element_form("A", 16, &names).as_deref(),
         Some("10 - 2*I3")
     );
     // DO K = I + 1, N: K - I = 1 + Ig5.
-    assert_eq!(
-        a.form(a.element("B", 19), 1, &names).as_deref(),
-        Some("1 + I5")
-    );
+    assert_eq!(a.element_form("B", 19, &names).as_deref(), Some("1 + I5"));
     let ivs: Vec<(String, String)> = a
         .rows("induction_variable")
         .map(|r| (r["var"].clone(), r["increment"].clone()))
@@ -394,7 +384,7 @@ fn what_is_not_an_induction_variable_has_no_normal_form() {
     let names = BTreeMap::new();
     for (array, line) in [("B", 8), ("A", 10), ("A", 11), ("A", 12)] {
         assert_eq!(
-            a.form(a.element(array, line), 1, &names),
+            a.element_form(array, line, &names),
             None,
             "{array} on {line}"
         );
@@ -404,7 +394,7 @@ fn what_is_not_an_induction_variable_has_no_normal_form() {
     let dir = scratch_dir("subscripts_not_ivs_deps");
     let path = dir.join("not_ivs.f");
     std::fs::write(&path, &source).expect("program written");
-    let rows = deps(&path);
+    let rows = deps_csv(&path);
     for (line, col) in [(8, 9), (10, 9), (11, 9), (12, 9)] {
         assert!(
             rows.iter().any(|r| r.kind == "output"
@@ -435,8 +425,8 @@ fn a_definition_under_a_condition_gives_no_value() {
         ),
     );
     let names = BTreeMap::new();
-    assert_eq!(a.form(a.element("A", 9), 1, &names), None);
-    assert_eq!(a.form(a.element("B", 9), 1, &names), None);
+    assert_eq!(a.element_form("A", 9, &names), None);
+    assert_eq!(a.element_form("B", 9, &names), None);
     let ivs: Vec<String> = a
         .rows("induction_variable")
         .map(|r| r["initial"].clone())
@@ -467,7 +457,7 @@ fn an_element_passed_to_a_call_may_be_any_element() {
     let dir = scratch_dir("subscripts_passed_element");
     let path = dir.join("passed.f");
     std::fs::write(&path, source).expect("program written");
-    let rows = deps(&path);
+    let rows = deps_csv(&path);
     // The callee's write of A(I+1) is read in the same iteration.
     assert!(
         rows.iter().any(|r| r.kind == "flow"
@@ -492,7 +482,7 @@ fn a_constant_element_in_a_loop_depends_on_itself_in_every_later_iteration() {
     let path = dir.join("constant_element.f");
     std::fs::write(&path, &source).expect("program written");
     // kind, source and sink columns, direction and distance of each row in the loop.
-    let mut rows: Vec<String> = deps(&path)
+    let mut rows: Vec<String> = deps_csv(&path)
         .into_iter()
         .filter(|r| r.var == "A" && r.loops == [4])
         .map(|r| {
@@ -537,7 +527,7 @@ fn symbols_keep_one_value_where_they_are_compared() {
         .expect("READ defines N")
         .r#ref;
     assert_eq!(
-        a.form(a.element("B", 6), 1, &names),
+        a.element_form("B", 6, &names),
         Some(format!("1 + Ig + N#{read}"))
     );
 }

@@ -24,7 +24,7 @@
 
 mod common;
 
-use common::{generated, kaiseki_ok, lower_source, parse_deps_csv, scaled, scratch_dir, Dep};
+use common::{deps_csv, generated, lower_source, scaled, scratch_dir, Dep};
 use kaiseki_facts::FactBase;
 use kaiseki_judge::{common_loops, dependences, run_source, Access, Config, Dependence, Mode};
 use std::collections::{HashMap, HashSet};
@@ -136,12 +136,7 @@ fn check(g: &kaiseki_judge::gen::Generated, tally: &mut Tally, failures: &mut Ve
     let dir = scratch_dir(&format!("subscripts_bruteforce_{}", g.file_name));
     let path = dir.join(&g.file_name);
     std::fs::write(&path, &g.source).expect("program written");
-    let rows = parse_deps_csv(&kaiseki_ok([
-        "deps".as_ref(),
-        path.as_os_str(),
-        "--format".as_ref(),
-        "csv".as_ref(),
-    ]));
+    let rows = deps_csv(&path);
     let elements = element_positions(&lower_source(&g.file_name, &g.source));
     // The rows of tested pairs, by index.
     let tested: Vec<usize> = (0..rows.len())

@@ -160,6 +160,16 @@ pub fn parse_deps_csv(text: &str) -> Vec<Dep> {
     lines.map(parse_dep).collect()
 }
 
+/// The rows of `kaiseki deps FILE --format csv` (the run must succeed).
+pub fn deps_csv(path: &Path) -> Vec<Dep> {
+    parse_deps_csv(&kaiseki_ok([
+        "deps".as_ref(),
+        path.as_os_str(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+    ]))
+}
+
 /// The `;`-separated items of a per-loop field (none when it is empty).
 fn list(s: &str) -> Vec<&str> {
     if s.is_empty() {
