@@ -12,7 +12,9 @@
 
 mod common;
 
-use common::{deps_csv, example_files, generated, lower_source, scaled, scratch_dir, Dep};
+use common::{
+    deps_csv, example_files, generated, lower_source, positions, scaled, scratch_dir, Dep,
+};
 use kaiseki_facts::FactBase;
 use kaiseki_judge::{dependences, run_source, Access, Config, Dependence, Mode};
 use std::collections::{HashMap, HashSet};
@@ -131,12 +133,7 @@ fn do_var_positions(facts: &FactBase) -> HashSet<(u32, u32)> {
         .filter(|d| do_stmts.contains(&d.stmt))
         .map(|d| d.r#ref)
         .collect();
-    facts
-        .ref_pos
-        .iter()
-        .filter(|p| refs.contains(&p.r#ref))
-        .map(|p| (p.line as u32, p.col as u32))
-        .collect()
+    positions(facts, &refs)
 }
 
 /// Checks one program; failures are appended to `failures`.

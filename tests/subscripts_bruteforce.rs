@@ -24,7 +24,7 @@
 
 mod common;
 
-use common::{deps_csv, generated, lower_source, scaled, scratch_dir, Dep};
+use common::{deps_csv, generated, lower_source, positions, scaled, scratch_dir, Dep};
 use kaiseki_facts::FactBase;
 use kaiseki_judge::{common_loops, dependences, run_source, Access, Config, Dependence, Mode};
 use std::collections::{HashMap, HashSet};
@@ -79,12 +79,7 @@ fn vector(a: &Access, b: &Access) -> Vector {
 /// Where the element references of arrays stand: the ends of tested pairs.
 fn element_positions(facts: &FactBase) -> HashSet<(u32, u32)> {
     let elements: HashSet<i64> = facts.array_ref.iter().map(|a| a.r#ref).collect();
-    facts
-        .ref_pos
-        .iter()
-        .filter(|p| elements.contains(&p.r#ref))
-        .map(|p| (p.line as u32, p.col as u32))
-        .collect()
+    positions(facts, &elements)
 }
 
 /// Every (common loops, distances) with which two accesses of one element,

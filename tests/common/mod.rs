@@ -7,7 +7,7 @@
 
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{affine_nest, scalar_program, Generated};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -158,6 +158,16 @@ pub fn parse_deps_csv(text: &str) -> Vec<Dep> {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(DEPS_HEADER), "CSV header:\n{text}");
     lines.map(parse_dep).collect()
+}
+
+/// The (line, column) of each of `refs`, as the dependence CSV names references.
+pub fn positions(facts: &FactBase, refs: &HashSet<i64>) -> HashSet<(u32, u32)> {
+    facts
+        .ref_pos
+        .iter()
+        .filter(|p| refs.contains(&p.r#ref))
+        .map(|p| (p.line as u32, p.col as u32))
+        .collect()
 }
 
 /// The rows of `kaiseki deps FILE --format csv` (the run must succeed).
