@@ -207,28 +207,32 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
             exact: false,
         }]
     };
-    let (first, second) = if key[..2] <= key[2..] {
-        (&u, &v)
-    } else {
-        (&v, &u)
+    // (U then V, V then U), the second only `both_ways`.
+    let search = |a: &Packed, b: &Packed, both_ways: bool| match Pair::new(
+        &a.info,
+        &b.info,
+        loops.len(),
+        &SymbolRanges::new(),
+    ) {
+        Ok(p) if both_ways => p.dependence_vectors_both_ways(),
+        Ok(p) => (p.dependence_vectors(), Vec::new()),
+        Err(_) => (anything(), anything()),
     };
-    let (ahead, behind) =
-        match Pair::new(&first.info, &second.info, loops.len(), &SymbolRanges::new()) {
-            Ok(pair) if key[..2] == key[2..] => (pair.dependence_vectors(), Vec::new()),
-            Ok(pair) => pair.dependence_vectors_both_ways(),
-            Err(_) => (anything(), anything()),
-        };
-    let (mine, other) = if key[..2] <= key[2..] {
+    if key[..2] == key[2..] {
+        return records(search(&u, &v, false).0);
+    }
+    let ours_first = key[..2] < key[2..];
+    let (first, second) = if ours_first { (&u, &v) } else { (&v, &u) };
+    let (ahead, behind) = search(first, second, true);
+    let (mine, other) = if ours_first {
         (ahead, behind)
     } else {
         (behind, ahead)
     };
-    if key[..2] != key[2..] {
-        let reversed = [key[2], key[3], key[0], key[1]];
-        waiting
-            .borrow_mut()
-            .insert(owned(&reversed), records(other));
-    }
+    let reversed = [key[2], key[3], key[0], key[1]];
+    waiting
+        .borrow_mut()
+        .insert(owned(&reversed), records(other));
     records(mine)
 }
 
