@@ -10,24 +10,23 @@
 //! equations and the bounds), so whatever it shows is proven.
 
 use super::linear::{Linear, Parametric};
-use super::vectors::{has_direction, Dir};
+use super::vectors::Dir;
 
-/// Does a point with these distances have these directions on the outermost loops?
-fn has(distances: &[i64], directions: &[Dir]) -> bool {
-    directions
-        .iter()
-        .zip(distances)
-        .all(|(&dir, &d)| has_direction(d, dir))
-}
-
-/// The samples of one search: their points over the search's parameters
-/// and their distances, one after the other (no allocation per sample).
+/// The samples of one search, grouped by the signs of their distances
+/// (`<`, `=`, `>` per common loop): each group keeps its first point and the
+/// range of each loop's distance. Every question the search asks of samples
+/// is about directions and distances, so the groups answer them all, in
+/// time that does not grow with the number of samples.
 pub(super) struct Samples {
     nparams: usize,
     nloops: usize,
-    count: usize,
+    /// Per group: its sign pattern, a base-3 number (see [`pattern`]).
+    patterns: Vec<u64>,
+    /// Per group: a point over the search's parameters (`nparams` each).
     points: Vec<i64>,
-    distances: Vec<i64>,
+    /// Per group: the least and the greatest distance of each loop (`nloops` each).
+    least: Vec<i64>,
+    greatest: Vec<i64>,
     /// The walk's pseudo-random state: a fixed start, so answers repeat.
     seed: u64,
 }
@@ -40,26 +39,62 @@ pub(super) struct Space<'a> {
     pub map: &'a Parametric,
 }
 
+/// The direction of one distance.
+fn direction(d: i64) -> Dir {
+    match d {
+        d if d > 0 => Dir::Lt,
+        0 => Dir::Eq,
+        _ => Dir::Gt,
+    }
+}
+
+/// The sign pattern of `distances` as a number (one base-3 digit per loop;
+/// `None` beyond 40 loops, where it would not fit).
+fn pattern(distances: &[i64]) -> Option<u64> {
+    distances.iter().try_fold(0u64, |key, &d| {
+        let digit = match direction(d) {
+            Dir::Lt => 0,
+            Dir::Eq => 1,
+            _ => 2,
+        };
+        key.checked_mul(3)?.checked_add(digit)
+    })
+}
+
+/// The directions of a sign pattern of `nloops` loops.
+fn directions(pattern: u64, nloops: usize) -> impl Iterator<Item = Dir> {
+    (0..nloops)
+        .rev()
+        .map(move |g| match (pattern / 3u64.pow(g as u32)) % 3 {
+            0 => Dir::Lt,
+            1 => Dir::Eq,
+            _ => Dir::Gt,
+        })
+}
+
+/// Does a pattern have these directions on the outermost loops?
+fn has(pattern: u64, nloops: usize, wanted: &[Dir]) -> bool {
+    directions(pattern, nloops)
+        .zip(wanted)
+        .all(|(d, &w)| w == Dir::Star || d == w)
+}
+
 impl Samples {
     pub fn new(nparams: usize, nloops: usize) -> Self {
         Samples {
             nparams,
             nloops,
-            count: 0,
+            patterns: Vec::new(),
             points: Vec::new(),
-            distances: Vec::new(),
+            least: Vec::new(),
+            greatest: Vec::new(),
             seed: 1,
         }
     }
 
-    /// (point, distances) of each sample.
-    fn iter(&self) -> impl Iterator<Item = (&[i64], &[i64])> {
-        (0..self.count).map(|k| {
-            (
-                &self.points[k * self.nparams..(k + 1) * self.nparams],
-                &self.distances[k * self.nloops..(k + 1) * self.nloops],
-            )
-        })
+    /// The groups whose directions start with `prefix`.
+    fn matching<'s>(&'s self, prefix: &'s [Dir]) -> impl Iterator<Item = usize> + 's {
+        (0..self.patterns.len()).filter(move |&k| has(self.patterns[k], self.nloops, prefix))
     }
 
     /// Keep `from` (a point of `space`, over its parameters) and the points
@@ -102,7 +137,24 @@ impl Samples {
         }
     }
 
+    /// Add the point `at` of `space`, with these distances, to its group.
     fn keep(&mut self, space: &Space, at: &[i64], distances: &[i64]) {
+        let Some(key) = pattern(distances) else {
+            return;
+        };
+        let n = self.nloops;
+        if let Some(k) = self.patterns.iter().position(|&p| p == key) {
+            let range = k * n..(k + 1) * n;
+            for ((lo, hi), &d) in self.least[range.clone()]
+                .iter_mut()
+                .zip(&mut self.greatest[range])
+                .zip(distances)
+            {
+                *lo = (*lo).min(d);
+                *hi = (*hi).max(d);
+            }
+            return;
+        }
         let start = self.points.len();
         self.points.extend_from_slice(&space.map.particular);
         for (g, &t) in space.map.generators.iter().zip(at) {
@@ -113,8 +165,9 @@ impl Samples {
                 }
             }
         }
-        self.distances.extend_from_slice(distances);
-        self.count += 1;
+        self.patterns.push(key);
+        self.least.extend_from_slice(distances);
+        self.greatest.extend_from_slice(distances);
     }
 
     /// A parameter and a direction (+1 or -1), from a linear congruential generator.
@@ -130,14 +183,16 @@ impl Samples {
 
     /// A sample with these directions on the outermost loops.
     pub fn find(&self, directions: &[Dir]) -> Option<&[i64]> {
-        self.iter()
-            .find(|(_, d)| has(d, directions))
-            .map(|(point, _)| point)
+        self.matching(directions)
+            .next()
+            .map(|k| &self.points[k * self.nparams..(k + 1) * self.nparams])
     }
 
     /// Is there a sample with these directions and a distance other than `d` on loop `g`?
     pub fn other_distance(&self, directions: &[Dir], g: usize, d: i64) -> bool {
-        self.iter().any(|(_, ds)| ds[g] != d && has(ds, directions))
+        let n = self.nloops;
+        self.matching(directions)
+            .any(|k| self.least[k * n + g] != d || self.greatest[k * n + g] != d)
     }
 
     /// Does every way to extend `prefix` by one of `rest[h]` per further
@@ -149,12 +204,14 @@ impl Samples {
         }
         let mut seen = [false; 81];
         let mut count = 0;
-        for (_, ds) in self.iter().filter(|(_, ds)| has(ds, prefix)) {
-            let index = rest.iter().enumerate().try_fold(0, |index, (h, dirs)| {
-                let d = ds[prefix.len() + h];
-                let k = dirs.iter().position(|&dir| has_direction(d, dir))?;
-                Some(index * dirs.len() + k)
-            });
+        for k in self.matching(prefix) {
+            let index = directions(self.patterns[k], self.nloops)
+                .skip(prefix.len())
+                .zip(rest)
+                .try_fold(0, |index, (d, dirs)| {
+                    let k = dirs.iter().position(|&dir| dir == d)?;
+                    Some(index * dirs.len() + k)
+                });
             if let Some(index) = index.filter(|&i| !seen[i]) {
                 seen[index] = true;
                 count += 1;

@@ -497,7 +497,7 @@ impl Search {
     }
 }
 
-pub(super) fn has_direction(distance: i64, dir: Dir) -> bool {
+fn has_direction(distance: i64, dir: Dir) -> bool {
     match dir {
         Dir::Lt => distance > 0,
         Dir::Eq => distance == 0,
