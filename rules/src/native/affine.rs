@@ -104,8 +104,30 @@ impl PartialEq for NormalForm {
 
 impl Eq for NormalForm {}
 
+/// An order consistent with equality (zero terms do not count): constant,
+/// then coefficients, then symbol terms.
+impl Ord for NormalForm {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let n = self.coeffs.len().max(other.coeffs.len());
+        self.constant
+            .cmp(&other.constant)
+            .then_with(|| {
+                (0..n)
+                    .map(|g| self.coeff(g))
+                    .cmp((0..n).map(|g| other.coeff(g)))
+            })
+            .then_with(|| self.used_symbols().cmp(other.used_symbols()))
+    }
+}
+
+impl PartialOrd for NormalForm {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// One subscript of an array reference.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Subscript {
     Affine(NormalForm),
     /// Not affine in the standard induction variables (`A(IDX(I))`, `A(I*J)`):
@@ -121,7 +143,7 @@ pub enum Subscript {
 /// `span` is not a multiple of `|s|`, which a trip count `floor(...)` would not be.
 /// `span` may use the standard induction variables of outer loops (triangular
 /// loops) and symbols.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LoopBound {
     Span {
         scale: i64,
@@ -184,8 +206,9 @@ impl SymbolRange {
 pub type SymbolRanges = BTreeMap<String, SymbolRange>;
 
 /// An array reference: its subscripts and the bounds of its enclosing loops
-/// (outermost first).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// (outermost first). Ordered by what the reference is, not by how its
+/// loops are numbered.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RefInfo {
     pub subscripts: Vec<Subscript>,
     pub loops: Vec<LoopBound>,

@@ -171,9 +171,10 @@ fn vector_record(loops: &[i64], v: &DepVector) -> String {
 /// distance), so the dependence is a direct one whenever it happens.
 ///
 /// The rules ask for both orders of nearly every pair: one search answers
-/// both ([`Pair::dependence_vectors_both_ways`], from the order whose
-/// arguments sort first, so the answer does not depend on which order is
-/// asked first), and the other order's records wait in the run's memo.
+/// both ([`Pair::dependence_vectors_both_ways`], from the reference that
+/// sorts first by what it is ([`super::RefInfo`]'s order), so the answer depends
+/// neither on which order is asked first nor on how the loops are
+/// numbered), and the other order's records wait in the run's memo.
 fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let key: Vec<&str> = args.iter().map(text).collect();
     let waiting = ctx.memo(|_| RefCell::new(HashMap::<Vec<String>, Vec<Value>>::new()));
@@ -221,7 +222,10 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     if key[..2] == key[2..] {
         return records(search(&u, &v, false).0);
     }
-    let ours_first = key[..2] < key[2..];
+    // Equal references (up to the numbering of their loops) make the same
+    // system either way; else the order of what they are, not of their
+    // loops' ids, picks the side to search from.
+    let ours_first = u.info <= v.info;
     let (first, second) = if ours_first { (&u, &v) } else { (&v, &u) };
     let (ahead, behind) = search(first, second, true);
     let (mine, other) = if ours_first {
