@@ -72,6 +72,9 @@ pub enum Command {
         dot: bool,
         #[command(flatten)]
         rules: RulesArg,
+        /// Threads: groups of program units are analyzed in parallel (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
     },
     /// Evaluate a rule body against the facts and derived relations; print the bindings.
     #[command(

@@ -5,6 +5,7 @@
 
 mod cli;
 mod commands;
+mod groups;
 mod pipeline;
 mod synth;
 

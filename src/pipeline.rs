@@ -42,13 +42,20 @@ pub fn derive(
     rules: Option<&Path>,
     select: Select,
 ) -> Result<Vec<Table>, String> {
+    let program = rules.map(load_rules).transpose()?;
+    derive_with(facts, program.as_ref(), select)
+}
+
+/// [`derive`] with the rule files already loaded (`None`: the built-in rules).
+pub fn derive_with(
+    facts: &FactBase,
+    rules: Option<&kaiseki_rules::RuleProgram>,
+    select: Select,
+) -> Result<Vec<Table>, String> {
     let registry = kaiseki_rules::FunctorRegistry::standard();
     match rules {
         None => kaiseki_rules::builtin_program().run_select(facts, &registry, select),
-        Some(dir) => {
-            let program = load_rules(dir)?;
-            kaiseki_rules::run_interpreted_select(&program, facts, &registry, select)
-        }
+        Some(program) => kaiseki_rules::run_interpreted_select(program, facts, &registry, select),
     }
     .map_err(|e| e.to_string())
 }

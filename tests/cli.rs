@@ -11,6 +11,7 @@ use common::{
 };
 use kaiseki_facts::FactBase;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 fn path_str(p: &Path) -> &str {
@@ -399,4 +400,38 @@ fn query_prints_the_bindings_of_its_variables() {
         &kaiseki(["query", path_str(&ex), "flow(D, U"]),
         "malformed query",
     );
+}
+
+#[test]
+fn deps_gives_the_same_output_on_any_number_of_threads() {
+    // Many units: every example, a generated program, and a file whose
+    // first unit has a syntax error (diagnostics and exit code must match too).
+    let dir = scratch_dir("cli_jobs");
+    let generated = dir.join("mixed.f");
+    std::fs::write(&generated, kaiseki_ok(["synth", "mixed", "--size", "300"])).expect("write");
+    let broken = dir.join("broken.f");
+    std::fs::write(&broken, BROKEN_THEN_GOOD).expect("write");
+    let mut inputs = example_files();
+    inputs.extend([generated, broken]);
+    for extra in [&["--format", "csv"][..], &["--all"], &["--dot"]] {
+        let run = |jobs: &str| {
+            let mut args: Vec<&OsStr> = vec![OsStr::new("deps")];
+            args.extend(inputs.iter().map(|p| p.as_os_str()));
+            args.extend(extra.iter().map(OsStr::new));
+            args.extend([OsStr::new("--jobs"), OsStr::new(jobs)]);
+            kaiseki(args)
+        };
+        let one = run("1");
+        assert_bad_input(&one, "deps");
+        assert!(one.stdout.lines().count() > 100, "{}", one.stdout);
+        for jobs in ["2", "3", "8"] {
+            let many = run(jobs);
+            assert_eq!(many.code, one.code, "--jobs {jobs} {extra:?}");
+            assert_eq!(many.stderr, one.stderr, "--jobs {jobs} {extra:?}");
+            assert!(
+                many.stdout == one.stdout,
+                "--jobs {jobs} {extra:?}: output differs"
+            );
+        }
+    }
 }

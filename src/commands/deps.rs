@@ -1,7 +1,7 @@
 //! `kaiseki deps`: the data dependence graph as a table, CSV or DOT.
 
 use crate::cli::TableFormat;
-use crate::pipeline;
+use crate::{groups, pipeline};
 use kaiseki_codegen::deps;
 use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
@@ -13,15 +13,24 @@ pub fn run(
     all: bool,
     dot: bool,
     rules: Option<&Path>,
+    jobs: usize,
 ) -> Result<ExitCode, String> {
-    let mut lowered = pipeline::lower_files(files);
-    if all {
-        lowered.facts.request.push(kaiseki_facts::Request {
-            what: "general".into(),
-        });
-    }
-    let derived = pipeline::derive(&lowered.facts, rules, Select::Only(deps::RELATIONS))?;
-    let rows = deps::dependence_rows(&lowered.facts, &derived, all);
+    let (program, mut diags) = kaiseki_frontend::parse_files(files);
+    let rules = rules.map(pipeline::load_rules).transpose()?;
+    let (groups, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
+        if all {
+            facts.request.push(kaiseki_facts::Request {
+                what: "general".into(),
+            });
+        }
+        let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(deps::RELATIONS))?;
+        Ok(deps::dependence_rows(&facts, &derived, all))
+    })?;
+    diags.extend(lower_diags);
+    let had_errors = pipeline::report(&diags);
+    let mut rows: Vec<deps::DepRow> = groups.into_iter().flatten().collect();
+    rows.sort();
+    rows.dedup();
     let text = if dot {
         deps::to_dot(&rows)
     } else {
@@ -31,5 +40,5 @@ pub fn run(
         }
     };
     super::emit(&text)?;
-    Ok(super::status(lowered.had_errors))
+    Ok(super::status(had_errors))
 }

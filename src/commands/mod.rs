@@ -38,7 +38,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             all,
             dot,
             rules,
-        } => deps::run(&files, format, all, dot, rules.rules.as_deref()),
+            jobs,
+        } => deps::run(
+            &files,
+            format,
+            all,
+            dot,
+            rules.rules.as_deref(),
+            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+        ),
         Command::Query {
             file,
             body,

@@ -38,6 +38,14 @@ use crate::symbols::Symbols;
 
 /// Lowers every unit of `program` to facts (normalized: sorted, deduplicated).
 pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
+    lower_units(program, |_| true)
+}
+
+/// Lowers the units of `program` whose index `keep` accepts, numbered as if
+/// they were the whole program; the others still count as procedures (a
+/// reference to one is a call, not an array element). Every analysis is
+/// local to a unit, so groups of units can be analyzed apart.
+pub fn lower_units(program: &Program, keep: impl Fn(usize) -> bool) -> (FactBase, Vec<Diagnostic>) {
     let unit_names: HashSet<String> = program.units.iter().map(|u| u.name.text.clone()).collect();
     let mut g = Global {
         program,
@@ -47,7 +55,7 @@ pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
         next_ref: 1,
         next_form: 1,
     };
-    for unit in &program.units {
+    for (_, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
         let (syms, problems) = Symbols::build(unit, &unit_names);
         for (pos, msg) in problems {
             g.report(Severity::Error, pos, msg);
