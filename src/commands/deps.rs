@@ -31,5 +31,10 @@ pub fn run(
         }
     };
     super::emit(&text)?;
+    // The process ends after this command: freeing the million rows of the
+    // derived tables one allocation at a time took 0.4 s, exiting frees
+    // them at once.
+    drop(rows);
+    std::mem::forget(derived);
     Ok(super::status(lowered.had_errors))
 }
