@@ -6,7 +6,7 @@
 //! loops,distance,direction,carrier,certainty,minimal`.
 
 use kaiseki_facts::{FactBase, Table, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub const CSV_HEADER: [&str; 13] = [
     "unit",
@@ -32,16 +32,17 @@ pub const RELATIONS: &[&str] = &[
     "array_dependence",
 ];
 
-/// One edge of the dependence graph.
+/// One edge of the dependence graph. Its names borrow from the facts and
+/// the derived tables: a run makes about a million rows.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct DepRow {
-    pub unit: String,
+pub struct DepRow<'a> {
+    pub unit: &'a str,
     pub src_line: i64,
     pub src_col: i64,
     pub dst_line: i64,
     pub dst_col: i64,
-    pub kind: String,
-    pub var: String,
+    pub kind: &'a str,
+    pub var: &'a str,
     /// Lines of the DO statements enclosing both references, outermost first.
     pub loops: Vec<i64>,
     /// Per loop of `loops`: the distance in iterations, `None` when not one known number.
@@ -50,93 +51,163 @@ pub struct DepRow {
     pub direction: Vec<char>,
     /// Line of the DO statement of the carrying loop, 0 when loop-independent.
     pub carrier: i64,
-    pub certainty: String,
+    pub certainty: &'a str,
     pub minimal: bool,
 }
 
-impl DepRow {
+impl DepRow<'_> {
     /// The fields in CSV header order.
     pub fn fields(&self) -> Vec<String> {
-        let join = |v: Vec<String>| v.join(";");
-        vec![
-            self.unit.clone(),
-            self.kind.clone(),
-            self.var.clone(),
-            self.src_line.to_string(),
-            self.src_col.to_string(),
-            self.dst_line.to_string(),
-            self.dst_col.to_string(),
-            join(self.loops.iter().map(i64::to_string).collect()),
-            join(
-                self.distance
-                    .iter()
-                    .map(|d| d.map_or("*".to_string(), |n| n.to_string()))
-                    .collect(),
-            ),
-            join(self.direction.iter().map(char::to_string).collect()),
-            self.carrier.to_string(),
-            self.certainty.clone(),
-            self.minimal.to_string(),
-        ]
+        let mut fields = Vec::with_capacity(CSV_HEADER.len());
+        self.write_fields(&mut String::new(), |f| fields.push(std::mem::take(f)));
+        fields
     }
+
+    /// Appends the fields to `out` in CSV header order, calling `end` after
+    /// each one: the one rendering of a row that every format shares.
+    fn write_fields(&self, out: &mut String, mut end: impl FnMut(&mut String)) {
+        for s in [self.unit, self.kind, self.var] {
+            out.push_str(s);
+            end(out);
+        }
+        for n in [self.src_line, self.src_col, self.dst_line, self.dst_col] {
+            push_number(out, n);
+            end(out);
+        }
+        push_list(out, &self.loops, |o, &l| push_number(o, l));
+        end(out);
+        push_list(out, &self.distance, |o, d| match d {
+            Some(n) => push_number(o, *n),
+            None => o.push('*'),
+        });
+        end(out);
+        push_list(out, &self.direction, |o, &c| o.push(c));
+        end(out);
+        push_number(out, self.carrier);
+        end(out);
+        out.push_str(self.certainty);
+        end(out);
+        out.push_str(if self.minimal { "true" } else { "false" });
+        end(out);
+    }
+}
+
+/// Appends `n` in decimal (by hand: `write!` costs a tenth of a second
+/// on the eight million numbers of a large CSV).
+fn push_number(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+}
+
+/// Appends the items `;`-separated.
+fn push_list<T>(out: &mut String, items: &[T], mut push: impl FnMut(&mut String, &T)) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(';');
+        }
+        push(out, item);
+    }
+}
+
+/// A reference: its statement, variable and position.
+struct Ref<'a> {
+    stmt: i64,
+    var: &'a str,
+    line: i64,
+    col: i64,
+}
+
+/// A statement: its unit and the loops enclosing it.
+#[derive(Default)]
+struct Stmt<'a> {
+    unit: &'a str,
+    /// The unit's rank in name order (rows are sorted by unit first, and
+    /// ranks compare much faster than names).
+    unit_rank: usize,
+    /// (loop id, DO line), outermost first (by depth, then id).
+    loops: Vec<(i64, i64)>,
 }
 
 /// What the rows need to know about references and loops, from the facts.
 struct Index<'a> {
-    ref_stmt: HashMap<i64, (i64, &'a str)>,
-    ref_pos: HashMap<i64, (i64, i64)>,
-    stmt_unit: HashMap<i64, &'a str>,
-    stmt_loops: HashMap<i64, BTreeSet<i64>>,
-    /// loop id -> (depth, DO line)
-    loops: HashMap<i64, (i64, i64)>,
+    refs: HashMap<i64, Ref<'a>>,
+    stmts: HashMap<i64, Stmt<'a>>,
+    /// loop id -> DO line
+    loop_line: HashMap<i64, i64>,
 }
 
 impl<'a> Index<'a> {
     fn new(facts: &'a FactBase) -> Self {
-        let mut ref_stmt = HashMap::new();
-        for d in &facts.def {
-            ref_stmt.insert(d.r#ref, (d.stmt, d.var.as_str()));
+        let pos: HashMap<i64, (i64, i64)> = facts
+            .ref_pos
+            .iter()
+            .map(|p| (p.r#ref, (p.line, p.col)))
+            .collect();
+        let defs = facts.def.iter().map(|d| (d.r#ref, d.stmt, d.var.as_str()));
+        let uses = facts
+            .r#use
+            .iter()
+            .map(|u| (u.r#ref, u.stmt, u.var.as_str()));
+        let refs = defs
+            .chain(uses)
+            .map(|(r, stmt, var)| {
+                let (line, col) = pos.get(&r).copied().unwrap_or((0, 0));
+                (
+                    r,
+                    Ref {
+                        stmt,
+                        var,
+                        line,
+                        col,
+                    },
+                )
+            })
+            .collect();
+        // "" (a statement without a unit) ranks first, as Stmt::default says.
+        let mut units: Vec<&str> = facts.stmt.iter().map(|s| s.unit.as_str()).collect();
+        units.push("");
+        units.sort_unstable();
+        units.dedup();
+        let mut stmts: HashMap<i64, Stmt> = HashMap::new();
+        for s in &facts.stmt {
+            let stmt = stmts.entry(s.stmt).or_default();
+            stmt.unit = &s.unit;
+            stmt.unit_rank = units.binary_search(&stmt.unit).unwrap_or(0);
         }
-        for u in &facts.r#use {
-            ref_stmt.insert(u.r#ref, (u.stmt, u.var.as_str()));
-        }
-        let mut stmt_loops: HashMap<i64, BTreeSet<i64>> = HashMap::new();
+        let loop_line: HashMap<i64, i64> =
+            facts.r#loop.iter().map(|l| (l.r#loop, l.line)).collect();
         for ls in &facts.loop_stmt {
-            stmt_loops.entry(ls.stmt).or_default().insert(ls.r#loop);
+            let line = loop_line.get(&ls.r#loop).copied().unwrap_or(0);
+            stmts
+                .entry(ls.stmt)
+                .or_default()
+                .loops
+                .push((ls.r#loop, line));
+        }
+        let depth: HashMap<i64, i64> = facts.r#loop.iter().map(|l| (l.r#loop, l.depth)).collect();
+        for stmt in stmts.values_mut() {
+            stmt.loops
+                .sort_unstable_by_key(|&(l, _)| (depth.get(&l).copied().unwrap_or(0), l));
+            stmt.loops.dedup();
         }
         Index {
-            ref_stmt,
-            ref_pos: facts
-                .ref_pos
-                .iter()
-                .map(|p| (p.r#ref, (p.line, p.col)))
-                .collect(),
-            stmt_unit: facts
-                .stmt
-                .iter()
-                .map(|s| (s.stmt, s.unit.as_str()))
-                .collect(),
-            stmt_loops,
-            loops: facts
-                .r#loop
-                .iter()
-                .map(|l| (l.r#loop, (l.depth, l.line)))
-                .collect(),
+            refs,
+            stmts,
+            loop_line,
         }
-    }
-
-    /// Loops enclosing both statements, outermost first.
-    fn common_loops(&self, s1: i64, s2: i64) -> Vec<i64> {
-        let empty = BTreeSet::new();
-        let a = self.stmt_loops.get(&s1).unwrap_or(&empty);
-        let b = self.stmt_loops.get(&s2).unwrap_or(&empty);
-        let mut common: Vec<i64> = a.intersection(b).copied().collect();
-        common.sort_by_key(|l| self.loops.get(l).map_or(0, |x| x.0));
-        common
-    }
-
-    fn line_of_loop(&self, l: i64) -> i64 {
-        self.loops.get(&l).map_or(0, |x| x.1)
     }
 }
 
@@ -154,7 +225,8 @@ fn sym(v: &Value) -> &str {
     }
 }
 
-/// Builds the rows from the derived relations:
+/// Builds the rows, sorted and without duplicates, from the derived
+/// relations (rows sorted, as the engines return them):
 /// - `array_dependence(kind, src, dst, carrier, direction, distance,
 ///   certainty)` for the pairs of array element references the subscript
 ///   test examined (`array_tested(kind, src, dst)`; a tested pair without
@@ -162,101 +234,139 @@ fn sym(v: &Value) -> &str {
 /// - `dependence(kind, src, dst, carrier, certainty)` for every other pair;
 /// - with `all`, `general_dependence(kind, src, dst, carrier)` (minimal =
 ///   false, certainty possible).
-pub fn dependence_rows(facts: &FactBase, derived: &[Table], all: bool) -> Vec<DepRow> {
+pub fn dependence_rows<'a>(
+    facts: &'a FactBase,
+    derived: &'a [Table],
+    all: bool,
+) -> Vec<DepRow<'a>> {
     let ix = Index::new(facts);
-    let table = |name: &str| derived.iter().find(|t| t.name == name);
-    let rows_of = |name: &str| table(name).map_or(&[][..], |t| &t.rows[..]);
-    let tested: HashSet<(&str, i64, i64)> = rows_of("array_tested")
+    let rows_of = |name: &str| {
+        derived
+            .iter()
+            .find(|t| t.name == name)
+            .map_or(&[][..], |t| &t.rows[..])
+    };
+    // Both relations are sorted by (kind, src, dst) first: the tested
+    // pairs are found by walking them together.
+    let mut tested = rows_of("array_tested")
         .iter()
         .map(|r| (sym(&r[0]), num(&r[1]), num(&r[2])))
-        .collect();
-    let mut rows = BTreeSet::new();
-    for r in rows_of("dependence") {
-        if tested.contains(&(sym(&r[0]), num(&r[1]), num(&r[2]))) {
+        .peekable();
+    let (dependence, array, general) = (
+        rows_of("dependence"),
+        rows_of("array_dependence"),
+        if all {
+            rows_of("general_dependence")
+        } else {
+            &[]
+        },
+    );
+    // Each row with its unit's rank.
+    let mut rows = Vec::with_capacity(dependence.len() + array.len() + general.len());
+    for r in dependence {
+        let pair = (sym(&r[0]), num(&r[1]), num(&r[2]));
+        while tested.next_if(|t| *t < pair).is_some() {}
+        if tested.peek() == Some(&pair) {
             continue;
         }
         let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
         rows.extend(ix.row(edge, sym(&r[4]), true));
     }
-    for r in rows_of("array_dependence") {
+    for r in array {
         let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
         let vector = (sym(&r[4]), sym(&r[5]));
         rows.extend(ix.array_row(edge, vector, sym(&r[6])));
     }
-    if all {
-        for r in table("general_dependence").map_or(&[][..], |t| &t.rows) {
-            let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
-            rows.extend(ix.row(edge, "possible", false));
-        }
+    for r in general {
+        let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
+        rows.extend(ix.row(edge, "possible", false));
     }
-    rows.into_iter().collect()
+    // Sorted as `DepRow` orders them, in two passes: by unit (its rank
+    // stands in for its name) and positions, integers only, then each run
+    // of rows between the same positions in full.
+    let key = |(rank, r): &(usize, DepRow)| (*rank, r.src_line, r.src_col, r.dst_line, r.dst_col);
+    rows.sort_unstable_by_key(key);
+    for run in rows.chunk_by_mut(|a, b| key(a) == key(b)) {
+        run.sort_unstable_by(|a, b| a.1.cmp(&b.1));
+    }
+    rows.dedup_by(|a, b| key(a) == key(b) && a.1 == b.1);
+    rows.into_iter().map(|(_, r)| r).collect()
 }
 
-impl Index<'_> {
+/// A `;`-separated direction and distance vector, parsed; `None` when a
+/// field is not a direction or a distance, or the lists differ in length.
+fn parse_vector(direction: &str, distance: &str) -> Option<(Vec<char>, Vec<Option<i64>>)> {
+    let (mut dirs, mut dists) = (Vec::new(), Vec::new());
+    // Empty lists have no items (not one empty item).
+    if direction.is_empty() && distance.is_empty() {
+        return Some((dirs, dists));
+    }
+    let (mut ds, mut xs) = (direction.split(';'), distance.split(';'));
+    loop {
+        match (ds.next(), xs.next()) {
+            (None, None) => return Some((dirs, dists)),
+            (Some(d), Some(x)) => {
+                dirs.push(match d {
+                    "<" | "=" | ">" | "*" => d.chars().next()?,
+                    _ => return None,
+                });
+                dists.push(if x == "*" {
+                    None
+                } else {
+                    Some(x.parse().ok()?)
+                });
+            }
+            _ => return None,
+        }
+    }
+}
+
+impl<'a> Index<'a> {
     /// The row of a tested array dependence: its `;`-separated direction
     /// and distance per common loop. Lists that do not fit the common loops
     /// (never produced by the rules) give `*` everywhere: still sound.
     fn array_row(
         &self,
-        edge: (&str, i64, i64, i64),
+        edge: (&'a str, i64, i64, i64),
         (direction, distance): (&str, &str),
-        certainty: &str,
-    ) -> Option<DepRow> {
-        let mut row = self.row(edge, certainty, true)?;
-        let split = |s: &str| -> Vec<String> {
-            if s.is_empty() {
-                Vec::new()
-            } else {
-                s.split(';').map(String::from).collect()
-            }
-        };
-        let (dirs, dists) = (split(direction), split(distance));
-        let parsed: Option<Vec<(char, Option<i64>)>> = dirs
-            .iter()
-            .zip(&dists)
-            .map(|(d, x)| {
-                let dir = match d.as_str() {
-                    "<" | "=" | ">" | "*" => d.chars().next()?,
-                    _ => return None,
-                };
-                let dist = if x == "*" {
-                    None
-                } else {
-                    Some(x.parse().ok()?)
-                };
-                Some((dir, dist))
-            })
-            .collect();
-        match parsed.filter(|p| p.len() == row.loops.len() && dists.len() == dirs.len()) {
-            Some(p) => {
-                row.direction = p.iter().map(|x| x.0).collect();
-                row.distance = p.iter().map(|x| x.1).collect();
+        certainty: &'a str,
+    ) -> Option<(usize, DepRow<'a>)> {
+        let (rank, mut row) = self.row(edge, certainty, true)?;
+        match parse_vector(direction, distance).filter(|(d, _)| d.len() == row.loops.len()) {
+            Some((dirs, dists)) => {
+                row.direction = dirs;
+                row.distance = dists;
             }
             None => {
                 row.direction = vec!['*'; row.loops.len()];
                 row.distance = vec![None; row.loops.len()];
-                row.certainty = "possible".to_string();
+                row.certainty = "possible";
             }
         }
-        Some(row)
+        Some((rank, row))
     }
 
-    /// The row of the edge (kind, src ref, dst ref, carrier loop). A carried
-    /// dependence is `=` on the loops outside its carrier, `<` on the
-    /// carrier and `*` inside it; distances are not known at this level
-    /// (`*`), except 0 on the `=` loops.
+    /// The row of the edge (kind, src ref, dst ref, carrier loop), with the
+    /// rank of its unit. A carried dependence is `=` on the loops outside
+    /// its carrier, `<` on the carrier and `*` inside it; distances are not
+    /// known at this level (`*`), except 0 on the `=` loops.
     fn row(
         &self,
-        (kind, src, dst, carrier): (&str, i64, i64, i64),
-        certainty: &str,
+        (kind, src, dst, carrier): (&'a str, i64, i64, i64),
+        certainty: &'a str,
         minimal: bool,
-    ) -> Option<DepRow> {
-        let (&(s1, var), &(s2, _)) = (self.ref_stmt.get(&src)?, self.ref_stmt.get(&dst)?);
-        let loops = self.common_loops(s1, s2);
+    ) -> Option<(usize, DepRow<'a>)> {
+        let (s, d) = (self.refs.get(&src)?, self.refs.get(&dst)?);
+        let no_stmt = Stmt::default();
+        let s_stmt = self.stmts.get(&s.stmt).unwrap_or(&no_stmt);
+        let d_loops = self.stmts.get(&d.stmt).map_or(&[][..], |t| &t.loops[..]);
+        let common = s_stmt.loops.iter().filter(|l| d_loops.contains(l));
+        let mut loops = Vec::new();
         let mut direction = Vec::new();
         let mut distance = Vec::new();
         let mut inside = false;
-        for &l in &loops {
+        for &(l, line) in common {
+            loops.push(line);
             if inside {
                 direction.push('*');
                 distance.push(None);
@@ -269,51 +379,56 @@ impl Index<'_> {
                 distance.push(Some(0));
             }
         }
-        let (src_line, src_col) = self.ref_pos.get(&src).copied().unwrap_or((0, 0));
-        let (dst_line, dst_col) = self.ref_pos.get(&dst).copied().unwrap_or((0, 0));
-        Some(DepRow {
-            unit: self.stmt_unit.get(&s1).unwrap_or(&"").to_string(),
-            src_line,
-            src_col,
-            dst_line,
-            dst_col,
-            kind: kind.to_string(),
-            var: var.to_string(),
-            loops: loops.iter().map(|&l| self.line_of_loop(l)).collect(),
+        let row = DepRow {
+            unit: s_stmt.unit,
+            src_line: s.line,
+            src_col: s.col,
+            dst_line: d.line,
+            dst_col: d.col,
+            kind,
+            var: s.var,
+            loops,
             distance,
             direction,
             carrier: if carrier == 0 {
                 0
             } else {
-                self.line_of_loop(carrier)
+                self.loop_line.get(&carrier).copied().unwrap_or(0)
             },
-            certainty: certainty.to_string(),
+            certainty,
             minimal,
-        })
+        };
+        Some((s_stmt.unit_rank, row))
     }
 }
 
 /// The rows as CSV with [`CSV_HEADER`].
 pub fn to_csv(rows: &[DepRow]) -> String {
-    let mut w = csv_line(&CSV_HEADER.map(String::from));
+    let mut out = CSV_HEADER.join(",") + "\n";
     for r in rows {
-        w.push_str(&csv_line(&r.fields()));
+        let mut start = out.len();
+        r.write_fields(&mut out, |out| {
+            quote_from(out, start);
+            out.push(',');
+            start = out.len();
+        });
+        // The last field's comma ends the line instead.
+        out.pop();
+        out.push('\n');
     }
-    w
+    out
 }
 
-fn csv_line(fields: &[String]) -> String {
-    let quoted: Vec<String> = fields
-        .iter()
-        .map(|f| {
-            if f.contains([',', '"', '\n']) {
-                format!("\"{}\"", f.replace('"', "\"\""))
-            } else {
-                f.clone()
-            }
-        })
-        .collect();
-    quoted.join(",") + "\n"
+/// Quotes the CSV field `out[start..]` when it holds a comma, a quote or a
+/// newline.
+fn quote_from(out: &mut String, start: usize) {
+    let special = |b: &u8| matches!(b, b',' | b'"' | b'\n');
+    if out.as_bytes()[start..].iter().any(special) {
+        let field = out.split_off(start);
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    }
 }
 
 /// The rows as an aligned table for people.
@@ -327,7 +442,7 @@ pub fn to_table(rows: &[DepRow]) -> String {
 pub fn to_dot(rows: &[DepRow]) -> String {
     let mut units: BTreeMap<&str, Vec<&DepRow>> = BTreeMap::new();
     for r in rows {
-        units.entry(&r.unit).or_default().push(r);
+        units.entry(r.unit).or_default().push(r);
     }
     let mut out =
         String::from("digraph dependences {\n  node [shape=box, fontname=\"monospace\"];\n");
@@ -337,8 +452,8 @@ pub fn to_dot(rows: &[DepRow]) -> String {
         ));
         let mut nodes = BTreeSet::new();
         for r in rows {
-            nodes.insert((r.src_line, r.src_col, r.var.as_str()));
-            nodes.insert((r.dst_line, r.dst_col, r.var.as_str()));
+            nodes.insert((r.src_line, r.src_col, r.var));
+            nodes.insert((r.dst_line, r.dst_col, r.var));
         }
         for (line, col, var) in &nodes {
             out.push_str(&format!(
@@ -346,7 +461,7 @@ pub fn to_dot(rows: &[DepRow]) -> String {
             ));
         }
         for r in rows {
-            let style = match r.kind.as_str() {
+            let style = match r.kind {
                 "flow" => "solid",
                 "anti" => "dashed",
                 "output" => "bold",
@@ -354,7 +469,7 @@ pub fn to_dot(rows: &[DepRow]) -> String {
             };
             let dir: String = r.direction.iter().collect();
             let label = if dir.is_empty() {
-                r.kind.clone()
+                r.kind.to_string()
             } else {
                 format!("{} ({dir})", r.kind)
             };
@@ -367,4 +482,176 @@ pub fn to_dot(rows: &[DepRow]) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kaiseki_facts::{Def, Loop, LoopStmt, RefPos, Stmt, Use};
+
+    fn table(name: &str, rows: Vec<Vec<Value>>) -> Table {
+        Table {
+            name: name.into(),
+            columns: Vec::new(),
+            rows,
+        }
+    }
+
+    fn s(x: &str) -> Value {
+        Value::Symbol(x.into())
+    }
+
+    fn n(x: i64) -> Value {
+        Value::Number(x)
+    }
+
+    /// `A(I) = A(I-1)` in `DO I` (statement 2 in loop 1, line 10), in unit `P`;
+    /// reference 1 reads A at 11:20, reference 2 writes it at 11:7.
+    fn facts() -> FactBase {
+        let mut f = FactBase::default();
+        for (stmt, line) in [(1, 10), (2, 11)] {
+            f.stmt.push(Stmt {
+                stmt,
+                unit: "P".into(),
+                line,
+                col: 7,
+                kind: "assign".into(),
+            });
+        }
+        f.r#loop.push(Loop {
+            r#loop: 1,
+            unit: "P".into(),
+            kind: "do".into(),
+            var: "I".into(),
+            line: 10,
+            depth: 1,
+        });
+        f.loop_stmt.push(LoopStmt { r#loop: 1, stmt: 2 });
+        f.r#use.push(Use {
+            r#ref: 1,
+            stmt: 2,
+            var: "A".into(),
+        });
+        f.def.push(Def {
+            r#ref: 2,
+            stmt: 2,
+            var: "A".into(),
+        });
+        f.ref_pos.push(RefPos {
+            r#ref: 1,
+            line: 11,
+            col: 20,
+        });
+        f.ref_pos.push(RefPos {
+            r#ref: 2,
+            line: 11,
+            col: 7,
+        });
+        f
+    }
+
+    #[test]
+    fn tested_pairs_take_their_vectors_and_rows_come_sorted_once() {
+        let facts = facts();
+        let derived = [
+            table(
+                "dependence",
+                vec![
+                    vec![s("anti"), n(1), n(2), n(0), s("possible")],
+                    vec![s("anti"), n(1), n(2), n(0), s("possible")],
+                    vec![s("flow"), n(2), n(1), n(1), s("possible")],
+                ],
+            ),
+            table("array_tested", vec![vec![s("flow"), n(2), n(1)]]),
+            table(
+                "array_dependence",
+                vec![vec![
+                    s("flow"),
+                    n(2),
+                    n(1),
+                    n(1),
+                    s("<"),
+                    s("1"),
+                    s("exact"),
+                ]],
+            ),
+        ];
+        let rows = dependence_rows(&facts, &derived, false);
+        let csv = to_csv(&rows);
+        assert_eq!(
+            csv,
+            "unit,kind,var,src_line,src_col,dst_line,dst_col,loops,distance,direction,carrier,certainty,minimal\n\
+             P,flow,A,11,7,11,20,10,1,<,10,exact,true\n\
+             P,anti,A,11,20,11,7,10,0,=,0,possible,true\n"
+        );
+        assert_eq!(rows[1].fields()[9], "=");
+    }
+
+    #[test]
+    fn vectors_that_do_not_fit_the_loops_are_unknown() {
+        let facts = facts();
+        let derived = [table(
+            "array_dependence",
+            vec![vec![
+                s("flow"),
+                n(2),
+                n(1),
+                n(1),
+                s("<;="),
+                s("1;0"),
+                s("exact"),
+            ]],
+        )];
+        let rows = dependence_rows(&facts, &derived, false);
+        assert_eq!(rows[0].direction, vec!['*']);
+        assert_eq!(rows[0].distance, vec![None]);
+        assert_eq!(rows[0].certainty, "possible");
+    }
+
+    #[test]
+    fn vectors_parse_or_are_refused() {
+        assert_eq!(parse_vector("", ""), Some((vec![], vec![])));
+        assert_eq!(
+            parse_vector("<;*", "2;*"),
+            Some((vec!['<', '*'], vec![Some(2), None]))
+        );
+        assert_eq!(parse_vector("<", ""), None);
+        assert_eq!(parse_vector("<;=", "1"), None);
+        assert_eq!(parse_vector("x", "1"), None);
+        assert_eq!(parse_vector("<", "one"), None);
+    }
+
+    #[test]
+    fn numbers_print_as_display_does() {
+        for x in [0, 7, -7, 10, 1234567890, i64::MAX, i64::MIN] {
+            let mut out = String::from("x");
+            push_number(&mut out, x);
+            assert_eq!(out, format!("x{x}"));
+        }
+    }
+
+    #[test]
+    fn csv_fields_with_separators_are_quoted() {
+        let row = DepRow {
+            unit: "A,B",
+            src_line: 1,
+            src_col: 2,
+            dst_line: 3,
+            dst_col: 4,
+            kind: "say \"hi\"",
+            var: "X",
+            loops: vec![5, 6],
+            distance: vec![Some(-1), None],
+            direction: vec!['>', '*'],
+            carrier: 5,
+            certainty: "exact",
+            minimal: false,
+        };
+        let csv = to_csv(std::slice::from_ref(&row));
+        assert_eq!(
+            csv.lines().nth(1),
+            Some("\"A,B\",\"say \"\"hi\"\"\",X,1,2,3,4,5;6,-1;*,>;*,5,exact,false")
+        );
+        assert_eq!(row.fields().len(), CSV_HEADER.len());
+    }
 }

@@ -24,13 +24,19 @@ pub fn run(
             });
         }
         let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(deps::RELATIONS))?;
-        Ok(deps::dependence_rows(&facts, &derived, all))
+        Ok((facts, derived))
     })?;
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
-    let mut rows: Vec<deps::DepRow> = groups.into_iter().flatten().collect();
-    rows.sort();
-    rows.dedup();
+    let mut rows: Vec<deps::DepRow> = groups
+        .iter()
+        .flat_map(|(facts, derived)| deps::dependence_rows(facts, derived, all))
+        .collect();
+    if groups.len() > 1 {
+        // Each group's rows are sorted: the stable sort merges the runs.
+        rows.sort();
+        rows.dedup();
+    }
     let text = if dot {
         deps::to_dot(&rows)
     } else {
@@ -40,5 +46,10 @@ pub fn run(
         }
     };
     super::emit(&text)?;
+    // The process ends after this command: freeing the million rows of the
+    // derived tables one allocation at a time took 0.4 s, exiting frees
+    // them at once.
+    drop(rows);
+    std::mem::forget(groups);
     Ok(super::status(had_errors))
 }
