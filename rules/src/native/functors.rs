@@ -24,6 +24,7 @@ use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 fn number(v: &Value) -> i64 {
     match v {
@@ -177,12 +178,11 @@ fn vector_record(loops: &[i64], v: &DepVector) -> String {
 /// numbered), and the other order's records wait in the run's memo.
 fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let key: Vec<&str> = args.iter().map(text).collect();
-    let waiting = ctx.memo(|_| RefCell::new(HashMap::<Vec<String>, Vec<Value>>::new()));
-    let owned = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    if let Some(records) = waiting.borrow_mut().remove(&owned(&key)) {
+    let memo = ctx.memo(|_| VectorMemo::default());
+    if let Some(records) = memo.waiting.borrow_mut().remove(&key.join("\t")) {
         return records;
     }
-    let Some((u, v)) = unpack(args) else {
+    let (Some(u), Some(v)) = (memo.parse(key[0], key[1]), memo.parse(key[2], key[3])) else {
         return Vec::new();
     };
     let loops = common_loops(&u, &v);
@@ -234,10 +234,30 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
         (behind, ahead)
     };
     let reversed = [key[2], key[3], key[0], key[1]];
-    waiting
+    memo.waiting
         .borrow_mut()
-        .insert(owned(&reversed), records(other));
+        .insert(reversed.join("\t"), records(other));
     records(mine)
+}
+
+/// What the calls of `@dep_vectors` in one run share: each reference
+/// parsed once (a reference is in many pairs), and the records of the other
+/// order of the pairs searched so far, keyed by the call's arguments.
+#[derive(Default)]
+struct VectorMemo {
+    refs: RefCell<HashMap<String, Option<Rc<Packed>>>>,
+    waiting: RefCell<HashMap<String, Vec<Value>>>,
+}
+
+impl VectorMemo {
+    fn parse(&self, dims: &str, loops: &str) -> Option<Rc<Packed>> {
+        let key = format!("{dims}\t{loops}");
+        self.refs
+            .borrow_mut()
+            .entry(key)
+            .or_insert_with(|| Packed::parse(dims, loops).ok().map(Rc::new))
+            .clone()
+    }
 }
 
 /// The part of vector `v` (over `loops`) that a dependence carried by loop
