@@ -32,4 +32,6 @@ if [[ $what == all || $what == nests ]]; then
   $k synth nests --size 2000 > "$dir/nests.f"
   echo "subscripts: 2,000 depth-3 loop nests, 10 array references each"
   measure "deps --format csv" $k deps "$dir/nests.f" --format csv
+  measure "deps --format csv --jobs 1" $k deps "$dir/nests.f" --format csv --jobs 1
+  measure "deps --format csv, interpreted rules" $k deps "$dir/nests.f" --format csv --rules rules/dl
 fi
