@@ -563,18 +563,7 @@ mod tests {
                 ],
             ),
             table("array_tested", vec![vec![s("flow"), n(2), n(1)]]),
-            table(
-                "array_dependence",
-                vec![vec![
-                    s("flow"),
-                    n(2),
-                    n(1),
-                    n(1),
-                    s("<"),
-                    s("1"),
-                    s("exact"),
-                ]],
-            ),
+            table("array_dependence", vec![flow_vector("<", "1")]),
         ];
         let rows = dependence_rows(&facts, &derived, false);
         let csv = to_csv(&rows);
@@ -587,21 +576,23 @@ mod tests {
         assert_eq!(rows[1].fields()[9], "=");
     }
 
+    /// An exact `array_dependence` row: flow from reference 2 to 1, carried by loop 1.
+    fn flow_vector(direction: &str, distance: &str) -> Vec<Value> {
+        vec![
+            s("flow"),
+            n(2),
+            n(1),
+            n(1),
+            s(direction),
+            s(distance),
+            s("exact"),
+        ]
+    }
+
     #[test]
     fn vectors_that_do_not_fit_the_loops_are_unknown() {
         let facts = facts();
-        let derived = [table(
-            "array_dependence",
-            vec![vec![
-                s("flow"),
-                n(2),
-                n(1),
-                n(1),
-                s("<;="),
-                s("1;0"),
-                s("exact"),
-            ]],
-        )];
+        let derived = [table("array_dependence", vec![flow_vector("<;=", "1;0")])];
         let rows = dependence_rows(&facts, &derived, false);
         assert_eq!(rows[0].direction, vec!['*']);
         assert_eq!(rows[0].distance, vec![None]);
