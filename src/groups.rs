@@ -19,9 +19,6 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// One group's result and lowering diagnostics.
-type Analyzed<T> = (Result<T, String>, Vec<Diagnostic>);
-
 /// Lowers each group of `program`'s units and runs `analyze` on its facts
 /// with `jobs` threads. Returns the results and the lowering diagnostics,
 /// both in program order.
@@ -30,37 +27,50 @@ pub fn map_groups<T: Send>(
     jobs: usize,
     analyze: impl Fn(FactBase) -> Result<T, String> + Sync,
 ) -> Result<(Vec<T>, Vec<Diagnostic>), String> {
-    let groups = groups(program, jobs);
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Analyzed<T>>>> =
-        Mutex::new((0..groups.len()).map(|_| None).collect());
-    let work = || loop {
-        let g = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&(first, end)) = groups.get(g) else {
-            return;
-        };
+    let analyzed = map_parallel(&groups(program, jobs), jobs, |&(first, end)| {
         let (facts, diags) = kaiseki_frontend::lower_units(program, |u| (first..end).contains(&u));
-        let result = analyze(facts);
-        if let Ok(mut slots) = results.lock() {
-            slots[g] = Some((result, diags));
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 1..jobs.min(groups.len()) {
-            scope.spawn(work);
-        }
-        work();
-    });
-    let slots = results
-        .into_inner()
-        .map_err(|_| "an analysis thread failed".to_string())?;
+        (analyze(facts), diags)
+    })?;
     let (mut out, mut diags) = (Vec::new(), Vec::new());
-    for slot in slots {
-        let (result, group_diags) = slot.ok_or("an analysis thread failed")?;
+    for (result, group_diags) in analyzed {
         diags.extend(group_diags);
         out.push(result?);
     }
     Ok((out, diags))
+}
+
+/// `f` of each item, computed by `jobs` threads that take the next item
+/// until none is left; the results in the items' order.
+pub fn map_parallel<'a, I: Sync, T: Send>(
+    items: &'a [I],
+    jobs: usize,
+    f: impl Fn(&'a I) -> T + Sync,
+) -> Result<Vec<T>, String> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    let work = || loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(item) = items.get(k) else {
+            return;
+        };
+        let result = f(item);
+        if let Ok(mut slots) = results.lock() {
+            slots[k] = Some(result);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..jobs.min(items.len()) {
+            scope.spawn(work);
+        }
+        work();
+    });
+    let failed = || "an analysis thread failed".to_string();
+    results
+        .into_inner()
+        .map_err(|_| failed())?
+        .into_iter()
+        .map(|slot| slot.ok_or_else(failed))
+        .collect()
 }
 
 /// Contiguous runs of units, `(first, end)` indices: one group when `jobs`
