@@ -39,20 +39,11 @@ pub(super) struct Space<'a> {
     pub map: &'a Parametric,
 }
 
-/// The direction of one distance.
-fn direction(d: i64) -> Dir {
-    match d {
-        d if d > 0 => Dir::Lt,
-        0 => Dir::Eq,
-        _ => Dir::Gt,
-    }
-}
-
 /// The sign pattern of `distances` as a number (one base-3 digit per loop;
 /// `None` beyond 40 loops, where it would not fit).
 fn pattern(distances: &[i64]) -> Option<u64> {
     distances.iter().try_fold(0u64, |key, &d| {
-        let digit = match direction(d) {
+        let digit = match Dir::of(d) {
             Dir::Lt => 0,
             Dir::Eq => 1,
             _ => 2,

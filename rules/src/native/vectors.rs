@@ -54,6 +54,17 @@ pub enum Dir {
     Star,
 }
 
+impl Dir {
+    /// The direction of the distance `I'_g - I_g`.
+    pub(super) fn of(distance: i64) -> Dir {
+        match distance {
+            d if d > 0 => Dir::Lt,
+            0 => Dir::Eq,
+            _ => Dir::Gt,
+        }
+    }
+}
+
 /// A set of dependences of U then V.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DepVector {
@@ -381,14 +392,7 @@ impl Search {
     /// Direction and distance of loop `g` when they are the same in every solution.
     fn fixed(&self, g: usize) -> Option<(Dir, i64)> {
         let d = &self.distances[g];
-        d.is_constant().then(|| {
-            let dir = match d.constant {
-                c if c > 0 => Dir::Lt,
-                0 => Dir::Eq,
-                _ => Dir::Gt,
-            };
-            (dir, d.constant)
-        })
+        d.is_constant().then(|| (Dir::of(d.constant), d.constant))
     }
 
     /// Do samples show every direction of the loops from `g` on (one at
