@@ -118,11 +118,24 @@ fn field(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// The two references of a test, unpacked; `None` when a pack is malformed.
-fn unpack(args: &[Value]) -> Option<(Packed, Packed)> {
-    let u = Packed::parse(text(&args[0]), text(&args[1])).ok()?;
-    let v = Packed::parse(text(&args[2]), text(&args[3])).ok()?;
-    Some((u, v))
+/// The references parsed so far in a run, by their packs: a reference is
+/// in many pairs.
+#[derive(Default)]
+struct ParsedRefs(RefCell<HashMap<String, Option<Rc<Packed>>>>);
+
+/// The two references of a test, unpacked (each pack parsed once per run);
+/// `None` when a pack is malformed.
+fn unpack(ctx: &FunctorContext, args: &[Value]) -> Option<(Rc<Packed>, Rc<Packed>)> {
+    let parsed = ctx.memo(|_| ParsedRefs::default());
+    let mut parsed = parsed.0.borrow_mut();
+    let mut one = |dims: &Value, loops: &Value| {
+        let (dims, loops) = (text(dims), text(loops));
+        parsed
+            .entry(format!("{dims}\t{loops}"))
+            .or_insert_with(|| Packed::parse(dims, loops).ok().map(Rc::new))
+            .clone()
+    };
+    Some((one(&args[0], &args[1])?, one(&args[2], &args[3])?))
 }
 
 /// The loops both references are in: their common outermost loops.
@@ -175,14 +188,15 @@ fn vector_record(loops: &[i64], v: &DepVector) -> String {
 /// both ([`Pair::dependence_vectors_both_ways`], from the reference that
 /// sorts first by what it is ([`super::RefInfo`]'s order), so the answer depends
 /// neither on which order is asked first nor on how the loops are
-/// numbered), and the other order's records wait in the run's memo.
+/// numbered), and the other order's records wait in the run's memo
+/// ([`Waiting`]).
 fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let key: Vec<&str> = args.iter().map(text).collect();
-    let memo = ctx.memo(|_| VectorMemo::default());
-    if let Some(records) = memo.waiting.borrow_mut().remove(&key.join("\t")) {
+    let waiting = ctx.memo(|_| Waiting::default());
+    if let Some(records) = waiting.0.borrow_mut().remove(&key.join("\t")) {
         return records;
     }
-    let (Some(u), Some(v)) = (memo.parse(key[0], key[1]), memo.parse(key[2], key[3])) else {
+    let Some((u, v)) = unpack(ctx, args) else {
         return Vec::new();
     };
     let loops = common_loops(&u, &v);
@@ -234,31 +248,17 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
         (behind, ahead)
     };
     let reversed = [key[2], key[3], key[0], key[1]];
-    memo.waiting
+    waiting
+        .0
         .borrow_mut()
         .insert(reversed.join("\t"), records(other));
     records(mine)
 }
 
-/// What the calls of `@dep_vectors` in one run share: each reference
-/// parsed once (a reference is in many pairs), and the records of the other
-/// order of the pairs searched so far, keyed by the call's arguments.
+/// The records of the other order of the pairs `@dep_vectors` searched so
+/// far in a run, keyed by the call's arguments.
 #[derive(Default)]
-struct VectorMemo {
-    refs: RefCell<HashMap<String, Option<Rc<Packed>>>>,
-    waiting: RefCell<HashMap<String, Vec<Value>>>,
-}
-
-impl VectorMemo {
-    fn parse(&self, dims: &str, loops: &str) -> Option<Rc<Packed>> {
-        let key = format!("{dims}\t{loops}");
-        self.refs
-            .borrow_mut()
-            .entry(key)
-            .or_insert_with(|| Packed::parse(dims, loops).ok().map(Rc::new))
-            .clone()
-    }
-}
+struct Waiting(RefCell<HashMap<String, Vec<Value>>>);
 
 /// The part of vector `v` (over `loops`) that a dependence carried by loop
 /// `carrier` (0: loop-independent) can have — `=` outside the carrier, `<`
@@ -318,8 +318,8 @@ fn rule_name(rule: Rule) -> String {
 /// n = 0 and 1 and the three properties, as records
 /// `loop|n|property|verdict|rule` (verdict `holds`, `does_not_hold` or
 /// `unknown`; rule empty when unknown).
-fn coincidence(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    let Some((u, v)) = unpack(args) else {
+fn coincidence(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let Some((u, v)) = unpack(ctx, args) else {
         return Vec::new();
     };
     let loops = common_loops(&u, &v);
