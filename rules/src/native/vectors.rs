@@ -328,15 +328,6 @@ impl Search {
         }
     }
 
-    fn satisfies(&self, node: &Node, x: &[i64]) -> bool {
-        self.domain.iter().all(|l| l.eval(x).is_ok_and(|v| v >= 0))
-            && node.constrained.iter().all(|&g| {
-                self.distances[g]
-                    .eval(x)
-                    .is_ok_and(|d| has_direction(d, node.directions[g]))
-            })
-    }
-
     /// `node` is feasible, with `witness`; refine its next loop.
     fn refine(&mut self, node: &mut Node, witness: &[i64]) {
         let g = node.directions.len();
@@ -431,12 +422,13 @@ impl Search {
     }
 
     fn leaf(&mut self, node: &Node, witness: &[i64]) -> DepVector {
+        let mut varied = None;
         let mut distances = Vec::with_capacity(node.directions.len());
         for (g, &dir) in node.directions.iter().enumerate() {
             distances.push(match (dir, self.fixed(g)) {
                 (Dir::Eq, _) => Some(0),
                 (_, Some((_, c))) => Some(c),
-                _ => self.single_distance(node, g, witness),
+                _ => self.single_distance(node, g, witness, &mut varied),
             });
         }
         DepVector {
@@ -447,41 +439,93 @@ impl Search {
     }
 
     /// The witness's distance on loop `g`, when no other is feasible.
-    fn single_distance(&mut self, node: &Node, g: usize, witness: &[i64]) -> Option<i64> {
-        let d = self.distances[g].clone();
+    /// `varied` keeps [`Search::varied_near`] for the leaf's other loops.
+    fn single_distance(
+        &mut self,
+        node: &Node,
+        g: usize,
+        witness: &[i64],
+        varied: &mut Option<Vec<bool>>,
+    ) -> Option<i64> {
+        let d = &self.distances[g];
         let d0 = d.eval(witness).ok()?;
         if self.samples.other_distance(&node.directions, g, d0) {
             return None;
         }
-        // Cheap first: a neighbour of the witness that is feasible and has
-        // another distance, one or two generators of the node's frame away.
-        let frame = self.frame(&node.equal)?;
-        let gens = &frame.map.generators;
-        let mut near = witness.to_vec();
-        for i in 0..gens.len() {
-            for j in i..gens.len() {
-                for (si, sj) in [(1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                    if (i == j) != (sj == 0) {
-                        continue;
-                    }
-                    let moved = near.iter_mut().enumerate().all(|(v, x)| {
-                        let step = si * gens[i][v] + sj * gens[j][v];
-                        witness[v].checked_add(step).map(|y| *x = y).is_some()
-                    });
-                    if moved && d.eval(&near) != Ok(d0) && self.satisfies(node, &near) {
-                        return None;
-                    }
-                }
-            }
+        if varied.is_none() {
+            let frame = self.frame(&node.equal)?;
+            *varied = Some(self.varied_near(node, &frame, witness));
         }
+        if varied.as_ref().is_some_and(|v| v[g]) {
+            return None;
+        }
+        // No solution with a larger distance, none with a smaller one; the
+        // node's own direction already rules out one side when d0 is ±1.
+        let d = &self.distances[g];
+        let dir = node.directions[g];
         let above = d.plus_constant(d0.checked_neg()?.checked_sub(1)?).ok()?;
         let below = d.negated().ok()?.plus_constant(d0.checked_sub(1)?).ok()?;
-        for side in [above, below] {
-            if self.ask(node, Some(side)) != Feasibility::Infeasible {
+        let sides = [
+            (above, dir == Dir::Gt && d0 == -1),
+            (below, dir == Dir::Lt && d0 == 1),
+        ];
+        for (side, empty) in sides {
+            if !empty && self.ask(node, Some(side)) != Feasibility::Infeasible {
                 return None;
             }
         }
         Some(d0)
+    }
+
+    /// Cheap evidence before asking, for every loop at once: does a
+    /// neighbour of the witness in the node (one or two generators of the
+    /// node's frame away) have another distance there? A move of `±t_i ±
+    /// t_j` in the frame's parameters changes each row by its coefficients
+    /// of `t_i` and `t_j`, so no point is evaluated in full.
+    fn varied_near(&self, node: &Node, frame: &Frame, witness: &[i64]) -> Vec<bool> {
+        let mut varied = vec![false; self.distances.len()];
+        let at = |ls: &[Linear]| {
+            ls.iter()
+                .map(|l| l.eval(witness).map(i128::from))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let (Ok(values), Ok(distances)) = (at(&self.domain), at(&self.distances)) else {
+            return varied;
+        };
+        let moved = |l: &Linear, v: i128, (i, si): (usize, i128), (j, sj): (usize, i128)| {
+            v + si * i128::from(l.coeff(i)) + sj * i128::from(l.coeff(j))
+        };
+        let n = frame.map.generators.len();
+        for i in 0..n {
+            for j in i..n {
+                for (si, sj) in [(1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    if (i == j) != (sj == 0) {
+                        continue;
+                    }
+                    let (a, b) = ((i, si), (j, sj));
+                    let changes =
+                        |g: usize| moved(&frame.distances[g], distances[g], a, b) != distances[g];
+                    if !(0..varied.len()).any(|g| !varied[g] && changes(g)) {
+                        continue;
+                    }
+                    let inside = frame
+                        .domain
+                        .iter()
+                        .zip(&values)
+                        .all(|(l, &v)| moved(l, v, a, b) >= 0)
+                        && node.constrained.iter().all(|&h| {
+                            let d = moved(&frame.distances[h], distances[h], a, b);
+                            has_direction(d.signum() as i64, node.directions[h])
+                        });
+                    if inside {
+                        for (g, flag) in varied.iter_mut().enumerate() {
+                            *flag |= changes(g);
+                        }
+                    }
+                }
+            }
+        }
+        varied
     }
 
     /// A vector the test could not refine past loop `directions.len()`.
