@@ -256,7 +256,7 @@ fn solve_inequalities(rows: Rows, top: bool, budget: &mut Budget) -> Answer {
                 return Ok(None);
             }
             if top {
-                if let Some(point) = greedy_point(&rows, bounds) {
+                if let Some(point) = greedy_point(&rows, &bounds) {
                     return Ok(Some(point));
                 }
             }
@@ -466,15 +466,32 @@ fn propagate(rows: &Rows, bounds: &mut [Bounds], rounds: usize) -> bool {
 }
 
 /// A quick search for a point: fix the variables one by one in the middle of
-/// their propagated intervals. `None` proves nothing (elimination follows).
-fn greedy_point(rows: &Rows, mut bounds: Vec<Bounds>) -> Option<Vec<i64>> {
+/// their propagated intervals, else at their lower ends, else at their upper
+/// ends (thin systems defeat the middle; each try costs less than one
+/// elimination). `None` proves nothing (elimination follows).
+fn greedy_point(rows: &Rows, bounds: &[Bounds]) -> Option<Vec<i64>> {
+    [Pick::Middle, Pick::Lower, Pick::Upper]
+        .into_iter()
+        .find_map(|pick| greedy_try(rows, bounds.to_vec(), pick))
+}
+
+/// Where [`greedy_try`] fixes a variable with two bounds.
+#[derive(Clone, Copy)]
+enum Pick {
+    Middle,
+    Lower,
+    Upper,
+}
+
+fn greedy_try(rows: &Rows, mut bounds: Vec<Bounds>, pick: Pick) -> Option<Vec<i64>> {
     let mut point = vec![0; bounds.len()];
     for v in 0..bounds.len() {
-        let value = match bounds[v] {
-            (Some(l), Some(u)) => l + ((i128::from(u) - i128::from(l)) / 2) as i64,
-            (Some(l), None) => l,
-            (None, Some(u)) => u,
-            (None, None) => 0,
+        let value = match (bounds[v], pick) {
+            ((Some(l), Some(u)), Pick::Middle) => l + ((i128::from(u) - i128::from(l)) / 2) as i64,
+            ((Some(_), Some(u)), Pick::Upper) => u,
+            ((Some(l), _), _) => l,
+            ((None, Some(u)), _) => u,
+            ((None, None), _) => 0,
         };
         bounds[v] = (Some(value), Some(value));
         point[v] = value;
