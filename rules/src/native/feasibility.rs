@@ -292,17 +292,25 @@ fn normalize(rows: &Rows) -> Option<(Rows, Vec<u64>)> {
     let mut keys = Vec::with_capacity(rows.len());
     let mut scratch = vec![0; rows.width];
     for row in rows.iter() {
-        let g = coeffs(row).iter().fold(0, |g, &c| gcd(g, c));
-        if g == 0 {
-            if constant(row) < 0 {
-                return None;
+        // Most rows have a coefficient ±1: stop at gcd 1, divide nothing.
+        let mut g = 0;
+        for &c in coeffs(row) {
+            g = gcd(g, c);
+            if g == 1 {
+                break;
             }
-            continue;
         }
-        for (s, &c) in scratch.iter_mut().zip(coeffs(row)) {
-            *s = c / g;
+        match g {
+            0 if constant(row) < 0 => return None,
+            0 => continue,
+            1 => scratch.copy_from_slice(row),
+            _ => {
+                for (s, &c) in scratch.iter_mut().zip(coeffs(row)) {
+                    *s = c / g;
+                }
+                scratch[rows.width - 1] = floor_div(constant(row), g);
+            }
         }
-        scratch[rows.width - 1] = floor_div(constant(row), g);
         let key = coefficient_key(coeffs(&scratch));
         let width = out.width;
         match out
