@@ -390,7 +390,13 @@ impl<'a> Index<'a> {
 
 /// The rows as CSV with [`CSV_HEADER`].
 pub fn to_csv(rows: &[DepRow]) -> String {
-    let mut out = CSV_HEADER.join(",") + "\n";
+    CSV_HEADER.join(",") + "\n" + &csv_lines(rows)
+}
+
+/// The CSV lines of `rows` without the header (so that parts of a table
+/// can be written apart and joined).
+pub fn csv_lines(rows: &[DepRow]) -> String {
+    let mut out = String::new();
     for r in rows {
         let mut start = out.len();
         r.write_fields(&mut out, |out| {
