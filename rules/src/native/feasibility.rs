@@ -503,7 +503,8 @@ fn greedy_try(rows: &Rows, mut bounds: Vec<Bounds>, pick: Pick) -> Option<Vec<i6
         };
         bounds[v] = (Some(value), Some(value));
         point[v] = value;
-        if !propagate(rows, &mut bounds, 1) {
+        // With every variable fixed, the check below says the same.
+        if v + 1 < point.len() && !propagate(rows, &mut bounds, 1) {
             return None;
         }
     }
