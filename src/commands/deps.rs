@@ -4,6 +4,7 @@ use crate::cli::TableFormat;
 use crate::{groups, pipeline};
 use kaiseki_codegen::deps;
 use kaiseki_rules::Select;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -31,57 +32,47 @@ pub fn run(
     let per_group = groups::map_parallel(&analyzed, jobs, |(facts, derived)| {
         deps::dependence_rows(facts, derived, all)
     })?;
-    let units = by_unit(per_group);
-    let text = match (dot, format) {
+    let units = by_unit(&per_group);
+    let parts = match (dot, format) {
         // Each unit's lines on the worker threads: the rows are in unit order.
         (false, TableFormat::Csv) => {
-            let parts = groups::map_parallel(&units, jobs, |rows| deps::csv_lines(rows))?;
-            deps::CSV_HEADER.join(",") + "\n" + &parts.concat()
+            let lines = groups::map_parallel(&units, jobs, |rows| deps::csv_lines(rows))?;
+            std::iter::once(deps::CSV_HEADER.join(",") + "\n")
+                .chain(lines)
+                .collect()
         }
-        _ => {
-            let rows: Vec<deps::DepRow> = units.into_iter().flatten().collect();
-            if dot {
-                deps::to_dot(&rows)
-            } else {
-                deps::to_table(&rows)
-            }
-        }
+        (true, _) => vec![deps::to_dot(&units.concat())],
+        (false, TableFormat::Table) => vec![deps::to_table(&units.concat())],
     };
-    super::emit(&text)?;
+    super::emit_parts(&parts.iter().map(String::as_str).collect::<Vec<_>>())?;
     // The process ends after this command: freeing the million rows of the
     // derived tables one allocation at a time took 0.4 s, exiting frees
-    // them at once. (The rows borrow from them and went with the text.)
+    // them at once; so do the rows, which borrow from them.
+    std::mem::forget(per_group);
     std::mem::forget(analyzed);
     Ok(super::status(had_errors))
 }
 
 /// The rows of each unit, units in `DepRow` order. Each group's rows are
-/// sorted, so a unit's rows are one run of them; only a unit name that
-/// several groups hold (units of the same name in several files) needs its
-/// runs merged.
-fn by_unit(per_group: Vec<Vec<deps::DepRow>>) -> Vec<Vec<deps::DepRow>> {
-    let mut runs: Vec<Vec<deps::DepRow>> = Vec::new();
-    for rows in per_group {
-        let mut rows = rows.into_iter().peekable();
-        while let Some(first) = rows.next() {
-            let unit = first.unit;
-            let mut run = vec![first];
-            while let Some(next) = rows.next_if(|r| r.unit == unit) {
-                run.push(next);
-            }
-            runs.push(run);
-        }
-    }
-    runs.sort_by(|a, b| a[0].unit.cmp(b[0].unit));
-    let mut units: Vec<Vec<deps::DepRow>> = Vec::with_capacity(runs.len());
+/// sorted, so a unit's rows are one run of them, borrowed; only a unit name
+/// that several groups hold (units of the same name in several files) needs
+/// its runs merged.
+fn by_unit<'r, 'a>(per_group: &'r [Vec<deps::DepRow<'a>>]) -> Vec<Cow<'r, [deps::DepRow<'a>]>> {
+    let mut runs: Vec<&[deps::DepRow]> = per_group
+        .iter()
+        .flat_map(|rows| rows.chunk_by(|a, b| a.unit == b.unit))
+        .collect();
+    runs.sort_by_key(|run| run[0].unit);
+    let mut units: Vec<Cow<[deps::DepRow]>> = Vec::with_capacity(runs.len());
     for run in runs {
         match units.last_mut() {
             Some(last) if last[0].unit == run[0].unit => {
-                last.extend(run);
-                last.sort();
-                last.dedup();
+                let merged = last.to_mut();
+                merged.extend_from_slice(run);
+                merged.sort();
+                merged.dedup();
             }
-            _ => units.push(run),
+            _ => units.push(Cow::Borrowed(run)),
         }
     }
     units
@@ -115,7 +106,7 @@ mod tests {
             vec![row("B", 3), row("C", 1)],
             vec![row("A", 5), row("B", 1), row("B", 3)],
         ];
-        let units: Vec<Vec<(&str, i64)>> = by_unit(groups)
+        let units: Vec<Vec<(&str, i64)>> = by_unit(&groups)
             .iter()
             .map(|u| u.iter().map(|r| (r.unit, r.src_line)).collect())
             .collect();

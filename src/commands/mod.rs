@@ -81,9 +81,16 @@ impl From<FileFormat> for kaiseki_facts::Format {
 /// Writes command output to stdout. A closed pipe (`kaiseki deps f | head`)
 /// ends the output quietly instead of failing.
 fn emit(text: &str) -> Result<(), String> {
+    emit_parts(&[text])
+}
+
+/// [`emit`] of `parts` one after the other (a large output need not be
+/// joined first).
+fn emit_parts(parts: &[&str]) -> Result<(), String> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    let written = parts.iter().try_for_each(|p| out.write_all(p.as_bytes()));
+    match written.and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
     }
