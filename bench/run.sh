@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-k=target/release/kaiseki
+k="${CARGO_TARGET_DIR:-target}/release/kaiseki"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
