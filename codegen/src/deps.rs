@@ -390,7 +390,12 @@ impl<'a> Index<'a> {
 
 /// The rows as CSV with [`CSV_HEADER`].
 pub fn to_csv(rows: &[DepRow]) -> String {
-    CSV_HEADER.join(",") + "\n" + &csv_lines(rows)
+    csv_header() + &csv_lines(rows)
+}
+
+/// The CSV header line, [`CSV_HEADER`].
+pub fn csv_header() -> String {
+    CSV_HEADER.join(",") + "\n"
 }
 
 /// The CSV lines of `rows` without the header (so that parts of a table

@@ -37,9 +37,7 @@ pub fn run(
         // Each unit's lines on the worker threads: the rows are in unit order.
         (false, TableFormat::Csv) => {
             let lines = groups::map_parallel(&units, jobs, |rows| deps::csv_lines(rows))?;
-            std::iter::once(deps::CSV_HEADER.join(",") + "\n")
-                .chain(lines)
-                .collect()
+            std::iter::once(deps::csv_header()).chain(lines).collect()
         }
         (true, _) => vec![deps::to_dot(&units.concat())],
         (false, TableFormat::Table) => vec![deps::to_table(&units.concat())],
