@@ -12,12 +12,8 @@ mod dl;
 
 use std::path::{Path, PathBuf};
 
-fn translate(dir: &Path) -> String {
-    let origin = dir
-        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-        .unwrap_or(dir)
-        .display()
-        .to_string();
+fn translate(root: &Path, dir: &Path) -> String {
+    let origin = dir.strip_prefix(root).unwrap_or(dir).display().to_string();
     let (sources, checked) = match dl::read_dir(dir) {
         Ok(sources) => {
             let checked = dl::compile(&sources);
@@ -37,7 +33,11 @@ fn translate(dir: &Path) -> String {
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not baked in when it is compiled: cargo may
+    // reuse one compiled script for two checkouts that share a target dir.
+    let root = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     for watched in ["dl", "src/dl", "tests/compiled"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
@@ -45,7 +45,7 @@ fn main() {
     let write = |name: &str, text: String| {
         std::fs::write(out.join(name), text).expect("write to OUT_DIR");
     };
-    write("builtin.rs", translate(&root.join("dl")));
+    write("builtin.rs", translate(&root, &root.join("dl")));
 
     let mut fixtures: Vec<PathBuf> = std::fs::read_dir(root.join("tests/compiled"))
         .map(|entries| {
@@ -66,7 +66,7 @@ fn main() {
             .to_string();
         text.push_str(&format!(
             "pub(crate) mod {name} {{\n{}}}\n\n",
-            translate(dir)
+            translate(&root, dir)
         ));
         all.push(format!("({name:?}, &{name}::PROGRAM)"));
     }
