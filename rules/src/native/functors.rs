@@ -273,10 +273,7 @@ fn meet(loops: &[i64], v: &DepVector, carrier: i64) -> Option<DepVector> {
     };
     for g in 0..loops.len().min(at + 1) {
         let want = if g < at { Dir::Eq } else { Dir::Lt };
-        let distance_fits = v.distances[g].is_none_or(|d| match want {
-            Dir::Eq => d == 0,
-            _ => d > 0,
-        });
+        let distance_fits = v.distances[g].is_none_or(|d| want.holds(d));
         match v.directions[g] {
             d if d == want && distance_fits => {}
             Dir::Star if distance_fits => {

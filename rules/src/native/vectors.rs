@@ -63,6 +63,11 @@ impl Dir {
             _ => Dir::Gt,
         }
     }
+
+    /// Does the distance `I'_g - I_g` have this direction?
+    pub(super) fn holds(self, distance: i64) -> bool {
+        self == Dir::Star || Dir::of(distance) == self
+    }
 }
 
 /// A set of dependences of U then V.
@@ -114,15 +119,7 @@ impl DepVector {
                 .iter()
                 .zip(&self.distances)
                 .zip(distances)
-                .all(|((&dir, &known), &d)| {
-                    let sign_ok = match dir {
-                        Dir::Lt => d > 0,
-                        Dir::Eq => d == 0,
-                        Dir::Gt => d < 0,
-                        Dir::Star => true,
-                    };
-                    sign_ok && known.is_none_or(|k| k == d)
-                })
+                .all(|((&dir, &known), &d)| dir.holds(d) && known.is_none_or(|k| k == d))
     }
 }
 
@@ -360,9 +357,7 @@ impl Search {
             }
             // The parent's witness already proves the child feasible when its
             // distance has the child's direction.
-            let witnessed = self.distances[g]
-                .eval(witness)
-                .is_ok_and(|d| has_direction(d, dir));
+            let witnessed = self.distances[g].eval(witness).is_ok_and(|d| dir.holds(d));
             node.push(g, dir);
             let answer = if witnessed {
                 Feasibility::Feasible(witness.to_vec())
@@ -450,8 +445,7 @@ impl Search {
         witness: &[i64],
         varied: &mut Option<Vec<bool>>,
     ) -> Option<i64> {
-        let d = &self.distances[g];
-        let d0 = d.eval(witness).ok()?;
+        let d0 = self.distances[g].eval(witness).ok()?;
         if self.samples.other_distance(&node.directions, g, d0) {
             return None;
         }
@@ -518,7 +512,7 @@ impl Search {
                         .all(|(l, &v)| moved(l, v, a, b) >= 0)
                         && node.constrained.iter().all(|&h| {
                             let d = moved(&frame.distances[h], distances[h], a, b);
-                            has_direction(d.signum() as i64, node.directions[h])
+                            node.directions[h].holds(d.signum() as i64)
                         });
                     if inside {
                         for (g, flag) in varied.iter_mut().enumerate() {
@@ -545,15 +539,6 @@ impl Search {
         out.distances.push((dir == Dir::Eq).then_some(0));
         self.extend_unrefined(&mut out);
         out
-    }
-}
-
-fn has_direction(distance: i64, dir: Dir) -> bool {
-    match dir {
-        Dir::Lt => distance > 0,
-        Dir::Eq => distance == 0,
-        Dir::Gt => distance < 0,
-        Dir::Star => true,
     }
 }
 
