@@ -42,7 +42,7 @@ pub fn run(
         (true, _) => vec![deps::to_dot(&units.concat())],
         (false, TableFormat::Table) => vec![deps::to_table(&units.concat())],
     };
-    super::emit_parts(&parts.iter().map(String::as_str).collect::<Vec<_>>())?;
+    super::emit_parts(&parts)?;
     // The process ends after this command: freeing the million rows of the
     // derived tables one allocation at a time took 0.4 s, exiting frees
     // them at once; so do the rows, which borrow from them.

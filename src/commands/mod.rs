@@ -86,10 +86,12 @@ fn emit(text: &str) -> Result<(), String> {
 
 /// [`emit`] of `parts` one after the other (a large output need not be
 /// joined first).
-fn emit_parts(parts: &[&str]) -> Result<(), String> {
+fn emit_parts(parts: &[impl AsRef<str>]) -> Result<(), String> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let written = parts.iter().try_for_each(|p| out.write_all(p.as_bytes()));
+    let written = parts
+        .iter()
+        .try_for_each(|p| out.write_all(p.as_ref().as_bytes()));
     match written.and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
