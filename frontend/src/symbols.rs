@@ -66,7 +66,7 @@ pub struct Symbols<'a> {
     /// Names in EQUIVALENCE groups: they may alias each other.
     equivalenced: HashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
-    program_units: &'a HashSet<String>,
+    program_units: &'a HashSet<&'a str>,
 }
 
 /// A problem found while resolving names: where, and what.
@@ -78,7 +78,7 @@ impl<'a> Symbols<'a> {
     /// to the constant's type. Non-constant PARAMETERs are reported.
     pub fn build(
         unit: &'a Unit,
-        program_units: &'a HashSet<String>,
+        program_units: &'a HashSet<&'a str>,
     ) -> (Symbols<'a>, Vec<Problem>) {
         let mut s = Symbols {
             unit,

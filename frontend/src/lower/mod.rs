@@ -46,7 +46,7 @@ pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
 /// reference to one is a call, not an array element). Every analysis is
 /// local to a unit, so groups of units can be analyzed apart.
 pub fn lower_units(program: &Program, keep: impl Fn(usize) -> bool) -> (FactBase, Vec<Diagnostic>) {
-    let unit_names: HashSet<String> = program.units.iter().map(|u| u.name.text.clone()).collect();
+    let unit_names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
     let mut g = Global {
         program,
         facts: FactBase::default(),
