@@ -130,6 +130,15 @@ relations! {
     /// `equivalence(unit, group, var)`: `var` is in EQUIVALENCE group `group` (numbered from 1 per unit); members may alias.
     Equivalence equivalence { unit: String, group: i64, var: String }
 
+    /// `storage(unit, var, object, offset)`: `var` shares storage with other names of the unit (EQUIVALENCE, and the COMMON members an EQUIVALENCE overlaps): it starts `offset` bytes into storage object `object` (its names joined by `=`, in order of offset), -1 when its place cannot be told. Names with no row share storage with no other name of the unit.
+    Storage storage { unit: String, var: String, object: String, offset: i64 }
+
+    /// `storage_ref(ref, object)`: reference `ref` is to a name that shares storage object `object`: dataflow and dependences compare it with every reference to the object, as one variable.
+    StorageRef storage_ref { r#ref: i64, object: String }
+
+    /// `storage_address(ref, form)`: reference `ref` to a name sharing storage touches element number `form` (an affine form) of its storage object, counted in the elements of the object (whose names all have elements of one size); no row when that cannot be told (a whole array, a subscript that is not affine, names of different element sizes).
+    StorageAddress storage_address { r#ref: i64, form: i64 }
+
     /// `saved(unit, var)`: `var` keeps its value between calls (SAVE or DATA).
     Saved saved { unit: String, var: String }
 

@@ -104,6 +104,9 @@ pub enum DeclKind {
     /// attribute DIMENSION is already folded into each entity's dims.
     Type {
         ty: TypeSpec,
+        /// Bytes of one element, as the statement states or the type's
+        /// default; `None` when unknown (CHARACTER, a kind that is not a literal).
+        bytes: Option<i64>,
         parameter: bool,
         entities: Vec<Entity>,
     },
@@ -123,8 +126,9 @@ pub enum DeclKind {
     External(Vec<Name>),
     Intrinsic(Vec<Name>),
     ImplicitNone,
-    /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given this type.
-    Implicit(Vec<(TypeSpec, Vec<(char, char)>)>),
+    /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given this type (and
+    /// the bytes of an element, as in [`DeclKind::Type`]).
+    Implicit(Vec<(TypeSpec, Option<i64>, Vec<(char, char)>)>),
     Hpf(HpfDirective),
 }
 

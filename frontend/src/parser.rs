@@ -147,7 +147,7 @@ impl Ctx<'_> {
     /// An F90 type declaration with attributes.
     pub fn typed(
         &self,
-        ty: TypeSpec,
+        (ty, bytes): (TypeSpec, Option<i64>),
         attrs: Vec<Attr>,
         mut entities: Vec<Entity>,
     ) -> Vec<DeclKind> {
@@ -175,6 +175,7 @@ impl Ctx<'_> {
         }
         let mut out = vec![DeclKind::Type {
             ty,
+            bytes,
             parameter,
             entities,
         }];
@@ -421,4 +422,19 @@ fn expected_list(expected: &[String]) -> String {
         Some((last, rest)) => format!("; expected {} or {last}", rest.join(", ")),
         None => String::new(),
     }
+}
+
+/// The bytes of one element given a kind selector (`*8`, `(8)`, `(KIND=8)`:
+/// `Some(Some(k))`; a selector that is not a literal: `Some(None)`), or the
+/// type's `default` size without one.
+pub fn sized(selector: Option<Option<i64>>, default: i64) -> Option<i64> {
+    match selector {
+        None => Some(default),
+        Some(k) => k.filter(|&k| k > 0),
+    }
+}
+
+/// A `COMPLEX(k)` element: two parts of kind `k` (`COMPLEX*16` states bytes).
+pub fn complex_size(kind: Option<i64>) -> Option<i64> {
+    kind.filter(|&k| k > 0).map(|k| 2 * k)
 }

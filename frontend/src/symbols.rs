@@ -56,6 +56,9 @@ pub struct Symbols<'a> {
     implicit: [Option<TypeSpec>; 26],
     pub implicit_none: bool,
     types: HashMap<String, TypeSpec>,
+    /// Element sizes that type statements and IMPLICIT state (see [`Symbols::elem_bytes`]).
+    bytes: HashMap<String, Option<i64>>,
+    implicit_bytes: [Option<i64>; 26],
     dims: HashMap<String, &'a [DimSpec]>,
     params: HashMap<String, Const>,
     /// PARAMETER names in declaration order, for `param` facts.
@@ -63,8 +66,6 @@ pub struct Symbols<'a> {
     externals: HashSet<String>,
     declared_intrinsics: HashSet<String>,
     stmt_functions: HashMap<String, StmtFunction<'a>>,
-    /// Names in EQUIVALENCE groups: they may alias each other.
-    equivalenced: HashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
     program_units: &'a HashSet<&'a str>,
 }
@@ -85,13 +86,16 @@ impl<'a> Symbols<'a> {
             implicit: default_implicit(),
             implicit_none: false,
             types: HashMap::new(),
+            bytes: HashMap::new(),
+            implicit_bytes: std::array::from_fn(|i| {
+                default_bytes(&default_type((b'A' + i as u8) as char))
+            }),
             dims: HashMap::new(),
             params: HashMap::new(),
             param_order: Vec::new(),
             externals: HashSet::new(),
             declared_intrinsics: HashSet::new(),
             stmt_functions: HashMap::new(),
-            equivalenced: HashSet::new(),
             program_units,
         };
         if let (UnitKind::Function, Some(ty)) = (unit.kind, &unit.result_type) {
@@ -102,11 +106,13 @@ impl<'a> Symbols<'a> {
             match &d.kind {
                 DeclKind::Type {
                     ty,
+                    bytes,
                     parameter,
                     entities,
                 } => {
                     for e in entities {
                         s.types.insert(e.name.text.clone(), ty.clone());
+                        s.bytes.insert(e.name.text.clone(), *bytes);
                         s.add_dims(e);
                         if let (true, Some(init)) = (*parameter, &e.init) {
                             parameters.push((&e.name, init));
@@ -126,25 +132,21 @@ impl<'a> Symbols<'a> {
                     s.implicit = [const { None }; 26];
                 }
                 DeclKind::Implicit(rules) => {
-                    for (ty, ranges) in rules {
+                    for (ty, bytes, ranges) in rules {
                         for &(a, b) in ranges {
                             for c in a.to_ascii_uppercase()..=b.to_ascii_uppercase() {
-                                if let Some(slot) =
-                                    letter_index(c).and_then(|i| s.implicit.get_mut(i))
-                                {
-                                    *slot = Some(ty.clone());
+                                if let Some(i) = letter_index(c) {
+                                    s.implicit[i] = Some(ty.clone());
+                                    s.implicit_bytes[i] = *bytes;
                                 }
                             }
                         }
                     }
                 }
-                DeclKind::Equivalence(groups) => s.equivalenced.extend(
-                    groups
-                        .iter()
-                        .flatten()
-                        .filter_map(|e| base_name(e).map(str::to_string)),
-                ),
-                DeclKind::Data(_) | DeclKind::Save(_) | DeclKind::Hpf(_) => {}
+                DeclKind::Equivalence(_)
+                | DeclKind::Data(_)
+                | DeclKind::Save(_)
+                | DeclKind::Hpf(_) => {}
             }
         }
         for st in &unit.body {
@@ -235,6 +237,23 @@ impl<'a> Symbols<'a> {
             .unwrap_or_else(|| default_type(first))
     }
 
+    /// Bytes of one element (of the scalar), as gfortran lays it out:
+    /// `None` when the declarations do not tell (CHARACTER, a kind that is
+    /// not a literal).
+    pub fn elem_bytes(&self, name: &str) -> Option<i64> {
+        if let Some(b) = self.bytes.get(name) {
+            return *b;
+        }
+        if let Some(t) = self.types.get(name) {
+            return default_bytes(t);
+        }
+        let first = name.chars().next().unwrap_or('A');
+        match letter_index(first) {
+            Some(i) if self.implicit[i].is_some() => self.implicit_bytes[i],
+            _ => default_bytes(&default_type(first)),
+        }
+    }
+
     /// Whether the name has a type other than by the default rule under IMPLICIT NONE.
     pub fn has_type(&self, name: &str) -> bool {
         self.types.contains_key(name)
@@ -259,10 +278,6 @@ impl<'a> Symbols<'a> {
 
     pub fn param(&self, name: &str) -> Option<&Const> {
         self.params.get(name)
-    }
-
-    pub fn is_equivalenced(&self, name: &str) -> bool {
-        self.equivalenced.contains(name)
     }
 
     pub fn is_external(&self, name: &str) -> bool {
@@ -344,6 +359,15 @@ fn default_type(first: char) -> TypeSpec {
         TypeSpec::Integer
     } else {
         TypeSpec::Real
+    }
+}
+
+/// The bytes of an element of the type with no kind selector.
+fn default_bytes(t: &TypeSpec) -> Option<i64> {
+    match t {
+        TypeSpec::Integer | TypeSpec::Real | TypeSpec::Logical => Some(4),
+        TypeSpec::Double | TypeSpec::Complex => Some(8),
+        TypeSpec::Character => None,
     }
 }
 

@@ -327,6 +327,7 @@ fn declarations_f77_and_f90() {
             ty,
             entities,
             parameter,
+            ..
         } => (ty.clone(), entities.clone(), *parameter),
         k => panic!("{k:?}"),
     };

@@ -50,7 +50,7 @@ impl<K: Ord + Clone> Linear<K> {
         }
     }
 
-    fn scale(mut self, k: i64) -> Option<Self> {
+    pub(super) fn scale(mut self, k: i64) -> Option<Self> {
         self.constant = self.constant.checked_mul(k)?;
         for c in self.terms.values_mut() {
             *c = c.checked_mul(k)?;
@@ -59,7 +59,7 @@ impl<K: Ord + Clone> Linear<K> {
         Some(self)
     }
 
-    fn add(mut self, other: Self) -> Option<Self> {
+    pub(super) fn add(mut self, other: Self) -> Option<Self> {
         self.constant = self.constant.checked_add(other.constant)?;
         for (k, c) in other.terms {
             let e = self.terms.entry(k).or_insert(0);

@@ -70,7 +70,8 @@ impl UnitLowerer<'_, '_, '_> {
         }
     }
 
-    /// `ref_next`: consecutive references to the same variable in one block.
+    /// `ref_next`: consecutive references to the same variable (to the
+    /// same storage, for names that share it) in one block.
     fn ref_next(&mut self, block: &[usize]) {
         let mut last: HashMap<&str, i64> = HashMap::new();
         for &i in block {
@@ -78,7 +79,7 @@ impl UnitLowerer<'_, '_, '_> {
                 continue;
             };
             for (r, var) in refs {
-                if let Some(prev) = last.insert(var.as_str(), *r) {
+                if let Some(prev) = last.insert(self.storage.storage_of(var), *r) {
                     self.g.facts.ref_next.push(RefNext {
                         r#ref: prev,
                         next: *r,

@@ -14,6 +14,7 @@
 //! - [`refs`]: `def`/`use`, array references and subscripts, calls, I/O;
 //! - [`affine`]: affine forms of subscripts, bounds and assignments;
 //! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
+//! - [`storage`]: storage association (`storage`, `storage_ref`, `storage_address`);
 //! - [`hpf`]: HPF directives.
 //!
 //! Lowering never fails: problems become diagnostics (errors for invalid
@@ -27,6 +28,7 @@ mod decls;
 mod hpf;
 mod loops;
 mod refs;
+mod storage;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -150,6 +152,8 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// COMMON block -> members in order.
     commons: BTreeMap<String, Vec<String>>,
     equivalence_groups: i64,
+    /// The names that share storage and where.
+    storage: storage::Layout,
     /// Templates seen so far: name -> (lower, upper) per dim (for `:` alignment).
     templates: HashMap<String, Vec<(i64, i64)>>,
 }
@@ -158,6 +162,10 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
     fn new(g: &'g mut Global<'p>, unit: &'a Unit, syms: &'a Symbols<'a>) -> Self {
         let mut pending: Vec<&crate::ast::Decl> = unit.decls.iter().collect();
         pending.sort_by_key(|d| decls::decl_key(unit, d));
+        let (storage, problems) = storage::Layout::build(unit, syms);
+        for (pos, msg) in problems {
+            g.report(Severity::Error, pos, msg);
+        }
         UnitLowerer {
             g,
             unit,
@@ -180,6 +188,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             save_all: false,
             commons: BTreeMap::new(),
             equivalence_groups: 0,
+            storage,
             templates: HashMap::new(),
         }
     }
@@ -188,6 +197,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
         self.unit_header();
         self.lower_body();
         self.finish_decls();
+        self.storage_rows();
         self.hidden_refs();
         self.finish_blocks();
     }

@@ -18,8 +18,8 @@
 //!   the uses in its bounds: sound, since the section is part of it.
 //! - A definition is a `must_def` when it overwrites the whole variable:
 //!   an assignment or READ of a scalar or a whole array, and the DO
-//!   variable; never an element, an argument, a substring, or a name in an
-//!   EQUIVALENCE.
+//!   variable; never an element, an argument, a substring, or a name that
+//!   shares storage with another (see [`super::storage`]).
 
 use kaiseki_facts::{
     ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
@@ -37,7 +37,7 @@ pub(super) enum Access {
     Use,
     /// May write (part of) the variable.
     Def,
-    /// Certainly overwrites all of it (when not EQUIVALENCEd).
+    /// Certainly overwrites all of it (when it shares storage with no other name).
     MustDef,
 }
 
@@ -81,7 +81,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             pos,
             must: access == Access::MustDef
                 && !matches!(shape, Shape::Element(_))
-                && !self.syms.is_equivalenced(var),
+                && self.storage.place(var).is_none(),
             shape,
         };
         match access {
@@ -328,11 +328,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 col: rf.pos.col as i64,
             });
             match rf.shape {
-                Shape::Scalar => {}
-                Shape::Whole => facts.whole_array_ref.push(WholeArrayRef {
-                    r#ref: id,
-                    array: var.to_string(),
-                }),
+                Shape::Scalar => self.storage_ref(id, var, Some(&[])),
+                Shape::Whole => {
+                    facts.whole_array_ref.push(WholeArrayRef {
+                        r#ref: id,
+                        array: var.to_string(),
+                    });
+                    self.storage_ref(id, var, None);
+                }
                 Shape::Element(subs) => {
                     facts.array_ref.push(ArrayRef {
                         r#ref: id,
@@ -340,6 +343,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         rank: subs.len() as i64,
                     });
                     self.subscripts(id, subs);
+                    self.storage_ref(id, var, Some(subs));
                 }
             }
             self.stmt_refs
@@ -426,6 +430,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 array: var_s.clone(),
             });
         }
+        self.storage_ref(id, var, None);
         self.stmt_refs.entry(stmt).or_default().push((id, var_s));
     }
 

@@ -72,6 +72,7 @@ fn real_arrays(line: u32, names: &[&str]) -> Decl {
         pos: at(line, 7),
         kind: DeclKind::Type {
             ty: TypeSpec::Real,
+            bytes: Some(4),
             parameter: false,
             entities: names
                 .iter()

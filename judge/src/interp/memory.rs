@@ -130,6 +130,7 @@ impl UnitInfo {
                     ty,
                     parameter,
                     entities,
+                    ..
                 } => {
                     for e in entities {
                         info.set_type(&e.name.text, ty);
@@ -162,7 +163,7 @@ impl UnitInfo {
                     }
                 }
                 DeclKind::Implicit(rules) => {
-                    for (t, ranges) in rules {
+                    for (t, _, ranges) in rules {
                         for &(a, b) in ranges {
                             for c in a.to_ascii_uppercase()..=b.to_ascii_uppercase() {
                                 if let (Some(slot), Ok(t)) = (
