@@ -91,12 +91,12 @@ pub enum Command {
     },
     /// Write a large synthetic Fortran program to stdout (for benchmarks).
     #[command(
-        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each"
+        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"
     )]
     Synth {
         #[arg(value_enum)]
         shape: Shape,
-        /// Lines (mixed), statements (dataflow) or loop nests (nests).
+        /// Lines (mixed), statements (dataflow), loop nests (nests) or program units (driver).
         #[arg(long, default_value_t = 100_000)]
         size: usize,
         /// Scalars of the dataflow shape.
@@ -115,6 +115,8 @@ pub enum Shape {
     Dataflow,
     /// Depth-3 loop nests with 10 affine array references each.
     Nests,
+    /// A benchmark timing harness: kernels of small loops over big COMMON blocks, EQUIVALENCE, timers, reports.
+    Driver,
 }
 
 #[derive(clap::Args, Debug, Clone)]

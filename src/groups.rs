@@ -10,7 +10,7 @@
 
 use kaiseki_facts::FactBase;
 use kaiseki_frontend::ast::Program;
-use kaiseki_frontend::Diagnostic;
+use kaiseki_frontend::{CallEffects, Diagnostic};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -27,8 +27,10 @@ pub fn map_groups<T: Send>(
     jobs: usize,
     analyze: impl Fn(FactBase) -> Result<T, String> + Sync,
 ) -> Result<(Vec<T>, Vec<Diagnostic>), String> {
+    let effects = CallEffects::of(program);
     let analyzed = map_parallel(&groups(program, jobs), jobs, |&(first, end)| {
-        let (facts, diags) = kaiseki_frontend::lower_units(program, |u| (first..end).contains(&u));
+        let (facts, diags) =
+            kaiseki_frontend::lower_units(program, &effects, |u| (first..end).contains(&u));
         (analyze(facts), diags)
     })?;
     let (mut out, mut diags) = (Vec::new(), Vec::new());

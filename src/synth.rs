@@ -8,6 +8,10 @@
 //!   loops and IFs — for the reaching-definitions benchmark.
 //! - `nests`: many depth-3 loop nests with affine array references — for the
 //!   subscript dependence benchmark.
+//! - `driver`: a benchmark timing harness — a main program, dozens of kernel
+//!   subroutines of small loops over big COMMON blocks (declared with other
+//!   shapes and EQUIVALENCEd in some units), timers, checksums and
+//!   formatted reports — for real-program speed.
 
 /// splitmix64: a tiny deterministic generator, enough for test inputs.
 pub struct Rng(u64);
@@ -116,6 +120,165 @@ pub fn nests(nests: usize, refs: usize, seed: u64) -> String {
     out
 }
 
+/// The COMMON blocks every unit of the `driver` shape declares.
+const DRIVER_COMMONS: &str = "      INTEGER N, LOOP, NPASS, MK, IOU, JR, KR
+      REAL T0, TSUM, TMIN, Q, R, S, T, DI, DK, DM, XNM, E3, FW
+      REAL ZA, ZB, ZC, ZD, ZE, ZP, ZQ, ZR, U, V, W, X, Y, Z
+      REAL TIME, CSUM, WT
+      COMMON /PARMS/ N, LOOP, NPASS, MK, IOU, JR, KR
+      COMMON /SCALAR/ T0, TSUM, TMIN, Q, R, S, T, DI, DK, DM, XNM, E3,
+     &                FW
+      COMMON /SPACES/ ZA(1001), ZB(1001), ZC(1001), ZD(1001), ZE(1001),
+     &                ZP(4,512), ZQ(1001), ZR(1001)
+      COMMON /SPACE1/ U(1001), V(1001), W(1001), X(1001), Y(1001),
+     &                Z(1001)
+      COMMON /TIMES/ TIME(47), CSUM(47), WT(47)
+";
+
+/// A benchmark driver of `units` program units (at least 8): the main
+/// program runs every kernel `NPASS` times between timer calls; each kernel
+/// subroutine is a dozen small loops over the COMMON arrays (1-D and 2-D,
+/// shifted subscripts, reductions into scalars, IFs), and some declare a
+/// block with other names (`SPACE1` as one array) or EQUIVALENCE a local
+/// array onto it; utilities initialize (DATA), time (ETIME), sum and
+/// report (WRITE with FORMAT). About 170 lines per unit.
+pub fn driver(units: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let kernels = units.max(8) - 5;
+    let mut out = String::from("      PROGRAM DRIVER\n");
+    out.push_str(DRIVER_COMMONS);
+    out.push_str("      INTEGER K, IP\n      CALL INIT\n");
+    out.push_str("      DO 20 IP = 1, NPASS\n        DO 10 K = 1, MK\n");
+    out.push_str("          T0 = TIMER(0.0)\n");
+    for k in 0..kernels {
+        out.push_str(&format!("          IF (K .EQ. {}) CALL K{k}\n", k + 1));
+    }
+    out.push_str("          TIME(K) = TIME(K) + TIMER(T0)\n");
+    out.push_str("          CALL CHECK(K)\n   10   CONTINUE\n   20 CONTINUE\n");
+    out.push_str("      CALL REPORT\n      END\n");
+    for k in 0..kernels {
+        out.push_str(&driver_kernel(&mut rng, k));
+    }
+    out.push_str(&format!(
+        "      SUBROUTINE INIT\n{DRIVER_COMMONS}      INTEGER I, J
+      REAL SPACE1(6006)
+      COMMON /SPACE1/ SPACE1
+      N = 1001
+      LOOP = 3
+      NPASS = 2
+      MK = {kernels}
+      IOU = 6
+      DO 10 I = 1, 6006
+        SPACE1(I) = 0.001 * MOD(I, 97)
+   10 CONTINUE
+      DO 20 I = 1, 1001
+        ZA(I) = 0.01 * I
+        ZB(I) = 1.0 - ZA(I)
+        ZC(I) = ZA(I) * ZB(I)
+        ZD(I) = 0.5
+        ZE(I) = 0.25
+        ZQ(I) = 0.1
+        ZR(I) = 0.2
+   20 CONTINUE
+      DO 30 J = 1, 512
+        DO 30 I = 1, 4
+          ZP(I, J) = 0.001 * (I + J)
+   30 CONTINUE
+      Q = 0.5
+      R = 0.25
+      S = 0.125
+      T = 0.0625
+      DO 40 I = 1, 47
+        TIME(I) = 0.0
+        CSUM(I) = 0.0
+        WT(I) = 1.0
+   40 CONTINUE
+      END
+"
+    ));
+    out.push_str(
+        "      REAL FUNCTION TIMER(T)
+      REAL T, TA(2), E
+      E = ETIME(TA)
+      TIMER = E - T
+      END
+",
+    );
+    out.push_str(&format!(
+        "      SUBROUTINE CHECK(K)\n{DRIVER_COMMONS}      INTEGER K, I
+      REAL SUM
+      SUM = 0.0
+      DO 10 I = 1, N
+        SUM = SUM + X(I) + ABS(ZA(I))
+   10 CONTINUE
+      CSUM(K) = SUM
+      END
+"
+    ));
+    out.push_str(&format!(
+        "      SUBROUTINE REPORT\n{DRIVER_COMMONS}      INTEGER K
+      WRITE (IOU, 100)
+      DO 10 K = 1, MK
+        WRITE (IOU, 110) K, TIME(K), CSUM(K)
+   10 CONTINUE
+  100 FORMAT(//, 1X, 'KERNEL', 6X, 'TIME', 10X, 'CHECKSUM')
+  110 FORMAT(1X, I6, 2E14.6)
+      END
+"
+    ));
+    out
+}
+
+/// One kernel subroutine of the `driver` shape.
+fn driver_kernel(rng: &mut Rng, k: usize) -> String {
+    let mut out = format!("      SUBROUTINE K{k}\n{DRIVER_COMMONS}      INTEGER I, J, L, M\n");
+    let local = k % 4 == 1;
+    if local {
+        out.push_str("      REAL PX(2048), VX(1001)\n");
+        out.push_str("      EQUIVALENCE (ZP(1,1), PX(1)), (V(1), VX(1))\n");
+    }
+    let arrays = ["ZA", "ZB", "ZC", "ZD", "ZE", "ZQ", "ZR", "U", "V", "W", "X", "Y", "Z"];
+    let scalars = ["Q", "R", "S", "T", "DI", "DK", "DM", "E3"];
+    let pick = |rng: &mut Rng, names: &[&'static str]| names[rng.below(names.len() as u64) as usize];
+    for l in 0..26 {
+        let label = 10 * (l + 1);
+        match rng.below(5) {
+            0 | 1 => {
+                let (a, b, c) = (pick(rng, &arrays), pick(rng, &arrays), pick(rng, &arrays));
+                let (p, q) = (pick(rng, &scalars), pick(rng, &scalars));
+                let (s1, s2) = (rng.range(0, 11), rng.range(0, 11));
+                out.push_str(&format!(
+                    "      DO {label} L = 1, LOOP\n      DO {label} I = 1, N - 12\n        {a}(I) = {p} + {b}(I + {s1}) * ({q} * {c}(I + {s2}))\n  {label:>3} CONTINUE\n"
+                ));
+            }
+            2 => {
+                let (a, b) = (pick(rng, &arrays), pick(rng, &arrays));
+                let p = pick(rng, &scalars);
+                out.push_str(&format!(
+                    "      {p} = 0.0\n      DO {label} I = 2, N\n        {p} = {p} + {a}(I) * {b}(I - 1)\n        IF ({a}(I) .GT. {p}) {p} = {a}(I)\n  {label:>3} CONTINUE\n"
+                ));
+            }
+            3 => {
+                let a = pick(rng, &arrays);
+                let zp = if local { "PX(I + 4 * (J - 1))" } else { "ZP(I, J)" };
+                out.push_str(&format!(
+                    "      DO {label} J = 2, 512\n        DO {label} I = 1, 4\n          {zp} = ZP(I, J - 1) + {a}(J) * 0.5\n  {label:>3} CONTINUE\n"
+                ));
+            }
+            _ => {
+                let (a, b) = (pick(rng, &arrays), pick(rng, &arrays));
+                let v = if local { "VX" } else { b };
+                out.push_str(&format!(
+                    "      M = MOD(KR, 7) + 1\n      DO {label} I = 1, N - 8\n        IF ({v}(I) .LT. 0.5) THEN\n          {a}(I) = {v}(I + M) - DI\n        ELSE\n          {a}(I) = {v}(I) * DK\n        END IF\n  {label:>3} CONTINUE\n"
+                ));
+            }
+        }
+        out.push_str(&format!("      TSUM = TSUM + {}(1)\n", pick(rng, &arrays)));
+    }
+    out.push_str("      END\n");
+    out
+}
+
 fn affine_ref(rng: &mut Rng, nest: usize, rank2: bool) -> String {
     let sub = |rng: &mut Rng| {
         let mut s = format!("{}", rng.range(-5, 5));
@@ -153,5 +316,11 @@ mod tests {
             "fixed form fits in 72 columns"
         );
         assert_eq!(n.matches("SUBROUTINE").count(), 2);
+        let d = driver(44, 1);
+        assert_eq!(d, driver(44, 1));
+        assert_eq!(d.matches("\n      END\n").count(), 44, "44 units");
+        assert!(d.lines().all(|l| l.len() <= 72), "fixed form fits in 72 columns");
+        let lines = d.lines().count();
+        assert!((6_000..9_000).contains(&lines), "{lines} lines");
     }
 }

@@ -21,7 +21,7 @@ pub mod symbols;
 pub mod synth;
 
 pub use diagnostics::{Diagnostic, Severity};
-pub use lower::{lower, lower_units};
+pub use lower::{lower, lower_units, CallEffects};
 
 use source::{form_of, read_text, Reporter};
 

@@ -244,6 +244,63 @@ fn assignments_to_names_that_are_keywords() {
     );
 }
 
+/// The bytes of an element that type statements and IMPLICIT give: the
+/// storage layout of EQUIVALENCE needs them.
+#[test]
+fn element_sizes_of_type_statements() {
+    let p = parse_clean(
+        "z.f",
+        "      SUBROUTINE S
+      IMPLICIT COMPLEX*16 (Z), REAL*8 (D)
+      INTEGER A
+      INTEGER*2 B
+      INTEGER(8) C
+      REAL*16 E
+      DOUBLE COMPLEX F
+      COMPLEX*8 G
+      COMPLEX(8) H
+      LOGICAL*1 L
+      CHARACTER*8 CH
+      INTEGER(KIND=IK) K
+      DOUBLE PRECISION DP
+      END
+",
+    );
+    let sizes: Vec<(String, Option<i64>)> = p.units[0]
+        .decls
+        .iter()
+        .flat_map(|d| match &d.kind {
+            DeclKind::Type { bytes, entities, .. } => {
+                entities.iter().map(|e| (e.name.text.clone(), *bytes)).collect()
+            }
+            DeclKind::Implicit(specs) => specs
+                .iter()
+                .map(|(_, bytes, r)| (format!("{}-", r[0].0), *bytes))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let want: Vec<(String, Option<i64>)> = [
+        ("Z-", Some(16)),
+        ("D-", Some(8)),
+        ("A", Some(4)),
+        ("B", Some(2)),
+        ("C", Some(8)),
+        ("E", Some(16)),
+        ("F", Some(16)),
+        ("G", Some(8)),
+        ("H", Some(16)),
+        ("L", Some(1)),
+        ("CH", None),
+        ("K", None),
+        ("DP", Some(8)),
+    ]
+    .iter()
+    .map(|&(n, b)| (n.to_string(), b))
+    .collect();
+    assert_eq!(sizes, want);
+}
+
 #[test]
 fn declarations_f77_and_f90() {
     let p = parse_clean(
@@ -385,8 +442,8 @@ fn declarations_f77_and_f90() {
     assert_eq!(es[1].init.as_ref().map(show).as_deref(), Some("(K Mul 2)"));
     match &u.decls[25].kind {
         DeclKind::Implicit(specs) => {
-            assert_eq!(specs[0], (TypeSpec::Double, vec![('A', 'H'), ('O', 'Z')]));
-            assert_eq!(specs[1], (TypeSpec::Integer, vec![('I', 'N')]));
+            assert_eq!(specs[0], (TypeSpec::Double, Some(8), vec![('A', 'H'), ('O', 'Z')]));
+            assert_eq!(specs[1], (TypeSpec::Integer, Some(4), vec![('I', 'N')]));
         }
         k => panic!("{k:?}"),
     }

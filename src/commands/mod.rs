@@ -63,6 +63,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 Shape::Mixed => kaiseki_frontend::synth::synthetic_program(size, seed),
                 Shape::Dataflow => synth::dataflow(size, vars, seed),
                 Shape::Nests => synth::nests(size, 10, seed),
+                Shape::Driver => synth::driver(size, seed),
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -24,7 +24,7 @@ use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
 use kaiseki_facts::{CfgEntry, CfgExit, Cond, Io, Opaque, Stmt as StmtFact, StmtLabel};
 
 use super::refs::StmtRefs;
-use super::{Hidden, UnitLowerer};
+use super::{Hidden, Reach, UnitLowerer};
 
 /// The lowered form of a statement or sequence for wiring the CFG: where
 /// control enters, and the nodes that fall through to whatever comes next.
@@ -250,7 +250,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.hidden.push(Hidden {
                     stmt: id,
                     pos: s.pos,
-                    everything: true,
+                    reach: Reach::Everything,
                 });
                 let around = self.loops.iter().map(|f| f.id).collect();
                 self.opaque.push((id, around));

@@ -12,6 +12,7 @@
 //! - [`blocks`]: basic blocks and `ref_next` inside them;
 //! - [`loops`]: DO and DO WHILE loops, bounds, trip counts;
 //! - [`refs`]: `def`/`use`, array references and subscripts, calls, I/O;
+//! - [`effects`]: the COMMON blocks a call may touch;
 //! - [`affine`]: affine forms of subscripts, bounds and assignments;
 //! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
 //! - [`storage`]: storage association (`storage`, `storage_ref`, `storage_address`);
@@ -25,6 +26,7 @@ mod affine;
 mod blocks;
 mod cfg;
 mod decls;
+mod effects;
 mod hpf;
 mod loops;
 mod refs;
@@ -37,17 +39,23 @@ use kaiseki_facts::FactBase;
 use crate::ast::{Pos, Program, Unit};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::symbols::Symbols;
+pub use effects::CallEffects;
 
 /// Lowers every unit of `program` to facts (normalized: sorted, deduplicated).
 pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
-    lower_units(program, |_| true)
+    lower_units(program, &CallEffects::of(program), |_| true)
 }
 
 /// Lowers the units of `program` whose index `keep` accepts, numbered as if
 /// they were the whole program; the others still count as procedures (a
 /// reference to one is a call, not an array element). Every analysis is
-/// local to a unit, so groups of units can be analyzed apart.
-pub fn lower_units(program: &Program, keep: impl Fn(usize) -> bool) -> (FactBase, Vec<Diagnostic>) {
+/// local to a unit, so groups of units can be analyzed apart; `effects`
+/// (of the whole program) say what their calls may touch.
+pub fn lower_units(
+    program: &Program,
+    effects: &CallEffects,
+    keep: impl Fn(usize) -> bool,
+) -> (FactBase, Vec<Diagnostic>) {
     let unit_names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
     let mut g = Global {
         program,
@@ -62,7 +70,7 @@ pub fn lower_units(program: &Program, keep: impl Fn(usize) -> bool) -> (FactBase
         for (pos, msg) in problems {
             g.report(Severity::Error, pos, msg);
         }
-        UnitLowerer::new(&mut g, unit, &syms).run();
+        UnitLowerer::new(&mut g, unit, &syms, effects).run();
     }
     g.facts.normalize();
     (g.facts, g.diags)
@@ -114,14 +122,22 @@ struct LoopFrame {
 struct Hidden {
     stmt: i64,
     pos: Pos,
-    /// Every variable of the unit (opaque), or only its COMMON ones (call).
-    everything: bool,
+    reach: Reach,
+}
+
+/// The variables a statement may touch without naming them.
+enum Reach {
+    /// Every variable of the unit (an opaque statement).
+    Everything,
+    /// The unit's members of these COMMON blocks (a call); `None`: of all.
+    Common(Option<std::collections::BTreeSet<String>>),
 }
 
 struct UnitLowerer<'g, 'p, 'a> {
     g: &'g mut Global<'p>,
     unit: &'a Unit,
     syms: &'a Symbols<'a>,
+    effects: &'a CallEffects,
     name: String,
     /// Declarations not yet numbered, in source order (see [`decls`]).
     pending_decls: std::collections::VecDeque<&'a crate::ast::Decl>,
@@ -159,7 +175,12 @@ struct UnitLowerer<'g, 'p, 'a> {
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
-    fn new(g: &'g mut Global<'p>, unit: &'a Unit, syms: &'a Symbols<'a>) -> Self {
+    fn new(
+        g: &'g mut Global<'p>,
+        unit: &'a Unit,
+        syms: &'a Symbols<'a>,
+        effects: &'a CallEffects,
+    ) -> Self {
         let mut pending: Vec<&crate::ast::Decl> = unit.decls.iter().collect();
         pending.sort_by_key(|d| decls::decl_key(unit, d));
         let (storage, problems) = storage::Layout::build(unit, syms);
@@ -170,6 +191,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             g,
             unit,
             syms,
+            effects,
             name: unit.name.text.clone(),
             pending_decls: pending.into(),
             loops: Vec::new(),

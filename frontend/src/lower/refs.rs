@@ -25,7 +25,7 @@ use kaiseki_facts::{
     ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
 };
 
-use super::{Hidden, UnitLowerer};
+use super::{Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos};
 use crate::fold;
 use crate::symbols::{ApplyClass, NameClass};
@@ -352,10 +352,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 .push((id, var.to_string()));
         }
         if let Some(&(_, pos)) = calls.first() {
+            let blocks = calls.iter().try_fold(BTreeSet::new(), |mut acc, (callee, _)| {
+                acc.extend(self.effects.blocks(callee)?.iter().cloned());
+                Some(acc)
+            });
             self.hidden.push(Hidden {
                 stmt,
                 pos,
-                everything: false,
+                reach: Reach::Common(blocks),
             });
         }
         for (callee, _) in calls {
@@ -365,14 +369,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
 
     /// The references a statement makes without naming them, as a use and
     /// a may-definition at `pos` for each variable it does not name itself:
-    /// a called procedure may read and write the unit's COMMON variables
-    /// (its arguments are already references), an opaque statement any
-    /// variable of the unit. Run once the unit's `var` rows exist.
+    /// a called procedure may read and write the unit's members of the
+    /// COMMON blocks it (or what it calls) names (its arguments are already
+    /// references), an opaque statement any variable of the unit. Run once
+    /// the unit's `var` rows exist.
     pub(super) fn hidden_refs(&mut self) {
         if self.hidden.is_empty() {
             return;
         }
-        let commons: BTreeSet<String> = self.commons.values().flatten().cloned().collect();
         let all: Vec<(String, bool)> = self
             .g
             .facts
@@ -389,9 +393,18 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 .flatten()
                 .map(|(_, v)| v.clone())
                 .collect();
+            let reached: BTreeSet<&String> = match &h.reach {
+                Reach::Everything => all.iter().map(|(v, _)| v).collect(),
+                Reach::Common(blocks) => self
+                    .commons
+                    .iter()
+                    .filter(|(b, _)| blocks.as_ref().is_none_or(|bs| bs.contains(*b)))
+                    .flat_map(|(_, members)| members)
+                    .collect(),
+            };
             let vars = all
                 .iter()
-                .filter(|(v, _)| (h.everything || commons.contains(v)) && !named.contains(v));
+                .filter(|(v, _)| reached.contains(v) && !named.contains(v));
             let vars: Vec<(String, bool)> = vars.cloned().collect();
             for access in [false, true] {
                 for (var, array) in &vars {
