@@ -237,9 +237,12 @@ fn driver_kernel(rng: &mut Rng, k: usize) -> String {
         out.push_str("      REAL PX(2048), VX(1001)\n");
         out.push_str("      EQUIVALENCE (ZP(1,1), PX(1)), (V(1), VX(1))\n");
     }
-    let arrays = ["ZA", "ZB", "ZC", "ZD", "ZE", "ZQ", "ZR", "U", "V", "W", "X", "Y", "Z"];
+    let arrays = [
+        "ZA", "ZB", "ZC", "ZD", "ZE", "ZQ", "ZR", "U", "V", "W", "X", "Y", "Z",
+    ];
     let scalars = ["Q", "R", "S", "T", "DI", "DK", "DM", "E3"];
-    let pick = |rng: &mut Rng, names: &[&'static str]| names[rng.below(names.len() as u64) as usize];
+    let pick =
+        |rng: &mut Rng, names: &[&'static str]| names[rng.below(names.len() as u64) as usize];
     for l in 0..26 {
         let label = 10 * (l + 1);
         match rng.below(5) {
@@ -260,7 +263,11 @@ fn driver_kernel(rng: &mut Rng, k: usize) -> String {
             }
             3 => {
                 let a = pick(rng, &arrays);
-                let zp = if local { "PX(I + 4 * (J - 1))" } else { "ZP(I, J)" };
+                let zp = if local {
+                    "PX(I + 4 * (J - 1))"
+                } else {
+                    "ZP(I, J)"
+                };
                 out.push_str(&format!(
                     "      DO {label} J = 2, 512\n        DO {label} I = 1, 4\n          {zp} = ZP(I, J - 1) + {a}(J) * 0.5\n  {label:>3} CONTINUE\n"
                 ));
@@ -319,7 +326,10 @@ mod tests {
         let d = driver(44, 1);
         assert_eq!(d, driver(44, 1));
         assert_eq!(d.matches("\n      END\n").count(), 44, "44 units");
-        assert!(d.lines().all(|l| l.len() <= 72), "fixed form fits in 72 columns");
+        assert!(
+            d.lines().all(|l| l.len() <= 72),
+            "fixed form fits in 72 columns"
+        );
         let lines = d.lines().count();
         assert!((6_000..9_000).contains(&lines), "{lines} lines");
     }

@@ -15,7 +15,16 @@ fn write(name: &str, text: &str) -> PathBuf {
 }
 
 /// (kind, var, src, dst, distance, direction, carrier, certainty) of the rows between two lines.
-type Row = (String, String, (u32, u32), (u32, u32), String, String, u32, String);
+type Row = (
+    String,
+    String,
+    (u32, u32),
+    (u32, u32),
+    String,
+    String,
+    u32,
+    String,
+);
 
 fn rows(deps: &[Dep], var: &[&str]) -> Vec<Row> {
     let cell = |d: &Option<i64>| d.map_or("*".to_string(), |n| n.to_string());
@@ -36,8 +45,26 @@ fn rows(deps: &[Dep], var: &[&str]) -> Vec<Row> {
         .collect()
 }
 
-fn row(k: &str, v: &str, s: (u32, u32), d: (u32, u32), dist: &str, dir: &str, c: u32, cert: &str) -> Row {
-    (k.into(), v.into(), s, d, dist.into(), dir.into(), c, cert.into())
+fn row(
+    k: &str,
+    v: &str,
+    s: (u32, u32),
+    d: (u32, u32),
+    dist: &str,
+    dir: &str,
+    c: u32,
+    cert: &str,
+) -> Row {
+    (
+        k.into(),
+        v.into(),
+        s,
+        d,
+        dist.into(),
+        dir.into(),
+        c,
+        cert.into(),
+    )
 }
 
 /// The issue's example: Y(I+1) is X(I+1), ARR(I+8) is X(I+4).
@@ -55,8 +82,14 @@ fn equivalenced_arrays_get_exact_distances_through_their_offsets() {
 ",
     );
     let got = rows(&deps_csv(&path), &["X", "Y", "ARR"]);
-    assert!(got.contains(&row("anti", "Y", (5, 16), (5, 9), "1", "<", 4, "exact")), "{got:#?}");
-    assert!(got.contains(&row("anti", "ARR", (5, 25), (5, 9), "4", "<", 4, "exact")), "{got:#?}");
+    assert!(
+        got.contains(&row("anti", "Y", (5, 16), (5, 9), "1", "<", 4, "exact")),
+        "{got:#?}"
+    );
+    assert!(
+        got.contains(&row("anti", "ARR", (5, 25), (5, 9), "4", "<", 4, "exact")),
+        "{got:#?}"
+    );
     // X(I) never meets an earlier or later X(I') but its own element.
     assert!(!got.iter().any(|r| r.0 == "output"), "{got:#?}");
 }
@@ -79,8 +112,14 @@ fn different_element_sizes_give_possible_rows() {
 ",
     );
     let got = rows(&deps_csv(&path), &["D", "R"]);
-    assert!(got.contains(&row("anti", "R", (6, 16), (6, 9), "0", "=", 0, "possible")), "{got:#?}");
-    assert!(got.contains(&row("anti", "R", (6, 16), (6, 9), "*", "<", 5, "possible")), "{got:#?}");
+    assert!(
+        got.contains(&row("anti", "R", (6, 16), (6, 9), "0", "=", 0, "possible")),
+        "{got:#?}"
+    );
+    assert!(
+        got.contains(&row("anti", "R", (6, 16), (6, 9), "*", "<", 5, "possible")),
+        "{got:#?}"
+    );
 }
 
 /// A scalar stored through one name reaches the element read through the
@@ -99,9 +138,18 @@ fn scalars_and_elements_of_one_object_reach_each_other() {
 ",
     );
     let got = rows(&deps_csv(&path), &["ARR", "S"]);
-    assert!(got.contains(&row("flow", "S", (5, 7), (6, 16), "", "", 0, "possible")), "{got:#?}");
-    assert!(got.contains(&row("output", "ARR", (4, 7), (5, 7), "", "", 0, "possible")), "{got:#?}");
-    assert!(got.contains(&row("flow", "ARR", (4, 7), (6, 16), "", "", 0, "possible")), "{got:#?}");
+    assert!(
+        got.contains(&row("flow", "S", (5, 7), (6, 16), "", "", 0, "possible")),
+        "{got:#?}"
+    );
+    assert!(
+        got.contains(&row("output", "ARR", (4, 7), (5, 7), "", "", 0, "possible")),
+        "{got:#?}"
+    );
+    assert!(
+        got.contains(&row("flow", "ARR", (4, 7), (6, 16), "", "", 0, "possible")),
+        "{got:#?}"
+    );
 }
 
 /// An EQUIVALENCE that extends a COMMON block makes the members it covers
@@ -121,5 +169,8 @@ fn common_members_overlapped_by_an_equivalence_depend() {
 ",
     );
     let got = rows(&deps_csv(&path), &["Q", "Z"]);
-    assert!(got.contains(&row("anti", "Z", (6, 16), (6, 9), "1", "<", 5, "exact")), "{got:#?}");
+    assert!(
+        got.contains(&row("anti", "Z", (6, 16), (6, 9), "1", "<", 5, "exact")),
+        "{got:#?}"
+    );
 }

@@ -103,7 +103,10 @@ fn chains_scalars_and_column_major_arrays() {
         address(&f, ref_at(&f, 6, 7)),
         Some((-5, vec![], vec![(i, 1), (j, 4)]))
     );
-    assert_eq!(address(&f, ref_at(&f, 6, 17)), Some((0, vec![], vec![(k, 1)])));
+    assert_eq!(
+        address(&f, ref_at(&f, 6, 17)),
+        Some((0, vec![], vec![(k, 1)]))
+    );
     assert_eq!(address(&f, ref_at(&f, 6, 24)), Some((1, vec![], vec![])));
 }
 
@@ -166,7 +169,10 @@ fn equivalence_extends_over_the_common_members_it_overlaps() {
     let p = ref_at(&f, 7, 7);
     let fr = ref_at(&f, 8, 7);
     let must: Vec<i64> = f.must_def.iter().map(|m| m.r#ref).collect();
-    assert!(!must.contains(&p), "P shares storage with Z: not a certain definition");
+    assert!(
+        !must.contains(&p),
+        "P shares storage with Z: not a certain definition"
+    );
     assert!(must.contains(&fr), "F shares storage with nothing");
 }
 

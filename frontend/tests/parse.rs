@@ -270,9 +270,12 @@ fn element_sizes_of_type_statements() {
         .decls
         .iter()
         .flat_map(|d| match &d.kind {
-            DeclKind::Type { bytes, entities, .. } => {
-                entities.iter().map(|e| (e.name.text.clone(), *bytes)).collect()
-            }
+            DeclKind::Type {
+                bytes, entities, ..
+            } => entities
+                .iter()
+                .map(|e| (e.name.text.clone(), *bytes))
+                .collect(),
             DeclKind::Implicit(specs) => specs
                 .iter()
                 .map(|(_, bytes, r)| (format!("{}-", r[0].0), *bytes))
@@ -442,7 +445,10 @@ fn declarations_f77_and_f90() {
     assert_eq!(es[1].init.as_ref().map(show).as_deref(), Some("(K Mul 2)"));
     match &u.decls[25].kind {
         DeclKind::Implicit(specs) => {
-            assert_eq!(specs[0], (TypeSpec::Double, Some(8), vec![('A', 'H'), ('O', 'Z')]));
+            assert_eq!(
+                specs[0],
+                (TypeSpec::Double, Some(8), vec![('A', 'H'), ('O', 'Z')])
+            );
             assert_eq!(specs[1], (TypeSpec::Integer, Some(4), vec![('I', 'N')]));
         }
         k => panic!("{k:?}"),

@@ -35,7 +35,11 @@ impl CallEffects {
     pub fn of(program: &Program) -> CallEffects {
         let names: std::collections::HashSet<&str> =
             program.units.iter().map(|u| u.name.text.as_str()).collect();
-        let direct: Vec<Direct> = program.units.iter().map(|u| Direct::of(u, &names)).collect();
+        let direct: Vec<Direct> = program
+            .units
+            .iter()
+            .map(|u| Direct::of(u, &names))
+            .collect();
         let mut blocks: HashMap<String, Option<BTreeSet<String>>> = HashMap::new();
         for (u, d) in program.units.iter().zip(&direct) {
             let own = (!d.unknown).then(|| d.blocks.clone());

@@ -352,10 +352,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 .push((id, var.to_string()));
         }
         if let Some(&(_, pos)) = calls.first() {
-            let blocks = calls.iter().try_fold(BTreeSet::new(), |mut acc, (callee, _)| {
-                acc.extend(self.effects.blocks(callee)?.iter().cloned());
-                Some(acc)
-            });
+            let blocks = calls
+                .iter()
+                .try_fold(BTreeSet::new(), |mut acc, (callee, _)| {
+                    acc.extend(self.effects.blocks(callee)?.iter().cloned());
+                    Some(acc)
+                });
             self.hidden.push(Hidden {
                 stmt,
                 pos,

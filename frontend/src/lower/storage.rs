@@ -168,7 +168,9 @@ impl Builder<'_, '_> {
         for e in &group[1..] {
             let Some(n) = base_name(e) else { continue };
             let b = self.id(n);
-            let d = off_a.zip(self.item_offset(e)).and_then(|(x, y)| x.checked_sub(y));
+            let d = off_a
+                .zip(self.item_offset(e))
+                .and_then(|(x, y)| x.checked_sub(y));
             if !self.join(b, a, d) {
                 self.problems.push((
                     e.pos,
@@ -190,7 +192,9 @@ impl Builder<'_, '_> {
         loop {
             let mut changed = false;
             for (i, m) in members.iter().enumerate() {
-                let Some(&mi) = self.index.get(*m) else { continue };
+                let Some(&mi) = self.index.get(*m) else {
+                    continue;
+                };
                 let Some(extent) = self.class_extent(mi, starts[i]) else {
                     continue;
                 };
@@ -253,11 +257,17 @@ impl Builder<'_, '_> {
             let base = members.iter().filter_map(|(_, d)| *d).min().unwrap_or(0);
             let mut order: Vec<(Option<i64>, &str)> = members
                 .iter()
-                .map(|&(k, d)| (d.filter(|_| placed).map(|d| d - base), self.names[k].as_str()))
+                .map(|&(k, d)| {
+                    (
+                        d.filter(|_| placed).map(|d| d - base),
+                        self.names[k].as_str(),
+                    )
+                })
                 .collect();
             order.sort();
             let object = order.iter().map(|(_, n)| *n).collect::<Vec<_>>().join("=");
-            let sizes: Vec<Option<i64>> = order.iter().map(|(_, n)| self.syms.elem_bytes(n)).collect();
+            let sizes: Vec<Option<i64>> =
+                order.iter().map(|(_, n)| self.syms.elem_bytes(n)).collect();
             let uniform = sizes.first().copied().flatten().filter(|&u| {
                 u > 0
                     && sizes.iter().all(|s| *s == Some(u))
@@ -278,7 +288,10 @@ impl Builder<'_, '_> {
 
 /// The constant lower and upper bounds of a dimension.
 fn bounds(d: &DimSpec, syms: &Symbols) -> Option<(i64, i64)> {
-    let lo = d.lower.as_ref().map_or(Some(1), |e| fold::fold_int(e, syms))?;
+    let lo = d
+        .lower
+        .as_ref()
+        .map_or(Some(1), |e| fold::fold_int(e, syms))?;
     let hi = fold::fold_int(d.upper.as_ref()?, syms)?;
     Some((lo, hi))
 }
@@ -289,7 +302,10 @@ fn strides(dims: &[DimSpec], syms: &Symbols) -> Option<Vec<(i64, i64)>> {
     let mut out = Vec::with_capacity(dims.len());
     let mut stride = 1i64;
     for (k, d) in dims.iter().enumerate() {
-        let lo = d.lower.as_ref().map_or(Some(1), |e| fold::fold_int(e, syms))?;
+        let lo = d
+            .lower
+            .as_ref()
+            .map_or(Some(1), |e| fold::fold_int(e, syms))?;
         out.push((lo, stride));
         if k + 1 < dims.len() {
             let (_, hi) = bounds(d, syms)?;
@@ -344,7 +360,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         };
         if let Some(form) = self.address(var, subs.unwrap_or(&[]), offset / u) {
             let form = self.emit_form(&form);
-            self.g.facts.storage_address.push(StorageAddress { r#ref: id, form });
+            self.g
+                .facts
+                .storage_address
+                .push(StorageAddress { r#ref: id, form });
         }
     }
 
@@ -365,4 +384,3 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             })
     }
 }
-
