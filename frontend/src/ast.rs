@@ -92,6 +92,10 @@ pub struct DimSpec {
     pub upper: Option<Expr>,
 }
 
+/// One type of an IMPLICIT statement: the type, the bytes of an element (as
+/// in [`DeclKind::Type`]) and the letter ranges it applies to.
+pub type ImplicitRule = (TypeSpec, Option<i64>, Vec<(char, char)>);
+
 #[derive(Clone, Debug)]
 pub struct Decl {
     pub pos: Pos,
@@ -126,9 +130,8 @@ pub enum DeclKind {
     External(Vec<Name>),
     Intrinsic(Vec<Name>),
     ImplicitNone,
-    /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given this type (and
-    /// the bytes of an element, as in [`DeclKind::Type`]).
-    Implicit(Vec<(TypeSpec, Option<i64>, Vec<(char, char)>)>),
+    /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given each type.
+    Implicit(Vec<ImplicitRule>),
     Hpf(HpfDirective),
 }
 
