@@ -252,6 +252,24 @@ fn fig3_loop10_rows() {
     assert_eq!(loop10, vec![format!("{want:?}")]);
 }
 
+/// Loop 20 of fig. 3: A(I) and A(I+J-1) meet in the same iteration of
+/// loop 20 only when J = 1, so the flow dependence is possible, not exact:
+/// exact means every instance of the sink reads what the source wrote
+/// (Ishida & Kanada, section 3).
+#[test]
+fn fig3_loop20_is_possible_not_exact() {
+    let rows = deps_csv(&example("ishida_fig3.f"));
+    let loop20: Vec<(String, Vec<Option<i64>>, String)> = rows
+        .iter()
+        .filter(|r| r.var == "A" && r.src == (17, 9) && r.dst == (19, 14))
+        .map(|r| (r.kind.clone(), r.distance.clone(), r.certainty.clone()))
+        .collect();
+    assert_eq!(
+        loop20,
+        vec![("flow".to_string(), vec![Some(0)], "possible".to_string())]
+    );
+}
+
 #[test]
 fn fig4_coefficient_rule_3_on_each_dimension() {
     let a = ishida("ishida_fig4.f");

@@ -183,6 +183,27 @@ impl<'a> Pair<'a> {
         eqs
     }
 
+    /// Every instance of each reference meets the other `distances`
+    /// iterations away (Ishida & Kanada's exact coincidence, section 3):
+    /// with `I'_g = I_g + d_g` on the common loops, every subscript
+    /// difference is zero whatever the other loops and symbols are. Only
+    /// then is a dependence exact: `A(I)` against `A(I+J-1)` in an inner J
+    /// loop meets at distance 0 only when J = 1.
+    pub(crate) fn coincide_everywhere(&self, distances: &[Option<i64>]) -> bool {
+        self.differences.iter().all(|diff| {
+            let Some(mut diff) = diff.clone() else {
+                return false;
+            };
+            for (g, d) in distances.iter().enumerate() {
+                let Some(d) = d else { return false };
+                let k = std::mem::take(&mut diff.coeffs[self.v_var(g)]);
+                diff.coeffs[self.u_var(g)] += k;
+                diff.constant += k * d;
+            }
+            diff.constant == 0 && diff.coeffs.iter().all(|&c| c == 0)
+        })
+    }
+
     pub(crate) fn budget(&self) -> Budget {
         Budget::new(self.budget)
     }

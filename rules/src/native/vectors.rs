@@ -195,7 +195,11 @@ impl Pair<'_> {
             Feasibility::Unknown => return anything(),
             Feasibility::Feasible(w) => search.refine(&mut node, &w),
         }
-        search.found
+        let mut found = search.found;
+        for v in found.iter_mut().filter(|v| v.exact) {
+            v.exact = self.coincide_everywhere(&v.distances);
+        }
+        found
     }
 }
 
