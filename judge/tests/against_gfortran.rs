@@ -78,6 +78,91 @@ fn worked_examples_print_what_gfortran_prints() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Programs whose printed values depend on storage association: a chain
+/// of EQUIVALENCE sets with offsets, a 2-D array on a 1-D one in column
+/// order, a scalar on an element, COMMON blocks laid out differently in a
+/// subroutine, one of them extended by EQUIVALENCE, with two-cell DOUBLE
+/// PRECISION members before REAL ones.
+#[test]
+fn storage_association_prints_what_gfortran_prints() {
+    let chain = "      PROGRAM EQ
+      REAL X(4), Y(6), ARR(10)
+      INTEGER I
+      EQUIVALENCE (X(1), Y(3)), (Y(1), ARR(5))
+      DO 10 I = 1, 10
+   10 ARR(I) = REAL(I)
+      DO 20 I = 1, 4
+   20 X(I) = X(I) + 10.0 * Y(I)
+      PRINT *, X
+      PRINT *, Y
+      PRINT *, ARR
+      END
+";
+    let grid = "program eq2
+  integer :: m(3,2), v(6), s, arr(4), i, j
+  equivalence (m(2,1), v(1)), (s, arr(2))
+  do j = 1, 2
+    do i = 1, 3
+      m(i,j) = 10*i + j
+    end do
+  end do
+  do i = 1, 4
+    arr(i) = i
+  end do
+  s = 99
+  v(3) = v(1) + v(2)
+  print *, m
+  print *, v(1:5)
+  print *, arr
+end program
+";
+    let commons = "      PROGRAM CL
+      REAL A(10), S, Z(5), R(2)
+      DOUBLE PRECISION D(3)
+      INTEGER I
+      COMMON /B/ A, S
+      COMMON /C/ D, R
+      EQUIVALENCE (A(9), Z(1))
+      DO 10 I = 1, 10
+   10 A(I) = REAL(I)
+      S = 0.5
+      Z(4) = 40.0
+      Z(5) = 50.0
+      D(1) = 1.0D0
+      D(2) = 2.0D0
+      D(3) = 4.0D0
+      R(1) = 7.0
+      R(2) = 8.0
+      CALL SUB
+      PRINT *, A, S, Z
+      PRINT *, D, R
+      END
+      SUBROUTINE SUB
+      REAL X(5), Y(6), W(2), P(2)
+      DOUBLE PRECISION E, F(2)
+      INTEGER K
+      COMMON /B/ X, Y, W
+      COMMON /C/ E, F, P
+      DO 10 K = 1, 5
+   10 X(K) = X(K) + Y(K)
+      W(1) = W(1) + Y(6)
+      F(2) = F(1) + E
+      P(2) = P(1) * 2.0 + REAL(F(2))
+      END
+";
+    let mut failures = Vec::new();
+    for (name, source) in [
+        ("eq_chain.f", chain),
+        ("eq_grid.f90", grid),
+        ("eq_commons.f", commons),
+    ] {
+        if let Err(e) = agree(&work_dir("storage"), name, source, &[Vec::new()]) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 fn check_generated(kind: &str, make: fn(u64) -> Generated, seeds: std::ops::Range<u64>) {
     let mut failures = Vec::new();
     for seed in seeds {

@@ -71,3 +71,43 @@ fn absurd_declarations_are_errors() {
     let err = run_source("p.f90", zero_step, &[] as &[&str], &Config::default()).unwrap_err();
     assert!(err.contains("step is zero"), "{err}");
 }
+
+#[test]
+fn bad_equivalences_are_errors_at_their_items() {
+    let cases = [
+        (
+            "      PROGRAM B\n      REAL X(4), Y(4)\n      EQUIVALENCE (X(1), Y(1)), (X(2), Y(1))\n      X(1) = 0.0\n      END\n",
+            "3:40:",
+            "contradicts",
+        ),
+        (
+            "      PROGRAM B\n      REAL A(4), Z(3)\n      COMMON /C/ A\n      EQUIVALENCE (A(1), Z(2))\n      A(1) = 0.0\n      END\n",
+            "4:26:",
+            "before its start",
+        ),
+        (
+            "      PROGRAM B\n      REAL A(4), Z(3)\n      COMMON /C/ A\n      COMMON /D/ Z\n      EQUIVALENCE (A(1), Z(1))\n      A(1) = 0.0\n      END\n",
+            "4:18:",
+            "with another place",
+        ),
+        (
+            "      PROGRAM B\n      REAL X(4), Y(4)\n      N = 2\n      EQUIVALENCE (X(N), Y(1))\n      X(1) = 0.0\n      END\n",
+            "4:22:",
+            "not a constant",
+        ),
+        (
+            "      PROGRAM B\n      REAL X(4), Y(4)\n      EQUIVALENCE (X(5), Y(1))\n      X(1) = 0.0\n      END\n",
+            "3:20:",
+            "out of bounds",
+        ),
+        (
+            "      PROGRAM B\n      CALL S(1.0)\n      END\n      SUBROUTINE S(X)\n      EQUIVALENCE (X, Y)\n      Y = X\n      END\n",
+            "5:20:",
+            "dummy argument X",
+        ),
+    ];
+    for (src, at, what) in cases {
+        let err = run_source("b.f", src, &[] as &[&str], &Config::default()).unwrap_err();
+        assert!(err.contains(at) && err.contains(what), "{err}\n{src}");
+    }
+}

@@ -5,7 +5,7 @@
 use super::value::{Ty, Value};
 use crate::trace::ArgOrigin;
 use kaiseki_frontend::ast::{
-    DeclKind, DimSpec, Expr, ExprKind, StmtKind, TypeSpec, Unit, UnitKind,
+    DeclKind, DimSpec, Expr, ExprKind, Name, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -17,7 +17,8 @@ pub struct Dim {
     pub upper: Option<i64>,
 }
 
-/// A name bound to cells: `offset` is where element 0 (or the scalar) is.
+/// A name bound to cells: `offset` is the first cell of element 0 (or of
+/// the scalar); each element takes `ty.cells()` cells.
 #[derive(Clone, Debug)]
 pub struct Binding {
     pub name: Rc<str>,
@@ -43,6 +44,16 @@ impl Binding {
             let extent = extent.map_or(usize::MAX, |x| usize::try_from(x).unwrap_or(0));
             Some(n.saturating_mul(extent))
         })
+    }
+
+    /// Cells the declaration occupies, `None` for assumed size.
+    pub fn cells(&self) -> Option<usize> {
+        self.len().map(|n| n.saturating_mul(self.ty.cells()))
+    }
+
+    /// The first cell of the element with 0-based index `index`.
+    pub fn cell(&self, index: usize) -> usize {
+        self.offset + index * self.ty.cells()
     }
 
     /// Column-major 0-based offset of an element, checking every bound.
@@ -96,7 +107,9 @@ pub struct UnitInfo {
     /// Initial values of non-constant entities (`INTEGER :: N = 10`).
     pub inits: Vec<(String, Expr)>,
     /// COMMON blocks: block name and its members in order.
-    pub commons: Vec<(String, Vec<String>)>,
+    pub commons: Vec<(String, Vec<Name>)>,
+    /// EQUIVALENCE sets: the items of each associate one cell.
+    pub equivalences: Vec<Vec<Expr>>,
     /// The type of each initial letter A..Z under the IMPLICIT rules.
     implicit: Vec<Ty>,
     /// Statement functions `F(X, Y) = expr`: dummies and body.
@@ -156,7 +169,7 @@ impl UnitInfo {
                     for e in entities {
                         info.set_dims(&e.name.text, &e.dims);
                     }
-                    let names = entities.iter().map(|e| e.name.text.clone());
+                    let names = entities.iter().map(|e| e.name.clone());
                     match info.commons.iter_mut().find(|(b, _)| b == block) {
                         Some((_, members)) => members.extend(names),
                         None => info.commons.push((block.clone(), names.collect())),
@@ -176,9 +189,7 @@ impl UnitInfo {
                         }
                     }
                 }
-                DeclKind::Equivalence(_) => {
-                    info.unsupported = Some("EQUIVALENCE is not supported by the judge".into())
-                }
+                DeclKind::Equivalence(sets) => info.equivalences.extend(sets.iter().cloned()),
                 DeclKind::Data(_) => {
                     info.unsupported = Some("DATA values are not kept in the syntax tree".into())
                 }
@@ -262,6 +273,8 @@ pub fn check_size(n: usize) -> Result<usize, String> {
     }
 }
 
+const BEYOND: &str = "access beyond the end of the actual argument's storage";
+
 /// All storage areas of a run.
 #[derive(Debug, Default)]
 pub struct Memory {
@@ -288,20 +301,30 @@ impl Memory {
         Ok(())
     }
 
-    pub fn get(&self, storage: usize, offset: usize) -> Result<&Value, String> {
+    /// The value of the element whose `cells` cells start at `offset` (an
+    /// element's value is kept in each of its cells).
+    pub fn get(&self, storage: usize, offset: usize, cells: usize) -> Result<&Value, String> {
         self.areas
             .get(storage)
-            .and_then(|a| a.get(offset))
-            .ok_or_else(|| "access beyond the end of the actual argument's storage".into())
+            .and_then(|a| a.get(offset..offset.checked_add(cells)?))
+            .and_then(<[Value]>::first)
+            .ok_or_else(|| BEYOND.into())
     }
 
-    pub fn set(&mut self, storage: usize, offset: usize, v: Value) -> Result<(), String> {
-        let cell = self
+    pub fn set(
+        &mut self,
+        storage: usize,
+        offset: usize,
+        cells: usize,
+        v: Value,
+    ) -> Result<(), String> {
+        let element = self
             .areas
             .get_mut(storage)
-            .and_then(|a| a.get_mut(offset))
-            .ok_or("access beyond the end of the actual argument's storage")?;
-        *cell = v;
+            .and_then(|a| a.get_mut(offset..offset.checked_add(cells)?))
+            .filter(|e| !e.is_empty())
+            .ok_or(BEYOND)?;
+        element.fill(v);
         Ok(())
     }
 }
