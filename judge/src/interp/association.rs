@@ -5,7 +5,7 @@
 //! given a storage area of its own. Done once, at the unit's first call:
 //! the places never change.
 
-use super::memory::Binding;
+use super::memory::{check_size, Binding};
 use super::{fail, At, Cells, Exec, Frame, Interp, Ty};
 use crate::trace::SharedName;
 use kaiseki_frontend::ast::{Expr, ExprKind, Pos};
@@ -213,7 +213,8 @@ impl Interp<'_> {
         s
     }
 
-    /// A storage area of its own for an EQUIVALENCE class outside COMMON.
+    /// A storage area of its own for an EQUIVALENCE class outside COMMON
+    /// (its members' sizes were checked as items).
     fn allocate_class(
         &mut self,
         fr: &mut Frame,
@@ -221,13 +222,10 @@ impl Interp<'_> {
         unit_pos: Pos,
     ) -> Exec<()> {
         let mut spans = Vec::with_capacity(ms.len());
-        for &(name, at, pos) in ms {
+        for &(name, at, _) in ms {
             let probe = self.binding_at(fr, name, 0, 0)?;
-            let cells = probe
-                .cells()
-                .ok_or_else(|| format!("{name} in EQUIVALENCE has assumed size"))
-                .at(pos)?;
-            spans.push((at, i64::try_from(cells).unwrap_or(i64::MAX), probe));
+            let cells = probe.cells().map_or(0, |n| n as i64);
+            spans.push((at, cells, probe));
         }
         let low = spans.iter().map(|s| s.0).min().unwrap_or(0);
         let high = spans
@@ -305,6 +303,12 @@ impl Interp<'_> {
             values.push(self.eval_scalar(fr, s)?.as_int().at(s.pos)?);
         }
         let probe = self.binding_at(fr, name, 0, 0)?;
+        // Bounded sizes keep every class position far from overflow.
+        probe
+            .cells()
+            .ok_or_else(|| format!("{name} in EQUIVALENCE has assumed size"))
+            .and_then(check_size)
+            .at(e.pos)?;
         let index = if values.is_empty() {
             0
         } else {

@@ -51,9 +51,12 @@ impl Binding {
         self.len().map(|n| n.saturating_mul(self.ty.cells()))
     }
 
-    /// The first cell of the element with 0-based index `index`.
+    /// The first cell of the element with 0-based index `index`
+    /// (saturating: an assumed-size subscript past any storage then finds
+    /// no cell).
     pub fn cell(&self, index: usize) -> usize {
-        self.offset + index * self.ty.cells()
+        self.offset
+            .saturating_add(index.saturating_mul(self.ty.cells()))
     }
 
     /// Column-major 0-based offset of an element, checking every bound.
