@@ -19,6 +19,15 @@ struct Item {
     pos: Pos,
 }
 
+/// A name of an EQUIVALENCE class, where its first cell is in the class,
+/// and where the name first stands in an EQUIVALENCE.
+#[derive(Clone)]
+struct Member {
+    name: String,
+    at: i64,
+    pos: Pos,
+}
+
 /// The EQUIVALENCE classes of a unit: each name's class and where its
 /// first cell is relative to the class.
 #[derive(Default)]
@@ -77,12 +86,16 @@ impl Classes {
         self.order.push((item.name.clone(), item.pos));
     }
 
-    /// The members of each class (in order of appearance) with their positions.
-    fn members(&self) -> Vec<Vec<(&str, i64, Pos)>> {
+    /// The members of each class, in order of appearance.
+    fn members(&self) -> Vec<Vec<Member>> {
         let mut out = vec![Vec::new(); self.classes];
         for (name, pos) in &self.order {
             let (c, at) = self.place[name];
-            out[c].push((name.as_str(), at, *pos));
+            out[c].push(Member {
+                name: name.clone(),
+                at,
+                pos: *pos,
+            });
         }
         out.retain(|m| !m.is_empty());
         out
@@ -103,9 +116,33 @@ impl Interp<'_> {
     /// (into its statics and the frame), allocating the classes that are
     /// not in COMMON, and records the names COMMON storage has here.
     pub(super) fn associate(&mut self, fr: &mut Frame, unit_pos: Pos) -> Exec<()> {
-        let u = fr.unit;
+        let classes = self.equivalence_classes(fr)?;
+        let (mut bound, anchors) = self.common_members(fr, &classes)?;
+        for (class, anchor) in classes.iter().zip(anchors) {
+            match anchor {
+                Some(a) => self.place_in_common(fr, class, &a, &mut bound)?,
+                None => self.allocate_class(fr, class, unit_pos)?,
+            }
+        }
+        for b in &bound {
+            self.common_names.add(
+                self.unit_names[fr.unit].clone(),
+                SharedName {
+                    var: b.name.clone(),
+                    storage: b.storage,
+                    start: b.offset,
+                    cells: b.cells().unwrap_or(0),
+                    element_cells: b.ty.cells(),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The unit's EQUIVALENCE classes: members with their class positions.
+    fn equivalence_classes(&mut self, fr: &mut Frame) -> Exec<Vec<Vec<Member>>> {
         let mut classes = Classes::default();
-        for set in self.infos[u].equivalences.clone() {
+        for set in self.infos[fr.unit].equivalences.clone() {
             let mut items = Vec::with_capacity(set.len());
             for e in &set {
                 items.push(self.equivalence_item(fr, e)?);
@@ -114,15 +151,19 @@ impl Interp<'_> {
                 return fail(pos, message);
             }
         }
-        let members = classes.members();
-        let class_of: HashMap<&str, usize> = members
-            .iter()
-            .enumerate()
-            .flat_map(|(c, ms)| ms.iter().map(move |(n, _, _)| (*n, c)))
-            .collect();
-        let mut anchors: Vec<Option<Anchor>> = vec![None; members.len()];
+        Ok(classes.members())
+    }
+
+    /// Binds the COMMON members one after another in their blocks; returns
+    /// them and where each class with a member sits.
+    fn common_members(
+        &mut self,
+        fr: &mut Frame,
+        classes: &[Vec<Member>],
+    ) -> Exec<(Vec<Binding>, Vec<Option<Anchor>>)> {
+        let mut anchors: Vec<Option<Anchor>> = vec![None; classes.len()];
         let mut bound = Vec::new();
-        for (block, names) in self.infos[u].commons.clone() {
+        for (block, names) in self.infos[fr.unit].commons.clone() {
             let storage = self.common_storage(&block);
             let mut offset: usize = 0;
             for m in &names {
@@ -131,11 +172,11 @@ impl Interp<'_> {
                     .cells()
                     .ok_or_else(|| format!("{} in COMMON has assumed size", m.text))
                     .at(m.pos)?;
-                if let Some(&c) = class_of.get(m.text.as_str()) {
-                    let at = members[c]
-                        .iter()
-                        .find(|(n, _, _)| *n == m.text)
-                        .map_or(0, |(_, at, _)| *at);
+                let class = classes
+                    .iter()
+                    .enumerate()
+                    .find_map(|(c, ms)| ms.iter().find(|x| x.name == m.text).map(|x| (c, x.at)));
+                if let Some((c, at)) = class {
                     let anchor = Anchor {
                         block: block.clone(),
                         storage,
@@ -161,44 +202,36 @@ impl Interp<'_> {
                 bound.push(b);
             }
         }
-        for (ms, anchor) in members.iter().zip(&anchors) {
-            match anchor {
-                Some(a) => {
-                    for &(name, at, pos) in ms {
-                        // COMMON members are bound already.
-                        if bound.iter().any(|b| &*b.name == name) {
-                            continue;
-                        }
-                        let Some(start) = usize::try_from(a.base + at).ok() else {
-                            return fail(
-                                pos,
-                                format!(
-                                    "EQUIVALENCE extends COMMON /{}/ before its start ({name})",
-                                    a.block
-                                ),
-                            );
-                        };
-                        let b = self.binding_at(fr, name, a.storage, start)?;
-                        let end = start.saturating_add(b.cells().unwrap_or(0));
-                        self.mem.grow(a.storage, end, b.ty.zero()).at(pos)?;
-                        self.keep(fr, &b);
-                        bound.push(b);
-                    }
-                }
-                None => self.allocate_class(fr, ms, unit_pos)?,
+        Ok((bound, anchors))
+    }
+
+    /// Binds the members of a class that sits in COMMON, growing the block
+    /// past its end when they reach beyond it.
+    fn place_in_common(
+        &mut self,
+        fr: &mut Frame,
+        class: &[Member],
+        anchor: &Anchor,
+        bound: &mut Vec<Binding>,
+    ) -> Exec<()> {
+        for m in class {
+            if bound.iter().any(|b| *b.name == *m.name) {
+                continue; // a COMMON member
             }
-        }
-        for b in &bound {
-            self.common_names.add(
-                self.unit_names[u].clone(),
-                SharedName {
-                    var: b.name.clone(),
-                    storage: b.storage,
-                    start: b.offset,
-                    cells: b.cells().unwrap_or(0),
-                    element_cells: b.ty.cells(),
-                },
-            );
+            let Some(start) = usize::try_from(anchor.base + m.at).ok() else {
+                return fail(
+                    m.pos,
+                    format!(
+                        "EQUIVALENCE extends COMMON /{}/ before its start ({})",
+                        anchor.block, m.name
+                    ),
+                );
+            };
+            let b = self.binding_at(fr, &m.name, anchor.storage, start)?;
+            let end = start.saturating_add(b.cells().unwrap_or(0));
+            self.mem.grow(anchor.storage, end, b.ty.zero()).at(m.pos)?;
+            self.keep(fr, &b);
+            bound.push(b);
         }
         Ok(())
     }
@@ -215,17 +248,12 @@ impl Interp<'_> {
 
     /// A storage area of its own for an EQUIVALENCE class outside COMMON
     /// (its members' sizes were checked as items).
-    fn allocate_class(
-        &mut self,
-        fr: &mut Frame,
-        ms: &[(&str, i64, Pos)],
-        unit_pos: Pos,
-    ) -> Exec<()> {
-        let mut spans = Vec::with_capacity(ms.len());
-        for &(name, at, _) in ms {
-            let probe = self.binding_at(fr, name, 0, 0)?;
+    fn allocate_class(&mut self, fr: &mut Frame, class: &[Member], unit_pos: Pos) -> Exec<()> {
+        let mut spans = Vec::with_capacity(class.len());
+        for m in class {
+            let probe = self.binding_at(fr, &m.name, 0, 0)?;
             let cells = probe.cells().map_or(0, |n| n as i64);
-            spans.push((at, cells, probe));
+            spans.push((m.at, cells, probe));
         }
         let low = spans.iter().map(|s| s.0).min().unwrap_or(0);
         let high = spans
@@ -355,7 +383,7 @@ mod tests {
         c.add(&[item("Y", 0), item("W", 4)]).unwrap();
         let members = c.members();
         assert_eq!(members.len(), 1);
-        let at = |n: &str| members[0].iter().find(|m| m.0 == n).map(|m| m.1);
+        let at = |n: &str| members[0].iter().find(|m| m.name == n).map(|m| m.at);
         let x = at("X").unwrap();
         assert_eq!(at("Y"), Some(x - 2));
         assert_eq!(at("W"), Some(x - 6));
