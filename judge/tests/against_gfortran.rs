@@ -82,7 +82,7 @@ fn worked_examples_print_what_gfortran_prints() {
 /// of EQUIVALENCE sets with offsets, a 2-D array on a 1-D one in column
 /// order, a scalar on an element, COMMON blocks laid out differently in a
 /// subroutine, one of them extended by EQUIVALENCE, with two-cell DOUBLE
-/// PRECISION members before REAL ones.
+/// PRECISION and INTEGER*8 members before REAL ones.
 #[test]
 fn storage_association_prints_what_gfortran_prints() {
     let chain = "      PROGRAM EQ
@@ -150,11 +150,37 @@ end program
       P(2) = P(1) * 2.0 + REAL(F(2))
       END
 ";
+    // Sizes from the declarations: INTEGER*8 and IMPLICIT DOUBLE
+    // PRECISION take two cells.
+    let kinds = "      PROGRAM KINDS
+      IMPLICIT DOUBLE PRECISION (D)
+      INTEGER*8 K8(2)
+      REAL R(2)
+      COMMON /C/ K8, DX, R
+      K8(1) = 5
+      K8(2) = 6
+      DX = 2.5D0
+      R(1) = 1.0
+      R(2) = 2.0
+      CALL SUB
+      PRINT *, K8, DX, R
+      END
+      SUBROUTINE SUB
+      INTEGER*8 L8, M8
+      DOUBLE PRECISION E
+      REAL S(2)
+      COMMON /C/ L8, M8, E, S
+      M8 = M8 + L8
+      E = E * 2.0D0
+      S(2) = S(1) + REAL(E)
+      END
+";
     let mut failures = Vec::new();
     for (name, source) in [
         ("eq_chain.f", chain),
         ("eq_grid.f90", grid),
         ("eq_commons.f", commons),
+        ("eq_kinds.f", kinds),
     ] {
         if let Err(e) = agree(&work_dir("storage"), name, source, &[Vec::new()]) {
             failures.push(e);

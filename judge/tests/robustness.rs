@@ -141,6 +141,11 @@ fn bad_equivalences_are_errors_at_their_items() {
             "too large",
         ),
         (
+            "      PROGRAM B\n      INTEGER*2 H(2)\n      INTEGER N\n      EQUIVALENCE (N, H(2))\n      N = 0\n      END\n",
+            "4:23:",
+            "not a whole number of storage units",
+        ),
+        (
             "      PROGRAM B\n      CALL S(1.0)\n      END\n      SUBROUTINE S(X)\n      EQUIVALENCE (X, Y)\n      Y = X\n      END\n",
             "5:20:",
             "dummy argument X",

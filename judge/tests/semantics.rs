@@ -398,6 +398,9 @@ fn a_double_precision_element_is_two_cells() {
 ";
     let r = run("d.f", src, &[]);
     let d = written_cells(&r, "D");
+    // A DOUBLE PRECISION array of its own has room for its elements too.
+    let own = "      PROGRAM D\n      DOUBLE PRECISION D(3)\n      D(3) = 1.0D0\n      PRINT *, D(3)\n      END\n";
+    assert_eq!(printed("d.f", own, &[]), ["1.00000000"]);
     assert_eq!(d.len(), 2, "one access per cell of D(2)");
     assert_eq!((d[0].1, d[1].1), (2, 3));
     assert!(r

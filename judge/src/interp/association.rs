@@ -132,7 +132,7 @@ impl Interp<'_> {
                     storage: b.storage,
                     start: b.offset,
                     cells: b.cells().unwrap_or(0),
-                    element_cells: b.ty.cells(),
+                    element_cells: b.width,
                 },
             );
         }
@@ -167,7 +167,7 @@ impl Interp<'_> {
             let storage = self.common_storage(&block);
             let mut offset: usize = 0;
             for m in &names {
-                let b = self.binding_at(fr, &m.text, storage, offset)?;
+                let b = self.binding_at(fr, &m.text, m.pos, storage, offset)?;
                 let cells = b
                     .cells()
                     .ok_or_else(|| format!("{} in COMMON has assumed size", m.text))
@@ -227,7 +227,7 @@ impl Interp<'_> {
                     ),
                 );
             };
-            let b = self.binding_at(fr, &m.name, anchor.storage, start)?;
+            let b = self.binding_at(fr, &m.name, m.pos, anchor.storage, start)?;
             let end = start.saturating_add(b.cells().unwrap_or(0));
             self.mem.grow(anchor.storage, end, b.ty.zero()).at(m.pos)?;
             self.keep(fr, &b);
@@ -251,7 +251,7 @@ impl Interp<'_> {
     fn allocate_class(&mut self, fr: &mut Frame, class: &[Member], unit_pos: Pos) -> Exec<()> {
         let mut spans = Vec::with_capacity(class.len());
         for m in class {
-            let probe = self.binding_at(fr, &m.name, 0, 0)?;
+            let probe = self.binding_at(fr, &m.name, m.pos, 0, 0)?;
             let cells = probe.cells().map_or(0, |n| n as i64);
             spans.push((m.at, cells, probe));
         }
@@ -275,14 +275,23 @@ impl Interp<'_> {
         Ok(())
     }
 
-    /// The binding of a name of the unit to cells from `offset` in `storage`.
+    /// The binding of a name (standing at `pos`) to cells from `offset` in
+    /// `storage`; refused when its type is not a whole number of cells.
     fn binding_at(
         &mut self,
         fr: &mut Frame,
         name: &str,
+        pos: Pos,
         storage: usize,
         offset: usize,
     ) -> Exec<Binding> {
+        let typed = self.infos[fr.unit].typed(name);
+        if typed.width.is_none() && typed.ty != Ty::Char {
+            return fail(
+                pos,
+                format!("the size of {name}'s type is not a whole number of storage units: the judge cannot lay it out"),
+            );
+        }
         let dims = self.dims_of(fr, name)?;
         let cells = Cells {
             storage,
@@ -330,7 +339,7 @@ impl Interp<'_> {
             }
             values.push(self.eval_scalar(fr, s)?.as_int().at(s.pos)?);
         }
-        let probe = self.binding_at(fr, name, 0, 0)?;
+        let probe = self.binding_at(fr, name, e.pos, 0, 0)?;
         // Bounded sizes keep every class position far from overflow.
         probe
             .cells()

@@ -82,7 +82,7 @@ impl Interp<'_> {
                     };
                     let v = self
                         .mem
-                        .get(b.storage, b.offset, b.ty.cells())
+                        .get(b.storage, b.offset, b.width)
                         .at(e.pos)?
                         .view(b.ty)
                         .at(e.pos)?;
@@ -288,7 +288,7 @@ impl Interp<'_> {
             pos: place.pos,
             var: place.binding.name.clone(),
             base: place.binding.offset,
-            element_cells: place.binding.ty.cells(),
+            element_cells: place.binding.width,
             outer: place.binding.through.clone(),
         };
         Ok(Actual::Cells(Cells {

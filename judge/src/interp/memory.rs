@@ -18,13 +18,14 @@ pub struct Dim {
 }
 
 /// A name bound to cells: `offset` is the first cell of element 0 (or of
-/// the scalar); each element takes `ty.cells()` cells.
+/// the scalar); each element takes `width` cells.
 #[derive(Clone, Debug)]
 pub struct Binding {
     pub name: Rc<str>,
     pub storage: usize,
     pub offset: usize,
     pub ty: Ty,
+    pub width: usize,
     /// Empty for a scalar.
     pub dims: Rc<[Dim]>,
     /// For a dummy argument: the actual argument it is bound to.
@@ -48,15 +49,14 @@ impl Binding {
 
     /// Cells the declaration occupies, `None` for assumed size.
     pub fn cells(&self) -> Option<usize> {
-        self.len().map(|n| n.saturating_mul(self.ty.cells()))
+        self.len().map(|n| n.saturating_mul(self.width))
     }
 
     /// The first cell of the element with 0-based index `index`
     /// (saturating: an assumed-size subscript past any storage then finds
     /// no cell).
     pub fn cell(&self, index: usize) -> usize {
-        self.offset
-            .saturating_add(index.saturating_mul(self.ty.cells()))
+        self.offset.saturating_add(index.saturating_mul(self.width))
     }
 
     /// Column-major 0-based offset of an element, checking every bound.
@@ -99,11 +99,36 @@ impl Binding {
     }
 }
 
+/// A declared type: the values it holds and the cells (numeric storage
+/// units of 4 bytes, Fortran 77, 17.1.1) of one element, `None` when the
+/// declaration does not give a whole number of them (CHARACTER, INTEGER*2,
+/// a kind that is not a literal).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Typed {
+    pub ty: Ty,
+    pub width: Option<usize>,
+}
+
+impl Typed {
+    fn new(spec: &TypeSpec, bytes: Option<i64>) -> Result<Typed, String> {
+        Ok(Typed {
+            ty: Ty::from_spec(spec)?,
+            width: bytes
+                .filter(|b| *b > 0 && b % 4 == 0)
+                .and_then(|b| usize::try_from(b / 4).ok()),
+        })
+    }
+
+    fn default_of(ty: Ty) -> Typed {
+        Typed { ty, width: Some(1) }
+    }
+}
+
 /// What the declarations of one unit say, gathered once per unit.
 #[derive(Debug, Default)]
 pub struct UnitInfo {
     /// Explicitly declared types.
-    pub types: HashMap<String, Ty>,
+    pub types: HashMap<String, Typed>,
     pub dims: HashMap<String, Vec<DimSpec>>,
     /// PARAMETER constants in declaration order (later ones may use earlier).
     pub params: Vec<(String, Expr)>,
@@ -114,7 +139,7 @@ pub struct UnitInfo {
     /// EQUIVALENCE sets: the items of each associate one cell.
     pub equivalences: Vec<Vec<Expr>>,
     /// The type of each initial letter A..Z under the IMPLICIT rules.
-    implicit: Vec<Ty>,
+    implicit: Vec<Typed>,
     /// Statement functions `F(X, Y) = expr`: dummies and body.
     pub stmt_functions: HashMap<String, (Vec<String>, Expr)>,
     /// How many statements at the top of the body define statement functions.
@@ -128,28 +153,29 @@ impl UnitInfo {
         let mut info = UnitInfo {
             implicit: ('A'..='Z')
                 .map(|c| {
-                    if ('I'..='N').contains(&c) {
+                    Typed::default_of(if ('I'..='N').contains(&c) {
                         Ty::Int
                     } else {
                         Ty::Real
-                    }
+                    })
                 })
                 .collect(),
             ..UnitInfo::default()
         };
         if let (UnitKind::Function, Some(t)) = (unit.kind, &unit.result_type) {
-            info.set_type(&unit.name.text, t);
+            let bytes = if *t == TypeSpec::Double { 8 } else { 4 };
+            info.set_type(&unit.name.text, t, Some(bytes));
         }
         for decl in &unit.decls {
             match &decl.kind {
                 DeclKind::Type {
                     ty,
+                    bytes,
                     parameter,
                     entities,
-                    ..
                 } => {
                     for e in entities {
-                        info.set_type(&e.name.text, ty);
+                        info.set_type(&e.name.text, ty, *bytes);
                         info.set_dims(&e.name.text, &e.dims);
                         match (&e.init, parameter) {
                             (Some(v), true) => info.params.push((e.name.text.clone(), v.clone())),
@@ -179,12 +205,12 @@ impl UnitInfo {
                     }
                 }
                 DeclKind::Implicit(rules) => {
-                    for (t, _, ranges) in rules {
+                    for (t, bytes, ranges) in rules {
                         for &(a, b) in ranges {
                             for c in a.to_ascii_uppercase()..=b.to_ascii_uppercase() {
                                 if let (Some(slot), Ok(t)) = (
                                     info.implicit.get_mut((c as u8).wrapping_sub(b'A') as usize),
-                                    Ty::from_spec(t),
+                                    Typed::new(t, *bytes),
                                 ) {
                                     *slot = t;
                                 }
@@ -234,8 +260,8 @@ impl UnitInfo {
         }
     }
 
-    fn set_type(&mut self, name: &str, spec: &TypeSpec) {
-        match Ty::from_spec(spec) {
+    fn set_type(&mut self, name: &str, spec: &TypeSpec, bytes: Option<i64>) {
+        match Typed::new(spec, bytes) {
             Ok(t) => {
                 self.types.insert(name.to_string(), t);
             }
@@ -250,7 +276,7 @@ impl UnitInfo {
     }
 
     /// The declared type, else the implicit one of the initial letter.
-    pub fn type_of(&self, name: &str) -> Ty {
+    pub fn typed(&self, name: &str) -> Typed {
         if let Some(t) = self.types.get(name) {
             return *t;
         }
@@ -258,7 +284,18 @@ impl UnitInfo {
         self.implicit
             .get(first.wrapping_sub(b'A') as usize)
             .copied()
-            .unwrap_or(Ty::Real)
+            .unwrap_or(Typed::default_of(Ty::Real))
+    }
+
+    pub fn type_of(&self, name: &str) -> Ty {
+        self.typed(name).ty
+    }
+
+    /// Cells of one element; 1 when the type does not say, which is
+    /// right for a name sharing storage with no other (storage
+    /// association refuses such names).
+    pub fn width_of(&self, name: &str) -> usize {
+        self.typed(name).width.unwrap_or(1)
     }
 }
 
@@ -342,6 +379,7 @@ mod tests {
             storage: 0,
             offset: 0,
             ty: Ty::Real,
+            width: 1,
             dims: dims.into(),
             through: None,
         }

@@ -334,11 +334,11 @@ impl<'p> Interp<'p> {
                 },
                 dims,
             );
-            let len = probe
-                .len()
+            let cells = probe
+                .cells()
                 .ok_or_else(|| format!("local array {name} has assumed size"))
                 .at(unit.name.pos)?;
-            let storage = self.mem.alloc_filled(len, ty.zero()).at(unit.name.pos)?;
+            let storage = self.mem.alloc_filled(cells, ty.zero()).at(unit.name.pos)?;
             let b = Binding { storage, ..probe };
             self.statics[u].insert(name.clone(), b.clone());
             fr.vars.insert(name, b);
@@ -363,6 +363,7 @@ impl<'p> Interp<'p> {
             storage: cells.storage,
             offset: cells.offset,
             ty: self.infos[u].type_of(name),
+            width: self.infos[u].width_of(name),
             dims,
             through: cells.through,
         }
@@ -393,12 +394,14 @@ impl<'p> Interp<'p> {
     fn var<'f>(&mut self, fr: &'f mut Frame, name: &str) -> &'f Binding {
         if !fr.vars.contains_key(name) {
             let ty = self.infos[fr.unit].type_of(name);
-            let storage = self.mem.alloc(vec![ty.zero()]);
+            let width = self.infos[fr.unit].width_of(name);
+            let storage = self.mem.alloc(vec![ty.zero(); width]);
             let b = Binding {
                 name: name.into(),
                 storage,
                 offset: 0,
                 ty,
+                width,
                 dims: Rc::from([]),
                 through: None,
             };
@@ -428,7 +431,7 @@ impl<'p> Interp<'p> {
                 eval::Actual::Temp(values) => {
                     let width = dummies
                         .get(k)
-                        .map_or(1, |d| self.infos[u].type_of(&d.text).cells());
+                        .map_or(1, |d| self.infos[u].width_of(&d.text));
                     let values = values
                         .into_iter()
                         .flat_map(|v| std::iter::repeat_n(v, width))
@@ -485,7 +488,7 @@ impl<'p> Interp<'p> {
             return;
         };
         let first = b.cell(index);
-        for offset in first..first + b.ty.cells() {
+        for offset in first..first + b.width {
             t.push(Access {
                 pos,
                 unit: unit.clone(),
@@ -522,7 +525,7 @@ impl<'p> Interp<'p> {
     fn load(&mut self, b: &Binding, index: usize, pos: Pos, at_loop_end: bool) -> Exec<Value> {
         let v = self
             .mem
-            .get(b.storage, b.cell(index), b.ty.cells())
+            .get(b.storage, b.cell(index), b.width)
             .at(pos)?
             .view(b.ty)
             .at(pos)?;
@@ -539,9 +542,7 @@ impl<'p> Interp<'p> {
         at_loop_end: bool,
     ) -> Exec<()> {
         let v = v.convert(b.ty).at(pos)?;
-        self.mem
-            .set(b.storage, b.cell(index), b.ty.cells(), v)
-            .at(pos)?;
+        self.mem.set(b.storage, b.cell(index), b.width, v).at(pos)?;
         self.record(b, index, Mode::Write, pos, at_loop_end);
         Ok(())
     }
@@ -842,7 +843,7 @@ fn parse_input(text: &str, ty: Ty) -> Result<Value, String> {
     let bad = || format!("input {text:?} is not a valid {ty:?} value");
     match ty {
         Ty::Int => text.parse().map(Value::Int).map_err(|_| bad()),
-        Ty::Real | Ty::Double => value::parse_real(text).map(Value::Real).map_err(|_| bad()),
+        Ty::Real => value::parse_real(text).map(Value::Real).map_err(|_| bad()),
         Ty::Logical => match text.trim_start_matches('.').chars().next() {
             Some('T' | 't') => Ok(Value::Logical(true)),
             Some('F' | 'f') => Ok(Value::Logical(false)),

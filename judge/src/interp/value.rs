@@ -1,7 +1,8 @@
 //! Run-time values and the arithmetic of Fortran on them: integers are i64
 //! (overflow is an error, not a wrap, so a test never compares garbage),
-//! REAL and DOUBLE PRECISION are both f64 (DOUBLE PRECISION differs only
-//! in taking two storage cells), mixed operands promote to real.
+//! REAL and DOUBLE PRECISION are both f64, mixed operands promote to real.
+//! How many storage cells an element takes is the declaration's business
+//! (its bytes), not the value's.
 
 use kaiseki_frontend::ast::{BinOp, TypeSpec, UnOp};
 use std::fmt;
@@ -11,7 +12,6 @@ use std::fmt;
 pub enum Ty {
     Int,
     Real,
-    Double,
     Logical,
     Char,
 }
@@ -20,20 +20,10 @@ impl Ty {
     pub fn from_spec(spec: &TypeSpec) -> Result<Ty, String> {
         match spec {
             TypeSpec::Integer => Ok(Ty::Int),
-            TypeSpec::Real => Ok(Ty::Real),
-            TypeSpec::Double => Ok(Ty::Double),
+            TypeSpec::Real | TypeSpec::Double => Ok(Ty::Real),
             TypeSpec::Logical => Ok(Ty::Logical),
             TypeSpec::Character => Ok(Ty::Char),
             TypeSpec::Complex => Err("COMPLEX is not supported by the judge".into()),
-        }
-    }
-
-    /// Numeric storage units one element occupies (Fortran 77, 17.1.1):
-    /// what EQUIVALENCE and COMMON offsets count.
-    pub fn cells(self) -> usize {
-        match self {
-            Ty::Double => 2,
-            Ty::Int | Ty::Real | Ty::Logical | Ty::Char => 1,
         }
     }
 
@@ -41,7 +31,7 @@ impl Ty {
     pub fn zero(self) -> Value {
         match self {
             Ty::Int => Value::Int(0),
-            Ty::Real | Ty::Double => Value::Real(0.0),
+            Ty::Real => Value::Real(0.0),
             Ty::Logical => Value::Logical(false),
             Ty::Char => Value::Char(String::new()),
         }
@@ -61,8 +51,8 @@ impl Value {
     pub fn convert(&self, ty: Ty) -> Result<Value, String> {
         match (self, ty) {
             (Value::Int(i), Ty::Int) => Ok(Value::Int(*i)),
-            (Value::Int(i), Ty::Real | Ty::Double) => Ok(Value::Real(*i as f64)),
-            (Value::Real(x), Ty::Real | Ty::Double) => Ok(Value::Real(*x)),
+            (Value::Int(i), Ty::Real) => Ok(Value::Real(*i as f64)),
+            (Value::Real(x), Ty::Real) => Ok(Value::Real(*x)),
             (Value::Real(x), Ty::Int) => real_to_int(x.trunc()).map(Value::Int),
             (Value::Logical(b), Ty::Logical) => Ok(Value::Logical(*b)),
             (Value::Char(s), Ty::Char) => Ok(Value::Char(s.clone())),
@@ -79,7 +69,7 @@ impl Value {
         match (self, ty) {
             (Value::Real(x), Ty::Int) => Ok(Value::Int(*x as i64)),
             (Value::Logical(b), Ty::Int) => Ok(Value::Int(i64::from(*b))),
-            (Value::Logical(b), Ty::Real | Ty::Double) => Ok(Value::Real(f64::from(u8::from(*b)))),
+            (Value::Logical(b), Ty::Real) => Ok(Value::Real(f64::from(u8::from(*b)))),
             (Value::Int(i), Ty::Logical) => Ok(Value::Logical(*i != 0)),
             (Value::Real(x), Ty::Logical) => Ok(Value::Logical(*x != 0.0)),
             (v, t) => v.convert(t),
@@ -305,10 +295,8 @@ mod tests {
         assert_eq!(Value::Logical(true).view(Ty::Int), Ok(i(1)));
         assert_eq!(Value::Real(1.0e30).view(Ty::Int), Ok(i(i64::MAX)));
         assert_eq!(Value::Int(0).view(Ty::Logical), Ok(Value::Logical(false)));
-        assert_eq!(Value::Real(2.5).view(Ty::Double), Ok(Value::Real(2.5)));
+        assert_eq!(Value::Int(2).view(Ty::Real), Ok(Value::Real(2.0)));
         assert!(Value::Char("A".into()).view(Ty::Int).is_err());
-        assert_eq!(Ty::Double.cells(), 2);
-        assert_eq!(Ty::Int.cells(), 1);
     }
 
     #[test]
