@@ -89,7 +89,7 @@ pub struct ArgOrigin {
     pub outer: Option<Rc<ArgOrigin>>,
 }
 
-/// A name a unit gives to cells of COMMON storage.
+/// A COMMON member of a unit: the cells it names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SharedName {
     pub var: Rc<str>,
@@ -100,11 +100,12 @@ pub struct SharedName {
     pub element_cells: usize,
 }
 
-/// Per unit, the names it gives to COMMON storage: its COMMON members in
-/// declaration order, then the names EQUIVALENCE puts there. A callee's
-/// access to such a cell is, seen from the caller, an access at the call
-/// through the first of these names covering the cell (the analyses model
-/// a call as using and defining the caller's COMMON variables).
+/// Per unit, its COMMON members in declaration order. The analyses model
+/// a call as using and defining the caller's COMMON variables, so a
+/// callee's access to a cell of a block the caller declares is, seen from
+/// the caller, an access at the call through the member covering the
+/// cell; a cell only an EQUIVALENCE puts in the block (past its members)
+/// belongs to the block too, whose first member then stands for it.
 #[derive(Clone, Debug, Default)]
 pub struct CommonNames(HashMap<Rc<str>, Vec<SharedName>>);
 
@@ -113,14 +114,18 @@ impl CommonNames {
         self.0.entry(unit).or_default().push(name);
     }
 
-    /// The name `unit` gives to `loc`, and the element's index in it.
+    /// The member of `unit` that stands for `loc` (see [`CommonNames`]) and
+    /// the index of the cell's element counted from the member's element 0
+    /// (past its end for a cell beyond the members).
     pub fn name_of(&self, unit: &str, loc: Loc) -> Option<(&SharedName, usize)> {
-        self.0.get(unit)?.iter().find_map(|n| {
-            let within = loc.offset.checked_sub(n.start).filter(|d| *d < n.cells);
-            within
-                .filter(|_| n.storage == loc.storage)
-                .map(|d| (n, d / n.element_cells.max(1)))
-        })
+        let members = self.0.get(unit)?;
+        let in_block = members.iter().filter(|n| n.storage == loc.storage);
+        let covering = in_block
+            .clone()
+            .find(|n| (n.start..n.start + n.cells).contains(&loc.offset));
+        let n = covering.or_else(|| in_block.min_by_key(|n| n.start))?;
+        let index = loc.offset.checked_sub(n.start)? / n.element_cells.max(1);
+        Some((n, index))
     }
 }
 

@@ -269,3 +269,39 @@ fn a_call_uses_before_it_defines() {
     ]);
     assert_eq!(rows(&dependences(&seen[0]), "S"), want);
 }
+
+/// A callee's access to COMMON is seen at the call under the caller's
+/// member covering the cell; past the members (an EQUIVALENCE extending
+/// the block), under the block's first member.
+#[test]
+fn common_cells_are_seen_at_the_call_under_the_callers_members() {
+    let src = "      PROGRAM M
+      REAL A(2), B, Z(3)
+      COMMON /C/ A, B
+      EQUIVALENCE (B, Z(1))
+      CALL SET
+      PRINT *, A(2), Z(3)
+      END
+      SUBROUTINE SET
+      REAL P(5)
+      COMMON /C/ P
+      P(2) = 1.0
+      P(5) = 2.0
+      END
+";
+    let run = run_source("m.f", src, &[] as &[&str], &Config::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = project(&run.trace, &run.common, "M");
+    let at_call: Vec<(&str, usize)> = seen[0]
+        .iter()
+        .filter(|a| a.pos.line == 5)
+        .map(|a| (&*a.var, a.index))
+        .collect();
+    assert_eq!(at_call, vec![("A", 1), ("A", 4)]);
+    let d = dependences(&seen[0]);
+    let want = BTreeSet::from([
+        row(DepKind::Flow, (5, 12), (6, 16), &[], &[]),
+        row(DepKind::Flow, (5, 12), (6, 22), &[], &[]),
+    ]);
+    assert_eq!(rows(&d, "A"), want);
+}

@@ -114,17 +114,17 @@ struct Anchor {
 impl Interp<'_> {
     /// Binds the COMMON members and EQUIVALENCEd names of unit `fr.unit`
     /// (into its statics and the frame), allocating the classes that are
-    /// not in COMMON, and records the names COMMON storage has here.
+    /// not in COMMON, and records the unit's COMMON members.
     pub(super) fn associate(&mut self, fr: &mut Frame, unit_pos: Pos) -> Exec<()> {
         let classes = self.equivalence_classes(fr)?;
-        let (mut bound, anchors) = self.common_members(fr, &classes)?;
+        let (members, anchors) = self.common_members(fr, &classes)?;
         for (class, anchor) in classes.iter().zip(anchors) {
             match anchor {
-                Some(a) => self.place_in_common(fr, class, &a, &mut bound)?,
+                Some(a) => self.place_in_common(fr, class, &a, &members)?,
                 None => self.allocate_class(fr, class, unit_pos)?,
             }
         }
-        for b in &bound {
+        for b in &members {
             self.common_names.add(
                 self.unit_names[fr.unit].clone(),
                 SharedName {
@@ -162,7 +162,7 @@ impl Interp<'_> {
         classes: &[Vec<Member>],
     ) -> Exec<(Vec<Binding>, Vec<Option<Anchor>>)> {
         let mut anchors: Vec<Option<Anchor>> = vec![None; classes.len()];
-        let mut bound = Vec::new();
+        let mut members = Vec::new();
         for (block, names) in self.infos[fr.unit].commons.clone() {
             let storage = self.common_storage(&block);
             let mut offset: usize = 0;
@@ -199,10 +199,10 @@ impl Interp<'_> {
                 offset = offset.saturating_add(cells);
                 self.mem.grow(storage, offset, b.ty.zero()).at(m.pos)?;
                 self.keep(fr, &b);
-                bound.push(b);
+                members.push(b);
             }
         }
-        Ok((bound, anchors))
+        Ok((members, anchors))
     }
 
     /// Binds the members of a class that sits in COMMON, growing the block
@@ -212,11 +212,11 @@ impl Interp<'_> {
         fr: &mut Frame,
         class: &[Member],
         anchor: &Anchor,
-        bound: &mut Vec<Binding>,
+        members: &[Binding],
     ) -> Exec<()> {
         for m in class {
-            if bound.iter().any(|b| *b.name == *m.name) {
-                continue; // a COMMON member
+            if members.iter().any(|b| *b.name == *m.name) {
+                continue;
             }
             let Some(start) = usize::try_from(anchor.base + m.at).ok() else {
                 return fail(
@@ -231,7 +231,6 @@ impl Interp<'_> {
             let end = start.saturating_add(b.cells().unwrap_or(0));
             self.mem.grow(anchor.storage, end, b.ty.zero()).at(m.pos)?;
             self.keep(fr, &b);
-            bound.push(b);
         }
         Ok(())
     }
