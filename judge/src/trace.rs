@@ -89,23 +89,26 @@ pub struct ArgOrigin {
     pub outer: Option<Rc<ArgOrigin>>,
 }
 
-/// A COMMON member of a unit: the cells it names.
+/// A COMMON member of a unit and cells it stands for: its own, or those
+/// of a name EQUIVALENCE associates with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SharedName {
     pub var: Rc<str>,
     pub storage: usize,
-    /// The name's first cell and how many it covers.
+    /// The first cell of the member's element 0, and cells per element.
     pub start: usize,
-    pub cells: usize,
     pub element_cells: usize,
+    /// The cells it stands for.
+    pub covers: std::ops::Range<usize>,
 }
 
-/// Per unit, its COMMON members in declaration order. The analyses model
-/// a call as using and defining the caller's COMMON variables, so a
-/// callee's access to a cell of a block the caller declares is, seen from
-/// the caller, an access at the call through the member covering the
-/// cell; a cell only an EQUIVALENCE puts in the block (past its members)
-/// belongs to the block too, whose first member then stands for it.
+/// Per unit, its COMMON members in declaration order, then the names
+/// EQUIVALENCE puts in COMMON, each stood for by the first member of its
+/// class. The analyses model a call as using and defining the caller's
+/// COMMON variables, so a callee's access to a cell of a block the caller
+/// declares is, seen from the caller, an access at the call through the
+/// member covering the cell, or the member associated with the name that
+/// does (past the block's members, where EQUIVALENCE extends it).
 #[derive(Clone, Debug, Default)]
 pub struct CommonNames(HashMap<Rc<str>, Vec<SharedName>>);
 
@@ -116,16 +119,16 @@ impl CommonNames {
 
     /// The member of `unit` that stands for `loc` (see [`CommonNames`]) and
     /// the index of the cell's element counted from the member's element 0
-    /// (past its end for a cell beyond the members).
+    /// (out of its bounds for a cell it stands for but does not cover).
     pub fn name_of(&self, unit: &str, loc: Loc) -> Option<(&SharedName, usize)> {
-        let members = self.0.get(unit)?;
-        let in_block = members.iter().filter(|n| n.storage == loc.storage);
-        let covering = in_block
-            .clone()
-            .find(|n| (n.start..n.start + n.cells).contains(&loc.offset));
-        let n = covering.or_else(|| in_block.min_by_key(|n| n.start))?;
-        let index = loc.offset.checked_sub(n.start)? / n.element_cells.max(1);
-        Some((n, index))
+        let n = self
+            .0
+            .get(unit)?
+            .iter()
+            .find(|n| n.storage == loc.storage && n.covers.contains(&loc.offset))?;
+        let element =
+            (loc.offset as i64 - n.start as i64).div_euclid(n.element_cells.max(1) as i64);
+        Some((n, usize::try_from(element).unwrap_or(0)))
     }
 }
 

@@ -181,12 +181,19 @@ fn storage_programs_cover_the_forms_of_association() {
         if stmts.iter().any(|s| s.starts_with("CALL SUB2")) {
             seen.insert("two subroutines");
         }
-        // Cells of the block past its members: the main program extends it.
-        let extended = run.trace.iter().any(|a| {
-            run.common
-                .name_of("STORE", a.loc)
-                .is_some_and(|(n, k)| (k + 1) * n.element_cells > n.cells)
-        });
+        // Cells of the block past those the main program's members cover
+        // (it writes each member whole): an EQUIVALENCE extends the block.
+        let common: Vec<(usize, bool)> = run
+            .trace
+            .iter()
+            .filter(|a| &*a.unit == "STORE")
+            .filter_map(|a| {
+                let (n, _) = run.common.name_of("STORE", a.loc)?;
+                Some((a.loc.offset, n.var == a.var))
+            })
+            .collect();
+        let members_end = common.iter().filter(|c| c.1).map(|c| c.0 + 1).max();
+        let extended = common.iter().any(|c| c.0 >= members_end.unwrap_or(0));
         if extended {
             seen.insert("COMMON extended by EQUIVALENCE");
         }

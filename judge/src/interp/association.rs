@@ -102,39 +102,31 @@ impl Classes {
     }
 }
 
-/// Where a class sits in a COMMON block: the block, its storage, and the
-/// cell of class position 0.
+/// Where a class sits in a COMMON block: the block, its storage, the cell
+/// of class position 0, and the first member of the block in the class.
 #[derive(Clone)]
 struct Anchor {
     block: String,
     storage: usize,
     base: i64,
+    member: Binding,
 }
 
 impl Interp<'_> {
     /// Binds the COMMON members and EQUIVALENCEd names of unit `fr.unit`
     /// (into its statics and the frame), allocating the classes that are
-    /// not in COMMON, and records the unit's COMMON members.
+    /// not in COMMON, and records which members stand for COMMON cells.
     pub(super) fn associate(&mut self, fr: &mut Frame, unit_pos: Pos) -> Exec<()> {
         let classes = self.equivalence_classes(fr)?;
         let (members, anchors) = self.common_members(fr, &classes)?;
+        for b in &members {
+            self.stands_for(fr.unit, b, b);
+        }
         for (class, anchor) in classes.iter().zip(anchors) {
             match anchor {
                 Some(a) => self.place_in_common(fr, class, &a, &members)?,
                 None => self.allocate_class(fr, class, unit_pos)?,
             }
-        }
-        for b in &members {
-            self.common_names.add(
-                self.unit_names[fr.unit].clone(),
-                SharedName {
-                    var: b.name.clone(),
-                    storage: b.storage,
-                    start: b.offset,
-                    cells: b.cells().unwrap_or(0),
-                    element_cells: b.width,
-                },
-            );
         }
         Ok(())
     }
@@ -181,10 +173,11 @@ impl Interp<'_> {
                         block: block.clone(),
                         storage,
                         base: offset as i64 - at,
+                        member: b.clone(),
                     };
                     match &anchors[c] {
                         None => anchors[c] = Some(anchor),
-                        Some(a) if a.storage == anchor.storage && a.base == anchor.base => {}
+                        Some(a) if a.storage == storage && a.base == anchor.base => {}
                         Some(a) => {
                             return fail(
                                 m.pos,
@@ -231,8 +224,24 @@ impl Interp<'_> {
             let end = start.saturating_add(b.cells().unwrap_or(0));
             self.mem.grow(anchor.storage, end, b.ty.zero()).at(m.pos)?;
             self.keep(fr, &b);
+            self.stands_for(fr.unit, &anchor.member, &b);
         }
         Ok(())
+    }
+
+    /// Records that the COMMON `member` of a unit stands for the cells of `b`.
+    fn stands_for(&mut self, unit: usize, member: &Binding, b: &Binding) {
+        let cells = b.cells().unwrap_or(0);
+        self.common_names.add(
+            self.unit_names[unit].clone(),
+            SharedName {
+                var: member.name.clone(),
+                storage: member.storage,
+                start: member.offset,
+                element_cells: member.width,
+                covers: b.offset..b.offset.saturating_add(cells),
+            },
+        );
     }
 
     /// The storage of a COMMON block, created empty at its first mention.
