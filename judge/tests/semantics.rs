@@ -1,6 +1,6 @@
 //! The interpreter on small programs parsed from source: Fortran semantics
-//! (trip counts, integer division, labels, calls by reference, COMMON) and
-//! the exact trace of every access.
+//! (trip counts, integer division, labels, calls by reference, COMMON and
+//! EQUIVALENCE by storage cells) and the exact trace of every access.
 
 use kaiseki_judge::{run_source, Access, Config, Mode};
 

@@ -5,6 +5,10 @@
 //! until one holds the labelled statement (or the IF construct whose END IF
 //! carries the label), and a jump to a DO loop's end label from inside the
 //! loop ends the iteration. Jumps into a block from outside are refused.
+//!
+//! Memory is cells, numeric storage units (an element of 8 bytes takes
+//! two): COMMON blocks and EQUIVALENCE classes lay names out in them
+//! (`association`), so names sharing storage access the same cells.
 
 mod association;
 mod eval;
