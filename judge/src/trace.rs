@@ -193,7 +193,7 @@ impl Access {
     }
 }
 
-/// The trace as `unit` sees it (see [`Access::seen_from`]), one trace per
+/// The trace as `unit` sees it (`Access::seen_from`), one trace per
 /// activation of the unit: what to compute the real dependences of that
 /// unit's analysis from, which sees neither its callers' loops nor one
 /// activation reaching the next. A call is one statement: of its accesses
