@@ -7,7 +7,8 @@
 //!
 //! These are the direct (minimal) dynamic dependences; every one of them is
 //! a dependence a sound static analysis must report (as a row covering its
-//! source, sink and distance).
+//! source, sink and distance). The two ends may go through different names
+//! that share the cell (EQUIVALENCE, COMMON laid out differently).
 
 use crate::trace::{Access, Iteration, Loc, Mode};
 use kaiseki_frontend::ast::Pos;
@@ -50,6 +51,8 @@ pub struct Dependence {
     pub kind: DepKind,
     /// The name the source access goes through.
     pub var: String,
+    /// The name the sink access goes through (`var` unless they share storage).
+    pub sink_var: String,
     pub src: End,
     pub dst: End,
     /// The DO loops enclosing both ends (DO statement positions, outermost
@@ -72,11 +75,16 @@ impl fmt::Display for Dependence {
         };
         let loops: Vec<String> = self.loops.iter().map(|p| p.line.to_string()).collect();
         let dist: Vec<String> = self.distance.iter().map(i64::to_string).collect();
+        let var = if self.var == self.sink_var {
+            self.var.clone()
+        } else {
+            format!("{}->{}", self.var, self.sink_var)
+        };
         write!(
             f,
             "{} {} {} -> {} loops [{}] distance ({})",
             self.kind.as_str(),
-            self.var,
+            var,
             end(&self.src),
             end(&self.dst),
             loops.join(","),
@@ -96,7 +104,7 @@ struct CellState {
 }
 
 type KeyEnd = (Rc<str>, Pos, bool);
-type Key = (DepKind, Rc<str>, KeyEnd, KeyEnd, Vec<Pos>, Vec<i64>);
+type Key = (DepKind, [Rc<str>; 2], KeyEnd, KeyEnd, Vec<Pos>, Vec<i64>);
 
 /// All real dependences of a trace, deduplicated.
 pub fn dependences(trace: &[Access]) -> BTreeSet<Dependence> {
@@ -106,7 +114,8 @@ pub fn dependences(trace: &[Access]) -> BTreeSet<Dependence> {
         let (a, b) = (&trace[src], &trace[dst]);
         let (loops, distance) = common_loops(&a.loops, &b.loops);
         let end = |x: &Access| (x.unit.clone(), x.pos, x.at_loop_end);
-        found.insert((kind, a.var.clone(), end(a), end(b), loops, distance));
+        let vars = [a.var.clone(), b.var.clone()];
+        found.insert((kind, vars, end(a), end(b), loops, distance));
     };
     for (i, access) in trace.iter().enumerate() {
         let cell = cells.entry(access.loc).or_default();
@@ -135,14 +144,17 @@ pub fn dependences(trace: &[Access]) -> BTreeSet<Dependence> {
     }
     found
         .into_iter()
-        .map(|(kind, var, src, dst, loops, distance)| Dependence {
-            kind,
-            var: var.to_string(),
-            src: end(src),
-            dst: end(dst),
-            loops,
-            distance,
-        })
+        .map(
+            |(kind, [var, sink_var], src, dst, loops, distance)| Dependence {
+                kind,
+                var: var.to_string(),
+                sink_var: sink_var.to_string(),
+                src: end(src),
+                dst: end(dst),
+                loops,
+                distance,
+            },
+        )
         .collect()
 }
 

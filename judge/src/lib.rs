@@ -13,7 +13,9 @@ pub mod trace;
 
 pub use deps::{common_loops, dependences, DepKind, Dependence};
 pub use interp::{run, Config, Run, RunError};
-pub use trace::{project, Access, ArgOrigin, Iteration, Loc, Mode};
+pub use trace::{
+    project, Access, ArgOrigin, CallSite, CommonNames, Iteration, Loc, Mode, SharedName,
+};
 
 /// Parses `text` as the file `path` (the extension chooses fixed or free
 /// form) and runs it; a parse error or a run-time error is the `Err`, as

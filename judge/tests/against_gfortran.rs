@@ -3,7 +3,7 @@
 //! gfortran's REAL is single precision, the judge's is double).
 //! gfortran is required: without it these tests fail, they never skip.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, Generated};
+use kaiseki_judge::gen::{affine_nest, scalar_program, storage_program, Generated};
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
 
@@ -78,6 +78,117 @@ fn worked_examples_print_what_gfortran_prints() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// Programs whose printed values depend on storage association: a chain
+/// of EQUIVALENCE sets with offsets, a 2-D array on a 1-D one in column
+/// order, a scalar on an element, COMMON blocks laid out differently in a
+/// subroutine, one of them extended by EQUIVALENCE, with two-cell DOUBLE
+/// PRECISION and INTEGER*8 members before REAL ones.
+#[test]
+fn storage_association_prints_what_gfortran_prints() {
+    let chain = "      PROGRAM EQ
+      REAL X(4), Y(6), ARR(10)
+      INTEGER I
+      EQUIVALENCE (X(1), Y(3)), (Y(1), ARR(5))
+      DO 10 I = 1, 10
+   10 ARR(I) = REAL(I)
+      DO 20 I = 1, 4
+   20 X(I) = X(I) + 10.0 * Y(I)
+      PRINT *, X
+      PRINT *, Y
+      PRINT *, ARR
+      END
+";
+    let grid = "program eq2
+  integer :: m(3,2), v(6), s, arr(4), i, j
+  equivalence (m(2,1), v(1)), (s, arr(2))
+  do j = 1, 2
+    do i = 1, 3
+      m(i,j) = 10*i + j
+    end do
+  end do
+  do i = 1, 4
+    arr(i) = i
+  end do
+  s = 99
+  v(3) = v(1) + v(2)
+  print *, m
+  print *, v(1:5)
+  print *, arr
+end program
+";
+    let commons = "      PROGRAM CL
+      REAL A(10), S, Z(5), R(2)
+      DOUBLE PRECISION D(3)
+      INTEGER I
+      COMMON /B/ A, S
+      COMMON /C/ D, R
+      EQUIVALENCE (A(9), Z(1))
+      DO 10 I = 1, 10
+   10 A(I) = REAL(I)
+      S = 0.5
+      Z(4) = 40.0
+      Z(5) = 50.0
+      D(1) = 1.0D0
+      D(2) = 2.0D0
+      D(3) = 4.0D0
+      R(1) = 7.0
+      R(2) = 8.0
+      CALL SUB
+      PRINT *, A, S, Z
+      PRINT *, D, R
+      END
+      SUBROUTINE SUB
+      REAL X(5), Y(6), W(2), P(2)
+      DOUBLE PRECISION E, F(2)
+      INTEGER K
+      COMMON /B/ X, Y, W
+      COMMON /C/ E, F, P
+      DO 10 K = 1, 5
+   10 X(K) = X(K) + Y(K)
+      W(1) = W(1) + Y(6)
+      F(2) = F(1) + E
+      P(2) = P(1) * 2.0 + REAL(F(2))
+      END
+";
+    // Sizes from the declarations: INTEGER*8 and IMPLICIT DOUBLE
+    // PRECISION take two cells.
+    let kinds = "      PROGRAM KINDS
+      IMPLICIT DOUBLE PRECISION (D)
+      INTEGER*8 K8(2)
+      REAL R(2)
+      COMMON /C/ K8, DX, R
+      K8(1) = 5
+      K8(2) = 6
+      DX = 2.5D0
+      R(1) = 1.0
+      R(2) = 2.0
+      CALL SUB
+      PRINT *, K8, DX, R
+      END
+      SUBROUTINE SUB
+      INTEGER*8 L8, M8
+      DOUBLE PRECISION E
+      REAL S(2)
+      COMMON /C/ L8, M8, E, S
+      M8 = M8 + L8
+      E = E * 2.0D0
+      S(2) = S(1) + REAL(E)
+      END
+";
+    let mut failures = Vec::new();
+    for (name, source) in [
+        ("eq_chain.f", chain),
+        ("eq_grid.f90", grid),
+        ("eq_commons.f", commons),
+        ("eq_kinds.f", kinds),
+    ] {
+        if let Err(e) = agree(&work_dir("storage"), name, source, &[Vec::new()]) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
 fn check_generated(kind: &str, make: fn(u64) -> Generated, seeds: std::ops::Range<u64>) {
     let mut failures = Vec::new();
     for seed in seeds {
@@ -97,4 +208,9 @@ fn generated_scalar_programs_print_what_gfortran_prints() {
 #[test]
 fn generated_loop_nests_print_what_gfortran_prints() {
     check_generated("nest", affine_nest, 0..25);
+}
+
+#[test]
+fn generated_storage_programs_print_what_gfortran_prints() {
+    check_generated("storage", storage_program, 0..25);
 }

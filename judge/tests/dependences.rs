@@ -1,7 +1,7 @@
 //! Real dependences computed from traces of small programs, checked
 //! exactly: kinds, ends, common loops and distances.
 
-use kaiseki_judge::{dependences, run_source, Config, DepKind, Dependence};
+use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Dependence, Mode};
 use std::collections::BTreeSet;
 
 fn deps(path: &str, text: &str, input: &[&str]) -> BTreeSet<Dependence> {
@@ -193,9 +193,12 @@ fn projection_puts_callee_accesses_at_the_actual_arguments() {
 ";
     let run = run_source("m.f", src, &[] as &[&str], &Config::default())
         .unwrap_or_else(|e| panic!("{e}"));
-    let seen = kaiseki_judge::project(&run.trace, "M");
-    assert!(seen.iter().all(|a| &*a.unit == "M" && a.callers.is_empty()));
-    let d = dependences(&seen);
+    let seen = project(&run.trace, &run.common, "M");
+    assert_eq!(seen.len(), 1, "one activation of the main program");
+    assert!(seen[0]
+        .iter()
+        .all(|a| &*a.unit == "M" && a.callers.is_empty()));
+    let d = dependences(&seen[0]);
     let want = BTreeSet::from([
         row(DepKind::Flow, (6, 17), (6, 23), &[5], &[1]),
         row(DepKind::Flow, (4, 7), (6, 23), &[], &[]),
@@ -203,9 +206,100 @@ fn projection_puts_callee_accesses_at_the_actual_arguments() {
         row(DepKind::Output, (4, 7), (6, 17), &[], &[]),
     ]);
     assert_eq!(rows(&d, "A"), want);
-    // Seen from the callee, X of one call reaches Y of the next: the
-    // caller's loop carries it.
-    let callee = dependences(&kaiseki_judge::project(&run.trace, "ADD1"));
-    let want_x = BTreeSet::from([row(DepKind::Flow, (10, 7), (10, 11), &[5], &[1])]);
-    assert_eq!(rows(&callee, "X"), want_x);
+    // Seen from the callee, each call is an activation of its own: X of
+    // one call reaching Y of the next is no dependence of ADD1's body.
+    let callee = project(&run.trace, &run.common, "ADD1");
+    assert_eq!(callee.len(), 4);
+    assert!(callee.iter().all(|t| dependences(t).is_empty()));
+}
+
+#[test]
+fn activations_of_a_callee_leave_out_the_callers_loops() {
+    let src = "      PROGRAM M
+      REAL A(6)
+      DO 10 I = 1, 2
+   10 CALL SHIFT(A)
+      END
+      SUBROUTINE SHIFT(X)
+      REAL X(6)
+      DO 20 J = 2, 6
+   20 X(J) = X(J-1)
+      END
+";
+    let run = run_source("m.f", src, &[] as &[&str], &Config::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = project(&run.trace, &run.common, "SHIFT");
+    assert_eq!(seen.len(), 2);
+    for activation in &seen {
+        let want = BTreeSet::from([row(DepKind::Flow, (9, 7), (9, 14), &[8], &[1])]);
+        assert_eq!(rows(&dependences(activation), "X"), want);
+    }
+}
+
+/// A call is one statement of the caller: what the callee does to a cell
+/// in between its first access and its first write stays inside.
+#[test]
+fn a_call_uses_before_it_defines() {
+    let src = "      PROGRAM M
+      COMMON /C/ S
+      S = 1.0
+      CALL TWICE
+      PRINT *, S
+      END
+      SUBROUTINE TWICE
+      COMMON /C/ T
+      T = T + 1.0
+      T = T * 2.0
+      END
+";
+    let run = run_source("m.f", src, &[] as &[&str], &Config::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = project(&run.trace, &run.common, "M");
+    let at_call: Vec<(Mode, &str)> = seen[0]
+        .iter()
+        .filter(|a| a.pos.line == 4)
+        .map(|a| (a.mode, &*a.var))
+        .collect();
+    assert_eq!(at_call, vec![(Mode::Read, "S"), (Mode::Write, "S")]);
+    let want = BTreeSet::from([
+        row(DepKind::Flow, (3, 7), (4, 12), &[], &[]),
+        row(DepKind::Output, (3, 7), (4, 12), &[], &[]),
+        row(DepKind::Anti, (4, 12), (4, 12), &[], &[]),
+        row(DepKind::Flow, (4, 12), (5, 16), &[], &[]),
+    ]);
+    assert_eq!(rows(&dependences(&seen[0]), "S"), want);
+}
+
+/// A callee's access to COMMON is seen at the call under the caller's
+/// member covering the cell; past the members (an EQUIVALENCE extending
+/// the block), under the member the extending name is associated with.
+#[test]
+fn common_cells_are_seen_at_the_call_under_the_callers_members() {
+    let src = "      PROGRAM M
+      REAL A(2), B, Z(3)
+      COMMON /C/ A, B
+      EQUIVALENCE (B, Z(1))
+      CALL SET
+      PRINT *, A(2), Z(3)
+      END
+      SUBROUTINE SET
+      REAL P(5)
+      COMMON /C/ P
+      P(2) = 1.0
+      P(5) = 2.0
+      END
+";
+    let run = run_source("m.f", src, &[] as &[&str], &Config::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = project(&run.trace, &run.common, "M");
+    let at_call: Vec<(&str, usize)> = seen[0]
+        .iter()
+        .filter(|a| a.pos.line == 5)
+        .map(|a| (&*a.var, a.index))
+        .collect();
+    assert_eq!(at_call, vec![("A", 1), ("B", 2)]);
+    let d = dependences(&seen[0]);
+    let a = BTreeSet::from([row(DepKind::Flow, (5, 12), (6, 16), &[], &[])]);
+    let b = BTreeSet::from([row(DepKind::Flow, (5, 12), (6, 22), &[], &[])]);
+    assert_eq!((rows(&d, "A"), rows(&d, "B")), (a, b));
 }

@@ -1,8 +1,9 @@
 //! The generators: deterministic per seed, varied across seeds, and every
 //! program parses and runs in the judge on all its inputs, in bounds.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, Generated};
-use kaiseki_judge::{dependences, run_source, Config, DepKind};
+use kaiseki_judge::gen::{affine_nest, scalar_program, storage_program, Generated};
+use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
+use std::collections::BTreeSet;
 
 fn runs_cleanly(g: &Generated) {
     for input in &g.inputs {
@@ -18,6 +19,8 @@ fn same_seed_same_program_other_seed_other_program() {
     assert_eq!(affine_nest(3).source, affine_nest(3).source);
     assert_ne!(scalar_program(3).source, scalar_program(4).source);
     assert_ne!(affine_nest(3).source, affine_nest(4).source);
+    assert_eq!(storage_program(3).source, storage_program(3).source);
+    assert_ne!(storage_program(3).source, storage_program(4).source);
 }
 
 #[test]
@@ -82,4 +85,183 @@ fn loop_nests_have_carried_dependences() {
             "no carried {k:?} dependence on arrays in 40 nests"
         );
     }
+}
+
+#[test]
+fn storage_programs_run_in_bounds() {
+    for seed in 0..150 {
+        runs_cleanly(&storage_program(seed));
+    }
+}
+
+fn run_storage(seed: u64) -> (Generated, Run) {
+    let g = storage_program(seed);
+    let run = run_source(&g.file_name, &g.source, &[] as &[&str], &Config::default())
+        .unwrap_or_else(|e| panic!("{e}\n--- source:\n{}", g.source));
+    (g, run)
+}
+
+/// The statements of a unit as one line each (continuations joined).
+fn statements(source: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in source.lines() {
+        match (line.strip_prefix("     &"), out.last_mut()) {
+            (Some(rest), Some(last)) => last.push_str(rest),
+            _ => out.push(line.trim().to_string()),
+        }
+    }
+    out
+}
+
+/// The items of each set of an EQUIVALENCE statement.
+fn equivalence_sets(stmt: &str) -> Vec<Vec<String>> {
+    let mut sets = Vec::new();
+    let (mut depth, mut item) = (0, String::new());
+    let mut set = Vec::new();
+    for c in stmt.trim_start_matches("EQUIVALENCE").chars() {
+        match (c, depth) {
+            ('(', 0) => depth = 1,
+            (')', 1) => {
+                set.push(std::mem::take(&mut item).trim().to_string());
+                sets.push(std::mem::take(&mut set));
+                depth = 0;
+            }
+            (',', 1) => set.push(std::mem::take(&mut item).trim().to_string()),
+            (c, d) if d > 0 => {
+                depth += usize::from(c == '(');
+                depth -= usize::from(c == ')');
+                item.push(c);
+            }
+            _ => {}
+        }
+    }
+    sets
+}
+
+#[test]
+fn storage_programs_cover_the_forms_of_association() {
+    let mut seen = BTreeSet::new();
+    for seed in 0..60 {
+        let (g, run) = run_storage(seed);
+        let stmts = statements(&g.source);
+        seen.insert(if g.file_name.ends_with(".f") {
+            "fixed"
+        } else {
+            "free"
+        });
+        let arrays: BTreeSet<&str> = stmts
+            .iter()
+            .filter(|s| {
+                s.starts_with("INTEGER") || s.starts_with("REAL") || s.starts_with("DOUBLE")
+            })
+            .flat_map(|s| s.split(", "))
+            .filter_map(|d| d.split_whitespace().last()?.split_once('(').map(|(n, _)| n))
+            .collect();
+        for s in stmts.iter().filter(|s| s.starts_with("EQUIVALENCE")) {
+            for set in equivalence_sets(s) {
+                if set.len() == 3 {
+                    seen.insert("a set of three");
+                }
+                for item in &set {
+                    if item.contains(',') {
+                        seen.insert("a 2-D element");
+                    }
+                    if !item.contains('(') && !arrays.contains(item.as_str()) {
+                        seen.insert("a scalar");
+                    }
+                }
+            }
+        }
+        if stmts
+            .iter()
+            .any(|s| s.starts_with("DOUBLE PRECISION") && s.contains(" M"))
+        {
+            seen.insert("DOUBLE PRECISION in COMMON");
+        }
+        if stmts.iter().any(|s| s.starts_with("CALL SUB2")) {
+            seen.insert("two subroutines");
+        }
+        // Cells of the block past those the main program's members cover
+        // (it writes each member whole): an EQUIVALENCE extends the block.
+        let common: Vec<(usize, bool)> = run
+            .trace
+            .iter()
+            .filter(|a| &*a.unit == "STORE")
+            .filter_map(|a| {
+                let (n, _) = run.common.name_of("STORE", a.loc)?;
+                Some((a.loc.offset, n.var == a.var))
+            })
+            .collect();
+        let members_end = common.iter().filter(|c| c.1).map(|c| c.0 + 1).max();
+        let extended = common.iter().any(|c| c.0 >= members_end.unwrap_or(0));
+        if extended {
+            seen.insert("COMMON extended by EQUIVALENCE");
+        }
+        let args: Vec<&str> = stmts
+            .iter()
+            .filter_map(|s| s.strip_prefix("CALL SUB1(")?.strip_suffix(')'))
+            .collect();
+        let in_loop = args.iter().any(|a| matches!(*a, "I" | "J"));
+        let outside = args.iter().any(|a| a.parse::<i64>().is_ok());
+        assert!(
+            in_loop && outside,
+            "SUB1 called in and outside loops:\n{}",
+            g.source
+        );
+    }
+    let want = [
+        "fixed",
+        "free",
+        "a set of three",
+        "a 2-D element",
+        "a scalar",
+        "DOUBLE PRECISION in COMMON",
+        "two subroutines",
+        "COMMON extended by EQUIVALENCE",
+    ];
+    for w in want {
+        assert!(seen.contains(w), "no program has {w}");
+    }
+}
+
+#[test]
+fn storage_programs_have_dependences_between_names_of_one_cell() {
+    // The point of the programs: carried dependences of every kind whose
+    // ends go through different names, in the main program and in a
+    // subroutine, and through COMMON at a call.
+    let (mut carried, mut in_sub, mut at_call) = (BTreeSet::new(), false, false);
+    for seed in 0..40 {
+        let (g, run) = run_storage(seed);
+        let lines: Vec<&str> = g.source.lines().collect();
+        let is_call = |line: u32| lines[line as usize - 1].contains("CALL");
+        for unit in ["STORE", "SUB1", "SUB2"] {
+            for activation in project(&run.trace, &run.common, unit) {
+                for d in dependences(&activation) {
+                    if d.var == d.sink_var {
+                        continue;
+                    }
+                    if d.distance.iter().any(|x| *x != 0) {
+                        carried.insert(d.kind);
+                    }
+                    in_sub |= unit != "STORE";
+                    at_call |= is_call(d.src.pos.line) || is_call(d.dst.pos.line);
+                }
+            }
+        }
+    }
+    for k in [
+        DepKind::Flow,
+        DepKind::Anti,
+        DepKind::Output,
+        DepKind::Input,
+    ] {
+        assert!(
+            carried.contains(&k),
+            "no carried {k:?} dependence between two names"
+        );
+    }
+    assert!(
+        in_sub && at_call,
+        "in a subroutine: {in_sub}, at a call: {at_call}"
+    );
 }

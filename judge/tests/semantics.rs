@@ -1,6 +1,6 @@
 //! The interpreter on small programs parsed from source: Fortran semantics
-//! (trip counts, integer division, labels, calls by reference, COMMON) and
-//! the exact trace of every access.
+//! (trip counts, integer division, labels, calls by reference, COMMON and
+//! EQUIVALENCE by storage cells) and the exact trace of every access.
 
 use kaiseki_judge::{run_source, Access, Config, Mode};
 
@@ -265,7 +265,7 @@ fn calls_pass_by_reference_and_common_is_shared_by_position() {
     );
     let in_callee = r.trace.iter().find(|a| &*a.unit == "ACC").unwrap();
     assert_eq!(in_callee.callers.len(), 1);
-    assert_eq!(in_callee.callers[0].line, 10);
+    assert_eq!(in_callee.callers[0].pos.line, 10);
 }
 
 #[test]
@@ -353,4 +353,89 @@ fn accesses_of_one_statement_follow_the_facts_numbering() {
             t(6, 3, "A", 'W', 0, &[], false),
         ]
     );
+}
+
+/// The cells (storage, offset) the writes of each name touched, in order.
+fn written_cells(r: &kaiseki_judge::Run, var: &str) -> Vec<(usize, usize)> {
+    r.trace
+        .iter()
+        .filter(|a| &*a.var == var && a.mode == Mode::Write)
+        .map(|a| (a.loc.storage, a.loc.offset))
+        .collect()
+}
+
+#[test]
+fn equivalenced_names_access_the_same_cells() {
+    let src = "      PROGRAM E
+      REAL X(2), Y(4), M(2,2)
+      EQUIVALENCE (X(1), Y(3)), (M(2,1), Y(1))
+      Y(3) = 1.0
+      X(1) = 2.0
+      M(1,2) = 3.0
+      PRINT *, Y(3), Y(2)
+      END
+";
+    let r = run("e.f", src, &[]);
+    assert_eq!(
+        r.output.split_whitespace().collect::<Vec<_>>(),
+        ["2.00000000", "3.00000000"]
+    );
+    assert_eq!(written_cells(&r, "Y"), written_cells(&r, "X"));
+    // M(1,2) is the third element of M in column order: Y(2).
+    let m = written_cells(&r, "M")[0];
+    assert_eq!(m.1 + 1, written_cells(&r, "Y")[0].1);
+}
+
+#[test]
+fn a_double_precision_element_is_two_cells() {
+    let src = "      PROGRAM D
+      DOUBLE PRECISION D(2)
+      REAL R(4)
+      EQUIVALENCE (D(1), R(1))
+      D(2) = 1.0D0
+      R(4) = 2.0
+      END
+";
+    let r = run("d.f", src, &[]);
+    let d = written_cells(&r, "D");
+    // A DOUBLE PRECISION array of its own has room for its elements too.
+    let own = "      PROGRAM D\n      DOUBLE PRECISION D(3)\n      D(3) = 1.0D0\n      PRINT *, D(3)\n      END\n";
+    assert_eq!(printed("d.f", own, &[]), ["1.00000000"]);
+    assert_eq!(d.len(), 2, "one access per cell of D(2)");
+    assert_eq!((d[0].1, d[1].1), (2, 3));
+    assert!(r
+        .trace
+        .iter()
+        .filter(|a| &*a.var == "D")
+        .all(|a| a.index == 1));
+    assert_eq!(written_cells(&r, "R"), vec![d[1]]);
+}
+
+#[test]
+fn common_blocks_count_cells_across_layouts() {
+    // /B/ is D(1) D(1) D(2) D(2) A(1) ... in the main program and
+    // E E X(1) ... X(5) Y(1) in SUB: X(5) is A(3), Y(1) is A(4).
+    let src = "      PROGRAM C
+      REAL A(9)
+      DOUBLE PRECISION D(2)
+      COMMON /B/ D, A
+      A(3) = 5.0
+      CALL SUB
+      PRINT *, A(4)
+      END
+      SUBROUTINE SUB
+      DOUBLE PRECISION E
+      REAL X(5), Y(2)
+      COMMON /B/ E, X, Y
+      Y(1) = X(5) + 1.0
+      END
+";
+    let r = run("c.f", src, &[]);
+    assert_eq!(
+        r.output.split_whitespace().collect::<Vec<_>>(),
+        ["6.00000000"]
+    );
+    let y = written_cells(&r, "Y");
+    assert_eq!(y.len(), 1);
+    assert_eq!(y[0].1, 7);
 }

@@ -7,18 +7,18 @@
 use super::emit::{Emitter, Form};
 use super::{Generated, Rng};
 
-const LOOP_VARS: [&str; 3] = ["I", "J", "K"];
+pub(super) const LOOP_VARS: [&str; 3] = ["I", "J", "K"];
 const ARRAYS: [&str; 2] = ["A", "B"];
 
 /// A closed integer interval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Range {
-    lo: i64,
-    hi: i64,
+pub(super) struct Range {
+    pub lo: i64,
+    pub hi: i64,
 }
 
 impl Range {
-    fn point(c: i64) -> Range {
+    pub fn point(c: i64) -> Range {
         Range { lo: c, hi: c }
     }
 
@@ -58,14 +58,14 @@ struct Bound {
     range: Range,
 }
 
-/// An affine subscript `const + sum coef * var`.
-struct Affine {
-    constant: i64,
-    coefs: Vec<(usize, i64)>,
+/// An affine subscript `const + sum coef * var` (vars index [`LOOP_VARS`]).
+pub(super) struct Affine {
+    pub constant: i64,
+    pub coefs: Vec<(usize, i64)>,
 }
 
 impl Affine {
-    fn text(&self) -> String {
+    pub fn text(&self) -> String {
         let mut s = String::new();
         for &(v, c) in &self.coefs {
             let name = LOOP_VARS[v];
@@ -88,7 +88,8 @@ impl Affine {
         }
     }
 
-    fn range(&self, vars: &[Range]) -> Range {
+    /// The values it takes when each variable ranges over `vars`.
+    pub fn range(&self, vars: &[Range]) -> Range {
         self.coefs
             .iter()
             .fold(Range::point(self.constant), |r, &(v, c)| {

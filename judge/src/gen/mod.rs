@@ -7,9 +7,11 @@
 mod affine;
 mod emit;
 mod scalar;
+mod storage;
 
 pub use affine::affine_nest;
 pub use scalar::scalar_program;
+pub use storage::storage_program;
 
 /// A generated program and the inputs to run it on.
 #[derive(Clone, Debug)]

@@ -67,8 +67,9 @@ impl Interp<'_> {
                 if fr.vars.get(name).is_some_and(Binding::is_array) {
                     let mark = self.trace_len();
                     let place = self.place(fr, e)?;
+                    let elements = self.trace_len();
                     let v = self.load_place(&place)?;
-                    self.elements_before_subscripts(mark, place.indices.len());
+                    self.elements_before_subscripts(mark, elements);
                     Ok(v)
                 } else if let Some((dummies, body)) =
                     self.infos[fr.unit].stmt_functions.get(name).cloned()
@@ -81,9 +82,9 @@ impl Interp<'_> {
                     };
                     let v = self
                         .mem
-                        .get(b.storage, b.offset)
+                        .get(b.storage, b.offset, b.width)
                         .at(e.pos)?
-                        .convert(b.ty)
+                        .view(b.ty)
                         .at(e.pos)?;
                     Ok(Val::Scalar(v))
                 } else {
@@ -287,13 +288,12 @@ impl Interp<'_> {
             pos: place.pos,
             var: place.binding.name.clone(),
             base: place.binding.offset,
-            loops: self.loops.len(),
-            callers: self.callers.len(),
+            element_cells: place.binding.width,
             outer: place.binding.through.clone(),
         };
         Ok(Actual::Cells(Cells {
             storage: place.binding.storage,
-            offset: place.binding.offset + first,
+            offset: place.binding.cell(first),
             through: Some(Rc::new(origin)),
         }))
     }

@@ -5,7 +5,7 @@
 use super::value::{Ty, Value};
 use crate::trace::ArgOrigin;
 use kaiseki_frontend::ast::{
-    DeclKind, DimSpec, Expr, ExprKind, StmtKind, TypeSpec, Unit, UnitKind,
+    DeclKind, DimSpec, Expr, ExprKind, Name, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -17,13 +17,15 @@ pub struct Dim {
     pub upper: Option<i64>,
 }
 
-/// A name bound to cells: `offset` is where element 0 (or the scalar) is.
+/// A name bound to cells: `offset` is the first cell of element 0 (or of
+/// the scalar); each element takes `width` cells.
 #[derive(Clone, Debug)]
 pub struct Binding {
     pub name: Rc<str>,
     pub storage: usize,
     pub offset: usize,
     pub ty: Ty,
+    pub width: usize,
     /// Empty for a scalar.
     pub dims: Rc<[Dim]>,
     /// For a dummy argument: the actual argument it is bound to.
@@ -43,6 +45,18 @@ impl Binding {
             let extent = extent.map_or(usize::MAX, |x| usize::try_from(x).unwrap_or(0));
             Some(n.saturating_mul(extent))
         })
+    }
+
+    /// Cells the declaration occupies, `None` for assumed size.
+    pub fn cells(&self) -> Option<usize> {
+        self.len().map(|n| n.saturating_mul(self.width))
+    }
+
+    /// The first cell of the element with 0-based index `index`
+    /// (saturating: an assumed-size subscript past any storage then finds
+    /// no cell).
+    pub fn cell(&self, index: usize) -> usize {
+        self.offset.saturating_add(index.saturating_mul(self.width))
     }
 
     /// Column-major 0-based offset of an element, checking every bound.
@@ -85,20 +99,47 @@ impl Binding {
     }
 }
 
+/// A declared type: the values it holds and the cells (numeric storage
+/// units of 4 bytes, Fortran 77, 17.1.1) of one element, `None` when the
+/// declaration does not give a whole number of them (CHARACTER, INTEGER*2,
+/// a kind that is not a literal).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Typed {
+    pub ty: Ty,
+    pub width: Option<usize>,
+}
+
+impl Typed {
+    fn new(spec: &TypeSpec, bytes: Option<i64>) -> Result<Typed, String> {
+        Ok(Typed {
+            ty: Ty::from_spec(spec)?,
+            width: bytes
+                .filter(|b| *b > 0 && b % 4 == 0)
+                .and_then(|b| usize::try_from(b / 4).ok()),
+        })
+    }
+
+    fn default_of(ty: Ty) -> Typed {
+        Typed { ty, width: Some(1) }
+    }
+}
+
 /// What the declarations of one unit say, gathered once per unit.
 #[derive(Debug, Default)]
 pub struct UnitInfo {
     /// Explicitly declared types.
-    pub types: HashMap<String, Ty>,
+    pub types: HashMap<String, Typed>,
     pub dims: HashMap<String, Vec<DimSpec>>,
     /// PARAMETER constants in declaration order (later ones may use earlier).
     pub params: Vec<(String, Expr)>,
     /// Initial values of non-constant entities (`INTEGER :: N = 10`).
     pub inits: Vec<(String, Expr)>,
     /// COMMON blocks: block name and its members in order.
-    pub commons: Vec<(String, Vec<String>)>,
+    pub commons: Vec<(String, Vec<Name>)>,
+    /// EQUIVALENCE sets: the items of each associate one cell.
+    pub equivalences: Vec<Vec<Expr>>,
     /// The type of each initial letter A..Z under the IMPLICIT rules.
-    implicit: Vec<Ty>,
+    implicit: Vec<Typed>,
     /// Statement functions `F(X, Y) = expr`: dummies and body.
     pub stmt_functions: HashMap<String, (Vec<String>, Expr)>,
     /// How many statements at the top of the body define statement functions.
@@ -112,28 +153,29 @@ impl UnitInfo {
         let mut info = UnitInfo {
             implicit: ('A'..='Z')
                 .map(|c| {
-                    if ('I'..='N').contains(&c) {
+                    Typed::default_of(if ('I'..='N').contains(&c) {
                         Ty::Int
                     } else {
                         Ty::Real
-                    }
+                    })
                 })
                 .collect(),
             ..UnitInfo::default()
         };
         if let (UnitKind::Function, Some(t)) = (unit.kind, &unit.result_type) {
-            info.set_type(&unit.name.text, t);
+            let bytes = if *t == TypeSpec::Double { 8 } else { 4 };
+            info.set_type(&unit.name.text, t, Some(bytes));
         }
         for decl in &unit.decls {
             match &decl.kind {
                 DeclKind::Type {
                     ty,
+                    bytes,
                     parameter,
                     entities,
-                    ..
                 } => {
                     for e in entities {
-                        info.set_type(&e.name.text, ty);
+                        info.set_type(&e.name.text, ty, *bytes);
                         info.set_dims(&e.name.text, &e.dims);
                         match (&e.init, parameter) {
                             (Some(v), true) => info.params.push((e.name.text.clone(), v.clone())),
@@ -156,19 +198,19 @@ impl UnitInfo {
                     for e in entities {
                         info.set_dims(&e.name.text, &e.dims);
                     }
-                    let names = entities.iter().map(|e| e.name.text.clone());
+                    let names = entities.iter().map(|e| e.name.clone());
                     match info.commons.iter_mut().find(|(b, _)| b == block) {
                         Some((_, members)) => members.extend(names),
                         None => info.commons.push((block.clone(), names.collect())),
                     }
                 }
                 DeclKind::Implicit(rules) => {
-                    for (t, _, ranges) in rules {
+                    for (t, bytes, ranges) in rules {
                         for &(a, b) in ranges {
                             for c in a.to_ascii_uppercase()..=b.to_ascii_uppercase() {
                                 if let (Some(slot), Ok(t)) = (
                                     info.implicit.get_mut((c as u8).wrapping_sub(b'A') as usize),
-                                    Ty::from_spec(t),
+                                    Typed::new(t, *bytes),
                                 ) {
                                     *slot = t;
                                 }
@@ -176,9 +218,7 @@ impl UnitInfo {
                         }
                     }
                 }
-                DeclKind::Equivalence(_) => {
-                    info.unsupported = Some("EQUIVALENCE is not supported by the judge".into())
-                }
+                DeclKind::Equivalence(sets) => info.equivalences.extend(sets.iter().cloned()),
                 DeclKind::Data(_) => {
                     info.unsupported = Some("DATA values are not kept in the syntax tree".into())
                 }
@@ -220,8 +260,8 @@ impl UnitInfo {
         }
     }
 
-    fn set_type(&mut self, name: &str, spec: &TypeSpec) {
-        match Ty::from_spec(spec) {
+    fn set_type(&mut self, name: &str, spec: &TypeSpec, bytes: Option<i64>) {
+        match Typed::new(spec, bytes) {
             Ok(t) => {
                 self.types.insert(name.to_string(), t);
             }
@@ -236,7 +276,7 @@ impl UnitInfo {
     }
 
     /// The declared type, else the implicit one of the initial letter.
-    pub fn type_of(&self, name: &str) -> Ty {
+    pub fn typed(&self, name: &str) -> Typed {
         if let Some(t) = self.types.get(name) {
             return *t;
         }
@@ -244,7 +284,18 @@ impl UnitInfo {
         self.implicit
             .get(first.wrapping_sub(b'A') as usize)
             .copied()
-            .unwrap_or(Ty::Real)
+            .unwrap_or(Typed::default_of(Ty::Real))
+    }
+
+    pub fn type_of(&self, name: &str) -> Ty {
+        self.typed(name).ty
+    }
+
+    /// Cells of one element; 1 when the type does not say, which is
+    /// right for a name sharing storage with no other (storage
+    /// association refuses such names).
+    pub fn width_of(&self, name: &str) -> usize {
+        self.typed(name).width.unwrap_or(1)
     }
 }
 
@@ -261,6 +312,8 @@ pub fn check_size(n: usize) -> Result<usize, String> {
         Ok(n)
     }
 }
+
+const BEYOND: &str = "access beyond the end of the actual argument's storage";
 
 /// All storage areas of a run.
 #[derive(Debug, Default)]
@@ -288,20 +341,30 @@ impl Memory {
         Ok(())
     }
 
-    pub fn get(&self, storage: usize, offset: usize) -> Result<&Value, String> {
+    /// The value of the element whose `cells` cells start at `offset` (an
+    /// element's value is kept in each of its cells).
+    pub fn get(&self, storage: usize, offset: usize, cells: usize) -> Result<&Value, String> {
         self.areas
             .get(storage)
-            .and_then(|a| a.get(offset))
-            .ok_or_else(|| "access beyond the end of the actual argument's storage".into())
+            .and_then(|a| a.get(offset..offset.checked_add(cells)?))
+            .and_then(<[Value]>::first)
+            .ok_or_else(|| BEYOND.into())
     }
 
-    pub fn set(&mut self, storage: usize, offset: usize, v: Value) -> Result<(), String> {
-        let cell = self
+    pub fn set(
+        &mut self,
+        storage: usize,
+        offset: usize,
+        cells: usize,
+        v: Value,
+    ) -> Result<(), String> {
+        let element = self
             .areas
             .get_mut(storage)
-            .and_then(|a| a.get_mut(offset))
-            .ok_or("access beyond the end of the actual argument's storage")?;
-        *cell = v;
+            .and_then(|a| a.get_mut(offset..offset.checked_add(cells)?))
+            .filter(|e| !e.is_empty())
+            .ok_or(BEYOND)?;
+        element.fill(v);
         Ok(())
     }
 }
@@ -316,6 +379,7 @@ mod tests {
             storage: 0,
             offset: 0,
             ty: Ty::Real,
+            width: 1,
             dims: dims.into(),
             through: None,
         }

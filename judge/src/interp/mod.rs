@@ -5,13 +5,18 @@
 //! until one holds the labelled statement (or the IF construct whose END IF
 //! carries the label), and a jump to a DO loop's end label from inside the
 //! loop ends the iteration. Jumps into a block from outside are refused.
+//!
+//! Memory is cells, numeric storage units (an element of 8 bytes takes
+//! two): COMMON blocks and EQUIVALENCE classes lay names out in them
+//! (`association`), so names sharing storage access the same cells.
 
+mod association;
 mod eval;
 mod intrinsics;
 mod memory;
 mod value;
 
-use crate::trace::{Access, ArgOrigin, Iteration, Loc, Mode};
+use crate::trace::{Access, ArgOrigin, CallSite, CommonNames, Iteration, Loc, Mode};
 use kaiseki_frontend::ast::{self, LoopEnd, Pos, Stmt, StmtKind, Unit, UnitKind};
 use memory::{Binding, Dim, Memory, UnitInfo};
 use std::collections::{HashMap, VecDeque};
@@ -45,6 +50,8 @@ pub struct Run {
     pub output: String,
     /// Every access in execution order (empty when tracing was off).
     pub trace: Vec<Access>,
+    /// The names each unit gives to COMMON storage (for [`crate::project`]).
+    pub common: CommonNames,
     pub steps: u64,
 }
 
@@ -83,6 +90,7 @@ pub fn run<S: AsRef<str>>(
         Ok(_) | Err(Halt::Stop) => Ok(Run {
             output: it.output,
             trace: it.trace.unwrap_or_default(),
+            common: it.common_names,
             steps: it.steps,
         }),
         Err(Halt::Error(e)) => Err(e),
@@ -159,9 +167,11 @@ struct Interp<'p> {
     active_units: Vec<usize>,
     loops: Vec<Iteration>,
     loops_rc: Option<Rc<[Iteration]>>,
-    callers: Vec<Pos>,
-    callers_rc: Option<Rc<[Pos]>>,
+    callers: Vec<CallSite>,
+    callers_rc: Option<Rc<[CallSite]>>,
+    /// Numbers dynamic loop instances and calls.
     next_instance: u64,
+    common_names: CommonNames,
     steps: u64,
     step_limit: u64,
 }
@@ -198,6 +208,7 @@ impl<'p> Interp<'p> {
             callers: Vec::new(),
             callers_rc: None,
             next_instance: 0,
+            common_names: CommonNames::default(),
             steps: 0,
             step_limit: config.step_limit,
         }
@@ -278,34 +289,14 @@ impl<'p> Interp<'p> {
             let b = self.binding(u, &d.text, cells.clone(), Rc::from([]));
             fr.vars.insert(d.text.clone(), b);
         }
-        for (block, members) in self.infos[u].commons.clone() {
-            let storage = match self.commons.get(&block) {
-                Some(s) => *s,
-                None => {
-                    let s = self.mem.alloc(Vec::new());
-                    self.commons.insert(block.clone(), s);
-                    s
-                }
-            };
-            let mut offset = 0;
-            for m in &members {
-                let dims = self.dims_of(fr, m)?;
-                let cells = Cells {
-                    storage,
-                    offset,
-                    through: None,
-                };
-                let b = self.binding(u, m, cells, dims);
-                let len = b
-                    .len()
-                    .ok_or_else(|| "assumed size in COMMON".to_string())
-                    .at(unit.name.pos)?;
-                offset = offset.saturating_add(len);
-                self.mem
-                    .grow(storage, offset, b.ty.zero())
-                    .at(unit.name.pos)?;
-                fr.vars.insert(m.clone(), b);
-            }
+        // COMMON (which adjustable bounds may read) before the dummies'
+        // bounds, locals after them.
+        let first = !std::mem::replace(&mut self.allocated[u], true);
+        if first {
+            self.associate(fr, unit.name.pos)?;
+        }
+        for (name, b) in &self.statics[u] {
+            fr.vars.entry(name.clone()).or_insert_with(|| b.clone());
         }
         for d in &unit.args {
             let dims = self.dims_of(fr, &d.text)?;
@@ -313,12 +304,8 @@ impl<'p> Interp<'p> {
                 b.dims = dims;
             }
         }
-        if !self.allocated[u] {
-            self.allocated[u] = true;
+        if first {
             self.alloc_statics(fr, unit)?;
-        }
-        for (name, b) in &self.statics[u] {
-            fr.vars.entry(name.clone()).or_insert_with(|| b.clone());
         }
         Ok(())
     }
@@ -351,11 +338,11 @@ impl<'p> Interp<'p> {
                 },
                 dims,
             );
-            let len = probe
-                .len()
+            let cells = probe
+                .cells()
                 .ok_or_else(|| format!("local array {name} has assumed size"))
                 .at(unit.name.pos)?;
-            let storage = self.mem.alloc_filled(len, ty.zero()).at(unit.name.pos)?;
+            let storage = self.mem.alloc_filled(cells, ty.zero()).at(unit.name.pos)?;
             let b = Binding { storage, ..probe };
             self.statics[u].insert(name.clone(), b.clone());
             fr.vars.insert(name, b);
@@ -380,6 +367,7 @@ impl<'p> Interp<'p> {
             storage: cells.storage,
             offset: cells.offset,
             ty: self.infos[u].type_of(name),
+            width: self.infos[u].width_of(name),
             dims,
             through: cells.through,
         }
@@ -410,12 +398,14 @@ impl<'p> Interp<'p> {
     fn var<'f>(&mut self, fr: &'f mut Frame, name: &str) -> &'f Binding {
         if !fr.vars.contains_key(name) {
             let ty = self.infos[fr.unit].type_of(name);
-            let storage = self.mem.alloc(vec![ty.zero()]);
+            let width = self.infos[fr.unit].width_of(name);
+            let storage = self.mem.alloc(vec![ty.zero(); width]);
             let b = Binding {
                 name: name.into(),
                 storage,
                 offset: 0,
                 ty,
+                width,
                 dims: Rc::from([]),
                 through: None,
             };
@@ -433,14 +423,23 @@ impl<'p> Interp<'p> {
     }
 
     /// Calls a SUBROUTINE or FUNCTION with actual arguments passed by
-    /// reference; expression arguments get a temporary of their own.
+    /// reference; expression arguments get a temporary of their own, laid
+    /// out in the cells of the dummy's type.
     fn call(&mut self, fr: &mut Frame, u: usize, args: &[ast::Expr], pos: Pos) -> Exec<Frame> {
         let mut cells = Vec::with_capacity(args.len());
         let mut temps = Vec::new();
-        for a in args {
+        let dummies = &self.program.units[u].args;
+        for (k, a) in args.iter().enumerate() {
             match self.actual(fr, a)? {
                 eval::Actual::Cells(c) => cells.push(c),
                 eval::Actual::Temp(values) => {
+                    let width = dummies
+                        .get(k)
+                        .map_or(1, |d| self.infos[u].width_of(&d.text));
+                    let values = values
+                        .into_iter()
+                        .flat_map(|v| std::iter::repeat_n(v, width))
+                        .collect();
                     let storage = self.mem.alloc(values);
                     temps.push(storage);
                     cells.push(Cells {
@@ -451,7 +450,13 @@ impl<'p> Interp<'p> {
                 }
             }
         }
-        self.callers.push(pos);
+        self.callers.push(CallSite {
+            unit: self.current_unit(),
+            pos,
+            loops: self.loops.len(),
+            instance: self.next_instance,
+        });
+        self.next_instance += 1;
         self.callers_rc = None;
         let result = self.invoke(u, cells, pos);
         self.callers.pop();
@@ -469,6 +474,7 @@ impl<'p> Interp<'p> {
         self.unit_names[*self.active_units.last().unwrap_or(&0)].clone()
     }
 
+    /// Records an access of element `index` of `b`: one per cell it covers.
     fn record(&mut self, b: &Binding, index: usize, mode: Mode, pos: Pos, at_loop_end: bool) {
         if self.paused || self.trace.is_none() {
             return;
@@ -482,33 +488,37 @@ impl<'p> Interp<'p> {
             .get_or_insert_with(|| self.callers.as_slice().into())
             .clone();
         let unit = self.current_unit();
-        if let Some(t) = &mut self.trace {
+        let Some(t) = &mut self.trace else {
+            return;
+        };
+        let first = b.cell(index);
+        for offset in first..first + b.width {
             t.push(Access {
                 pos,
-                unit,
+                unit: unit.clone(),
                 var: b.name.clone(),
                 mode,
                 index,
                 loc: Loc {
                     storage: b.storage,
-                    offset: b.offset + index,
+                    offset,
                 },
-                loops,
+                loops: loops.clone(),
                 at_loop_end,
-                callers,
+                callers: callers.clone(),
                 through: b.through.clone(),
             });
         }
     }
 
-    /// Moves the last `n` accesses (the elements of an array reference)
-    /// before the subscript reads recorded since `mark`, the order in which
-    /// the facts number references ("an array element before its subscripts").
-    fn elements_before_subscripts(&mut self, mark: usize, n: usize) {
+    /// Moves the accesses recorded since `elements` (the elements of an
+    /// array reference) before the subscript reads recorded between `mark`
+    /// and `elements`, the order in which the facts number references ("an
+    /// array element before its subscripts").
+    fn elements_before_subscripts(&mut self, mark: usize, elements: usize) {
         if let Some(segment) = self.trace.as_mut().and_then(|t| t.get_mut(mark..)) {
-            if segment.len() >= n {
-                segment.rotate_right(n);
-            }
+            let n = segment.len().saturating_sub(elements - mark);
+            segment.rotate_right(n);
         }
     }
 
@@ -519,9 +529,9 @@ impl<'p> Interp<'p> {
     fn load(&mut self, b: &Binding, index: usize, pos: Pos, at_loop_end: bool) -> Exec<Value> {
         let v = self
             .mem
-            .get(b.storage, b.offset + index)
+            .get(b.storage, b.cell(index), b.width)
             .at(pos)?
-            .convert(b.ty)
+            .view(b.ty)
             .at(pos)?;
         self.record(b, index, Mode::Read, pos, at_loop_end);
         Ok(v)
@@ -536,7 +546,7 @@ impl<'p> Interp<'p> {
         at_loop_end: bool,
     ) -> Exec<()> {
         let v = v.convert(b.ty).at(pos)?;
-        self.mem.set(b.storage, b.offset + index, v).at(pos)?;
+        self.mem.set(b.storage, b.cell(index), b.width, v).at(pos)?;
         self.record(b, index, Mode::Write, pos, at_loop_end);
         Ok(())
     }

@@ -1,6 +1,8 @@
 //! Run-time values and the arithmetic of Fortran on them: integers are i64
 //! (overflow is an error, not a wrap, so a test never compares garbage),
 //! REAL and DOUBLE PRECISION are both f64, mixed operands promote to real.
+//! How many storage cells an element takes is the declaration's business
+//! (its bytes), not the value's.
 
 use kaiseki_frontend::ast::{BinOp, TypeSpec, UnOp};
 use std::fmt;
@@ -55,6 +57,22 @@ impl Value {
             (Value::Logical(b), Ty::Logical) => Ok(Value::Logical(*b)),
             (Value::Char(s), Ty::Char) => Ok(Value::Char(s.clone())),
             (v, t) => Err(format!("cannot convert {v} to {t:?}")),
+        }
+    }
+
+    /// The value a cell holding `self` shows through a name of type `ty`:
+    /// the assignment conversion when there is one, else a deterministic
+    /// stand-in for what Fortran leaves processor dependent (a logical
+    /// read as a number, a real too large for an integer). Only characters
+    /// and numbers do not mix.
+    pub fn view(&self, ty: Ty) -> Result<Value, String> {
+        match (self, ty) {
+            (Value::Real(x), Ty::Int) => Ok(Value::Int(*x as i64)),
+            (Value::Logical(b), Ty::Int) => Ok(Value::Int(i64::from(*b))),
+            (Value::Logical(b), Ty::Real) => Ok(Value::Real(f64::from(u8::from(*b)))),
+            (Value::Int(i), Ty::Logical) => Ok(Value::Logical(*i != 0)),
+            (Value::Real(x), Ty::Logical) => Ok(Value::Logical(*x != 0.0)),
+            (v, t) => v.convert(t),
         }
     }
 
@@ -270,6 +288,15 @@ mod tests {
         assert_eq!(Value::Real(-2.7).convert(Ty::Int), Ok(i(-2)));
         assert!(Value::Real(f64::NAN).convert(Ty::Int).is_err());
         assert!(Value::Logical(true).convert(Ty::Int).is_err());
+    }
+
+    #[test]
+    fn another_type_views_a_cell_deterministically() {
+        assert_eq!(Value::Logical(true).view(Ty::Int), Ok(i(1)));
+        assert_eq!(Value::Real(1.0e30).view(Ty::Int), Ok(i(i64::MAX)));
+        assert_eq!(Value::Int(0).view(Ty::Logical), Ok(Value::Logical(false)));
+        assert_eq!(Value::Int(2).view(Ty::Real), Ok(Value::Real(2.0)));
+        assert!(Value::Char("A".into()).view(Ty::Int).is_err());
     }
 
     #[test]
