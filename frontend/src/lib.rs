@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod classify;
+pub mod data;
 pub mod diagnostics;
 mod files;
 pub mod fold;
