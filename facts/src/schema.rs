@@ -55,7 +55,7 @@ relations! {
     /// `loop_end(loop, stmt)`: the `enddo` statement of `loop`, where the DO variable is incremented and the back edge leaves.
     LoopEnd loop_end { r#loop: i64, stmt: i64 }
 
-    /// `loop_bounds(loop, lower, upper, step)`: the bound expressions of a DO loop as source text, with PARAMETER constants folded (`step` is `1` when omitted).
+    /// `loop_bounds(loop, lower, upper, step)`: the bound expressions of a DO loop as source text, with named constants folded (PARAMETERs and variables that keep their DATA or initial value) (`step` is `1` when omitted).
     LoopBounds loop_bounds { r#loop: i64, lower: String, upper: String, step: String }
 
     /// `loop_bound(loop, which, form)`: bound `which` (`lower`, `upper`, `step`) of a DO loop is the affine form `form`.

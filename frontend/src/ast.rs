@@ -62,6 +62,9 @@ pub struct Unit {
     pub end: Pos,
     /// The label on the END statement, if any (GOTO targets).
     pub end_label: Option<u32>,
+    /// The unit has CONTAINS: the procedures after it share its variables
+    /// (host association).
+    pub contains: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,8 +125,8 @@ pub enum DeclKind {
         entities: Vec<Entity>,
     },
     Equivalence(Vec<Vec<Expr>>),
-    /// DATA: the objects initialized (values are not kept).
-    Data(Vec<Expr>),
+    /// DATA: its sets, `objects /values/` each.
+    Data(Vec<DataSet>),
     /// An empty list saves everything; a COMMON block is named `/BLK/`
     /// (blank common `//`), which saves all its members.
     Save(Vec<Name>),
@@ -133,6 +136,44 @@ pub enum DeclKind {
     /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given each type.
     Implicit(Vec<ImplicitRule>),
     Hpf(HpfDirective),
+}
+
+/// One `objects /values/` of a DATA statement.
+#[derive(Clone, Debug)]
+pub struct DataSet {
+    pub objects: Vec<DataObject>,
+    /// `None` when the value list is not modelled (BOZ or Hollerith
+    /// constants): then how many values it holds is unknown.
+    pub values: Option<Vec<DataValue>>,
+}
+
+#[derive(Clone, Debug)]
+pub enum DataObject {
+    /// A scalar, an array element, a substring or a whole array.
+    Item(Expr),
+    /// An implied-DO list, as the whole arrays it names (how many elements
+    /// it initializes is not kept).
+    ImpliedDo(Vec<Expr>),
+}
+
+impl DataObject {
+    /// The variables the object initializes (part of).
+    pub fn exprs(&self) -> &[Expr] {
+        match self {
+            DataObject::Item(e) => std::slice::from_ref(e),
+            DataObject::ImpliedDo(es) => es,
+        }
+    }
+}
+
+/// `r*c` or `c` in a DATA value list.
+#[derive(Clone, Debug)]
+pub struct DataValue {
+    /// `r`: an integer literal or a named constant.
+    pub repeat: Option<Expr>,
+    /// `c`: a literal, signed or not, or a named constant; `None` for a
+    /// complex constant `(re, im)`, which the tree does not model.
+    pub value: Option<Expr>,
 }
 
 /// HPF directives (`!HPF$`, `CHPF$`, `*HPF$`). INDEPENDENT is not here: it

@@ -345,7 +345,8 @@ fn is_type_word(w: &str) -> bool {
     )
 }
 
-/// Replaces each `/values/` of a DATA statement by one [`Tok::DataValues`].
+/// Replaces each `/values/` of a DATA statement by one [`Tok::DataValues`]
+/// holding the tokens between the slashes.
 fn hide_data_values(toks: &mut Vec<Spanned>, from: usize) {
     let mut out: Vec<Spanned> = toks.drain(from..).collect::<Vec<_>>();
     let mut kept = Vec::with_capacity(out.len());
@@ -358,14 +359,15 @@ fn hide_data_values(toks: &mut Vec<Spanned>, from: usize) {
             Tok::Slash if depth == 0 => {
                 if let Some(k) = out[i + 1..].iter().position(|t| t.1 == Tok::Slash) {
                     let end = out[i + 1 + k].2;
-                    kept.push((out[i].0, Tok::DataValues, end));
+                    let values = out[i + 1..i + 1 + k].to_vec();
+                    kept.push((out[i].0, Tok::DataValues(values), end));
                     i += k + 2;
                     continue;
                 }
             }
             Tok::Concat if depth == 0 => {
                 // `//` is an empty value list; keep it as one.
-                out[i].1 = Tok::DataValues;
+                out[i].1 = Tok::DataValues(Vec::new());
             }
             _ => {}
         }
@@ -426,8 +428,14 @@ mod tests {
     #[test]
     fn data_values_are_hidden() {
         let t = classified("DATA X, Y /1.0, 2*0/, (A(I), I=1,2) /1, 2/");
-        let n = t.iter().filter(|t| **t == Tok::DataValues).count();
-        assert_eq!(n, 2);
+        let lists: Vec<usize> = t
+            .iter()
+            .filter_map(|t| match t {
+                Tok::DataValues(v) => Some(v.len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lists, [5, 3], "`1.0 , 2 * 0` and `1 , 2`");
         assert!(!t.contains(&Tok::Slash));
     }
 

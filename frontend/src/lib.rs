@@ -7,6 +7,8 @@
 
 pub mod ast;
 mod classify;
+mod constants;
+pub mod data;
 pub mod diagnostics;
 mod files;
 pub mod fold;

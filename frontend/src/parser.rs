@@ -3,7 +3,8 @@
 //! statement is dropped; the caller goes on with the next one.
 
 use crate::ast::{
-    BinOp, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, StmtKind, TypeSpec, UnOp,
+    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, StmtKind, TypeSpec,
+    UnOp,
 };
 use crate::classify::classify;
 use crate::lexer::{tokenize, Tok};
@@ -213,6 +214,11 @@ impl Ctx<'_> {
                 error: (at, format!("`{text}` is not a letter in IMPLICIT")),
             }),
         }
+    }
+
+    /// The values of a DATA set; `None` when they are not modelled.
+    pub fn data_values(&self, toks: Vec<crate::lexer::Spanned>) -> Option<Vec<DataValue>> {
+        grammar::DataValueListParser::new().parse(self, toks).ok()
     }
 
     /// An object of a DATA implied-DO list stands for its whole array.

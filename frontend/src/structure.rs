@@ -198,6 +198,7 @@ fn new_unit(
         decls: Vec::new(),
         body: Vec::new(),
         end_label: None,
+        contains: false,
     }
 }
 
@@ -638,6 +639,7 @@ impl Builder<'_> {
         }
         o.unit.end = end;
         o.unit.end_label = end_label;
+        o.unit.contains = o.contains;
         self.out[o.slot] = Some(o.unit);
     }
 }

@@ -61,6 +61,8 @@ pub struct Symbols<'a> {
     implicit_bytes: [Option<i64>; 26],
     dims: HashMap<String, &'a [DimSpec]>,
     params: HashMap<String, Const>,
+    /// Variables that keep their initial value (see [`crate::constants`]).
+    kept: HashMap<String, Const>,
     /// PARAMETER names in declaration order, for `param` facts.
     pub param_order: Vec<String>,
     externals: HashSet<String>,
@@ -76,7 +78,8 @@ pub type Problem = (Pos, String);
 impl<'a> Symbols<'a> {
     /// Resolves the declarations of `unit`; PARAMETER values are folded in
     /// declaration order (a PARAMETER may use earlier ones) and converted
-    /// to the constant's type. Non-constant PARAMETERs are reported.
+    /// to the constant's type. Non-constant PARAMETERs are reported. Then
+    /// the variables that keep their initial value are found.
     pub fn build(
         unit: &'a Unit,
         program_units: &'a HashSet<&'a str>,
@@ -92,6 +95,7 @@ impl<'a> Symbols<'a> {
             }),
             dims: HashMap::new(),
             params: HashMap::new(),
+            kept: HashMap::new(),
             param_order: Vec::new(),
             externals: HashSet::new(),
             declared_intrinsics: HashSet::new(),
@@ -179,6 +183,7 @@ impl<'a> Symbols<'a> {
                 )),
             }
         }
+        s.kept = crate::constants::kept_values(&s);
         (s, problems)
     }
 
@@ -326,9 +331,10 @@ impl<'a> Symbols<'a> {
     }
 }
 
+/// PARAMETERs and the variables that keep their initial value fold.
 impl Env for Symbols<'_> {
     fn constant(&self, name: &str) -> Option<&Const> {
-        self.params.get(name)
+        self.params.get(name).or_else(|| self.kept.get(name))
     }
 
     /// An intrinsic name that the unit has not made into something else.
@@ -376,7 +382,7 @@ fn default_implicit() -> [Option<TypeSpec>; 26] {
 }
 
 /// The value a PARAMETER takes in its declared type (`INTEGER N; PARAMETER (N = 2.7)` is 2).
-fn convert(c: Const, ty: &TypeSpec) -> Const {
+pub(crate) fn convert(c: Const, ty: &TypeSpec) -> Const {
     match (ty, c) {
         (TypeSpec::Integer, Const::Real(v)) if v.abs() < 9.0e18 => Const::Int(v.trunc() as i64),
         (TypeSpec::Real | TypeSpec::Double, Const::Int(n)) => Const::Real(n as f64),

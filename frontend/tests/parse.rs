@@ -431,8 +431,33 @@ fn declarations_f77_and_f90() {
         ]
     );
     match &u.decls[16].kind {
-        DeclKind::Data(objs) => {
-            assert_eq!(objs.iter().map(show).collect::<Vec<_>>(), ["X", "Y", "E"])
+        DeclKind::Data(sets) => {
+            // `x, y /1.0d0, 2.0d0/`, then `(e(i,1), i = 1, 10) /10*0.0/`.
+            let sets: Vec<(Vec<Vec<String>>, Vec<String>)> = sets
+                .iter()
+                .map(|s| {
+                    let objects = s
+                        .objects
+                        .iter()
+                        .map(|o| o.exprs().iter().map(show).collect());
+                    let values = s.values.as_ref().expect("values modelled").iter().map(|v| {
+                        let r = v.repeat.as_ref().map_or(String::new(), |r| show(r) + "*");
+                        r + &v.value.as_ref().map_or("?".into(), show)
+                    });
+                    (objects.collect(), values.collect())
+                })
+                .collect();
+            let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+            assert_eq!(
+                sets,
+                [
+                    (
+                        vec![strings(&["X"]), strings(&["Y"])],
+                        strings(&["1.0d0", "2.0d0"])
+                    ),
+                    (vec![strings(&["E"])], strings(&["10*0.0"]))
+                ]
+            );
         }
         k => panic!("{k:?}"),
     }

@@ -63,6 +63,7 @@ fn program(decls: Vec<Decl>, body: Vec<Stmt>, end_line: u32) -> Program {
             body,
             end: at(end_line, 7),
             end_label: None,
+            contains: false,
         }],
     }
 }
