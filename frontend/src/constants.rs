@@ -64,15 +64,16 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
             DeclKind::Common { entities, .. } => {
                 changeable.extend(entities.iter().map(|e| e.name.text.as_str()))
             }
+            DeclKind::Equivalence(groups) => {
+                changeable.extend(groups.iter().flatten().filter_map(base_name))
+            }
             _ => {}
         }
     }
     inits
         .into_iter()
         .filter(|(name, _)| {
-            !changeable.contains(name)
-                && !syms.is_equivalenced(name)
-                && syms.is_integer_scalar(name)
+            !changeable.contains(name) && syms.is_integer_scalar(name)
         })
         .filter_map(|(name, init)| match init {
             (1, Some(v)) => match convert(fold::fold(v, syms)?, &TypeSpec::Integer) {

@@ -263,7 +263,7 @@ impl UnitInfo {
     fn in_common(&self, name: &str) -> bool {
         self.commons
             .iter()
-            .any(|(_, m)| m.iter().any(|x| x == name))
+            .any(|(_, m)| m.iter().any(|x| x.text == name))
     }
 
     /// `F(X, Y) = expr` opening the body, with `F` not an array, defines a
