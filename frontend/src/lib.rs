@@ -10,6 +10,8 @@ mod classify;
 pub mod diagnostics;
 mod files;
 pub mod fold;
+mod hpf_library;
+mod hpf_syntax;
 mod lexer;
 mod lines;
 pub mod lower;

@@ -15,6 +15,7 @@ use crate::ast::{
     DeclKind, DimSpec, Entity, Expr, ExprKind, Pos, Stmt, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use crate::fold::{self, Const, Env};
+use crate::hpf_library::LibraryUse;
 
 /// What a bare name in an expression stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,8 @@ pub struct Symbols<'a> {
     equivalenced: HashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
     program_units: &'a HashSet<&'a str>,
+    /// `USE HPF_LIBRARY` statements: their functions are intrinsics.
+    hpf_library: Vec<LibraryUse<'a>>,
 }
 
 /// A problem found while resolving names: where, and what.
@@ -93,6 +96,7 @@ impl<'a> Symbols<'a> {
             stmt_functions: HashMap::new(),
             equivalenced: HashSet::new(),
             program_units,
+            hpf_library: Vec::new(),
         };
         if let (UnitKind::Function, Some(ty)) = (unit.kind, &unit.result_type) {
             s.types.insert(unit.name.text.clone(), ty.clone());
@@ -144,6 +148,9 @@ impl<'a> Symbols<'a> {
                         .flatten()
                         .filter_map(|e| base_name(e).map(str::to_string)),
                 ),
+                DeclKind::UseHpfLibrary { only, names } => {
+                    s.hpf_library.push(LibraryUse { only: *only, names })
+                }
                 DeclKind::Data(_) | DeclKind::Save(_) | DeclKind::Hpf(_) => {}
             }
         }
@@ -318,7 +325,9 @@ impl Env for Symbols<'_> {
 
     /// An intrinsic name that the unit has not made into something else.
     fn is_intrinsic(&self, name: &str) -> bool {
-        (self.declared_intrinsics.contains(name) || is_intrinsic_name(name))
+        (self.declared_intrinsics.contains(name)
+            || is_intrinsic_name(name)
+            || self.hpf_library.iter().any(|u| u.sees(name)))
             && !self.externals.contains(name)
             && !self.dims.contains_key(name)
             && !self.stmt_functions.contains_key(name)

@@ -16,6 +16,9 @@
 //! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
 //! - [`hpf`]: HPF directives.
 //!
+//! An EXTRINSIC(HPF_LOCAL) unit (or any other local model) is parsed but
+//! not lowered: its body is not the global program the analyses model.
+//!
 //! Lowering never fails: problems become diagnostics (errors for invalid
 //! programs, warnings for valid ones it cannot model) and the rest of the
 //! program is still lowered.
@@ -56,6 +59,17 @@ pub fn lower_units(program: &Program, keep: impl Fn(usize) -> bool) -> (FactBase
         next_form: 1,
     };
     for (_, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
+        if let Some(model) = &unit.extrinsic_local {
+            g.report(
+                Severity::Warning,
+                unit.name.pos,
+                format!(
+                    "EXTRINSIC({model}) procedure `{}` is not analyzed: its body works on each processor's part of the arrays; calls to it are calls to an unknown procedure",
+                    unit.name.text
+                ),
+            );
+            continue;
+        }
         let (syms, problems) = Symbols::build(unit, &unit_names);
         for (pos, msg) in problems {
             g.report(Severity::Error, pos, msg);
@@ -150,8 +164,8 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// COMMON block -> members in order.
     commons: BTreeMap<String, Vec<String>>,
     equivalence_groups: i64,
-    /// Templates seen so far: name -> (lower, upper) per dim (for `:` alignment).
-    templates: HashMap<String, Vec<(i64, i64)>>,
+    /// The unit's templates and remapped names (see [`hpf`]).
+    hpf_maps: hpf::Mappings,
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
@@ -180,7 +194,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             save_all: false,
             commons: BTreeMap::new(),
             equivalence_groups: 0,
-            templates: HashMap::new(),
+            hpf_maps: hpf::Mappings::of(unit, syms),
         }
     }
 
