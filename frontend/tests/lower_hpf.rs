@@ -437,11 +437,13 @@ CHPF$ DISTRIBUTE U(BLOCK)
 CHPF$ REALIGN A(I) WITH T(11-I)
 CHPF$ REDISTRIBUTE T(CYCLIC)
 CHPF$ INHERIT C
+CHPF$ REALIGN WITH T(*) :: A(*)
+CHPF$ REDISTRIBUTE (BLOCK) ONTO *P :: T
       END
 ",
     );
     let lines: Vec<u32> = w.iter().map(|x| x.0).collect();
-    assert_eq!(lines, [13, 4, 11, 12]);
+    assert_eq!(lines, [13, 4, 11, 12, 14, 15]);
     assert_eq!(
         w[0].1,
         "INHERIT is not modelled: the dummy's mapping is its actual argument's; ignored"
