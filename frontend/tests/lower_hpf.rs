@@ -258,8 +258,9 @@ fn align_several_alignees_and_attribute_forms() {
         "program a
   integer, parameter :: n = 10
   real :: a(n), b(n), c(n, n), d(n, n), s(n), u(4, 4, n), rhs(4, 4, n), e(n, n)
-!HPF$ TEMPLATE T(n), T2(n, n), G(n)
+!HPF$ TEMPLATE T(n), T2(n, n), G(n), SCALAR
 !HPF$ ALIGN A(I), B(I) WITH T(I)
+!HPF$ ALIGN X WITH SCALAR
 !HPF$ ALIGN WITH T(I) :: S(I)
 !HPF$ ALIGN (I, J) WITH T2(J, I) :: C, D
 !HPF$ ALIGN (*, *, :) WITH G :: U, RHS
@@ -425,7 +426,7 @@ fn remapped_arrays_and_templates_have_no_static_mapping() {
     let (f, w) = checked(
         "r.f",
         "      PROGRAM R
-      REAL A(10), B(10), C(10)
+      REAL A(10), B(10), C(10), D(10)
 CHPF$ TEMPLATE T(10), U(10)
 CHPF$ DYNAMIC B, U
 CHPF$ ALIGN A(I) WITH T(I)
@@ -439,11 +440,12 @@ CHPF$ REDISTRIBUTE T(CYCLIC)
 CHPF$ INHERIT C
 CHPF$ REALIGN WITH T(*) :: A(*)
 CHPF$ REDISTRIBUTE (BLOCK) ONTO *P :: T
+CHPF$ DYNAMIC, ALIGN WITH T :: D
       END
 ",
     );
     let lines: Vec<u32> = w.iter().map(|x| x.0).collect();
-    assert_eq!(lines, [13, 4, 11, 12, 14, 15]);
+    assert_eq!(lines, [13, 4, 11, 12, 14, 15, 16]);
     assert_eq!(
         w[0].1,
         "INHERIT is not modelled: the dummy's mapping is its actual argument's; ignored"
