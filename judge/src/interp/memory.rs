@@ -185,7 +185,8 @@ impl UnitInfo {
                 | DeclKind::External(_)
                 | DeclKind::Intrinsic(_)
                 | DeclKind::ImplicitNone
-                | DeclKind::Hpf(_) => {}
+                | DeclKind::Hpf(_)
+                | DeclKind::UseHpfLibrary { .. } => {}
             }
         }
         info.find_stmt_functions(unit);
