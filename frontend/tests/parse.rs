@@ -801,6 +801,38 @@ fn unknown_and_meaningless_hpf_directives_are_warnings() {
 // ------------------------------------------------------------------ unmodelled
 
 #[test]
+fn procedure_bodies_in_an_interface_block_do_not_end_the_unit() {
+    let (p, d) = parse_source(
+        "i.f90",
+        "subroutine s(f)
+  interface
+    subroutine g(x)
+      real x
+    end subroutine g
+    extrinsic(hpf_local) real function f(y)
+      interface
+        subroutine h
+        end
+      end interface
+      real y
+    end function
+  end interface
+  call g(1.0)
+end subroutine s
+",
+    );
+    // Each INTERFACE is announced where it is parsed, the nested one too.
+    let shown: Vec<(u32, bool)> = d.iter().map(|x| (x.line, x.is_error())).collect();
+    assert_eq!(shown, [(2, false), (7, false)], "{d:?}");
+    assert_eq!(p.units.len(), 1);
+    let kinds: Vec<&StmtKind> = p.units[0].body.iter().map(|s| &s.kind).collect();
+    assert!(matches!(
+        kinds[..],
+        [StmtKind::Opaque { .. }, StmtKind::Call { .. }]
+    ));
+}
+
+#[test]
 fn unmodelled_statements_are_opaque_with_warnings() {
     let (p, d) = parse_source(
         "o.f90",
