@@ -11,8 +11,9 @@
 //! target's lower bound when `L` is absent) with stride `S`; an array or
 //! a target without subscripts has `:` in every dimension. The target may
 //! be a template or an array (which is itself aligned or distributed).
-//! Shapes and bounds must fold to integers; what cannot be modelled is
-//! skipped with a warning. An array or template whose mapping may change
+//! Template bounds, alignment bounds and block sizes must fold to integers;
+//! what cannot be modelled is skipped with a warning. A processor extent
+//! that does not fold (`NUMBER_OF_PROCESSORS()`) is lowered as 0: unknown. An array or template whose mapping may change
 //! in the unit (DYNAMIC, REALIGN, REDISTRIBUTE) gets no align or
 //! distribute rows: no single mapping holds for the whole unit.
 
