@@ -38,7 +38,9 @@ keywords! {
     Print = "PRINT", Contains = "CONTAINS",
     Processors = "PROCESSORS", Template = "TEMPLATE", Align = "ALIGN",
     With = "WITH", Distribute = "DISTRIBUTE", Onto = "ONTO", Cyclic = "CYCLIC",
-    Independent = "INDEPENDENT", New = "NEW",
+    Independent = "INDEPENDENT", New = "NEW", Dynamic = "DYNAMIC",
+    Realign = "REALIGN", Redistribute = "REDISTRIBUTE", Inherit = "INHERIT",
+    Extrinsic = "EXTRINSIC", Use = "USE",
 }
 
 /// Words written without their blank (`ENDDO`) and the words they stand for.

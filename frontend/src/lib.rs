@@ -12,6 +12,8 @@ pub mod data;
 pub mod diagnostics;
 mod files;
 pub mod fold;
+mod hpf_library;
+mod hpf_syntax;
 mod lexer;
 mod lines;
 pub mod lower;

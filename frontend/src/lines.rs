@@ -236,7 +236,8 @@ fn fixed_form(b: &mut Builder, lines: &[String]) {
             continue;
         }
         if matches!(chars[0], 'C' | 'c' | '*' | '!' | 'D' | 'd') {
-            if is_hpf_sentinel(&chars, 1) {
+            // `DHPF$` is a debug line, not a directive.
+            if !matches!(chars[0], 'D' | 'd') && is_hpf_sentinel(&chars, 1) {
                 fixed_directive(b, &chars, ln);
             }
             continue;
@@ -445,7 +446,7 @@ mod tests {
     fn fixed_hpf_directives_with_continuation() {
         let (v, _) = run(
             Form::Fixed,
-            "CHPF$ ALIGN A(I)\nCHPF$&  WITH T(I)\n*hpf$ DISTRIBUTE T(BLOCK)\n!HPF$ INDEPENDENT\nC HPF$ not one\n",
+            "CHPF$ ALIGN A(I)\nCHPF$&  WITH T(I)\n*hpf$ DISTRIBUTE T(BLOCK)\n!HPF$ INDEPENDENT\nC HPF$ not one\nDHPF$ nor this\n",
         );
         assert_eq!(
             codes(&v),

@@ -19,7 +19,7 @@ lalrpop_util::lalrpop_mod!(
     grammar
 );
 
-type GrammarError = ParseError<usize, Tok, (usize, String)>;
+pub(crate) type GrammarError = ParseError<usize, Tok, (usize, String)>;
 
 /// Every level of an expression tree stands for one operator or
 /// parenthesis, so a statement with at most this many of them gives trees
@@ -229,21 +229,6 @@ impl Ctx<'_> {
                 kind: ExprKind::Var(name),
             },
             _ => e,
-        }
-    }
-
-    /// `INDEPENDENT, NEW(...)` is INDEPENDENT; any other clause (REDUCTION)
-    /// asserts less than INDEPENDENT, so the directive is ignored.
-    pub fn independent(&self, at: usize, clauses: Vec<(usize, String)>) -> Parsed {
-        match clauses.iter().find(|(_, c)| c != "NEW") {
-            None => Parsed::Independent,
-            Some((_, c)) => {
-                self.warn(
-                    at,
-                    format!("INDEPENDENT with a {c} clause is not modelled; ignored"),
-                );
-                Parsed::Ignored
-            }
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::ast::{
     DeclKind, DimSpec, Entity, Expr, ExprKind, Pos, Stmt, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use crate::fold::{self, Const, Env};
+use crate::hpf_library::LibraryUse;
 
 /// What a bare name in an expression stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +71,8 @@ pub struct Symbols<'a> {
     stmt_functions: HashMap<String, StmtFunction<'a>>,
     /// Names of all units of the program: they hide intrinsics of the same name.
     program_units: &'a HashSet<&'a str>,
+    /// `USE HPF_LIBRARY` statements: their functions are intrinsics.
+    hpf_library: Vec<LibraryUse<'a>>,
 }
 
 /// A problem found while resolving names: where, and what.
@@ -101,6 +104,7 @@ impl<'a> Symbols<'a> {
             declared_intrinsics: HashSet::new(),
             stmt_functions: HashMap::new(),
             program_units,
+            hpf_library: Vec::new(),
         };
         if let (UnitKind::Function, Some(ty)) = (unit.kind, &unit.result_type) {
             s.types.insert(unit.name.text.clone(), ty.clone());
@@ -146,6 +150,9 @@ impl<'a> Symbols<'a> {
                             }
                         }
                     }
+                }
+                DeclKind::UseHpfLibrary { only, names } => {
+                    s.hpf_library.push(LibraryUse { only: *only, names })
                 }
                 DeclKind::Equivalence(_)
                 | DeclKind::Data(_)
@@ -339,7 +346,9 @@ impl Env for Symbols<'_> {
 
     /// An intrinsic name that the unit has not made into something else.
     fn is_intrinsic(&self, name: &str) -> bool {
-        (self.declared_intrinsics.contains(name) || is_intrinsic_name(name))
+        (self.declared_intrinsics.contains(name)
+            || is_intrinsic_name(name)
+            || self.hpf_library.iter().any(|u| u.sees(name)))
             && !self.externals.contains(name)
             && !self.dims.contains_key(name)
             && !self.stmt_functions.contains_key(name)

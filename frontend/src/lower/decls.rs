@@ -168,7 +168,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
             DeclKind::Hpf(h) => self.hpf(d.pos, h),
-            DeclKind::Parameter(_) | DeclKind::ImplicitNone | DeclKind::Implicit(_) => {}
+            DeclKind::Parameter(_)
+            | DeclKind::ImplicitNone
+            | DeclKind::Implicit(_)
+            | DeclKind::UseHpfLibrary { .. } => {}
         }
     }
 

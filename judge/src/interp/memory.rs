@@ -226,7 +226,8 @@ impl UnitInfo {
                 | DeclKind::External(_)
                 | DeclKind::Intrinsic(_)
                 | DeclKind::ImplicitNone
-                | DeclKind::Hpf(_) => {}
+                | DeclKind::Hpf(_)
+                | DeclKind::UseHpfLibrary { .. } => {}
             }
         }
         info.data_inits(&data);
