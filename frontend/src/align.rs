@@ -4,9 +4,10 @@
 //! own column and what a macro put in points at the macro.
 //!
 //! Both lines are cut into words (names and numbers), runs of blanks and
-//! single other characters. The longest common subsequence of the words is
-//! what the preprocessor kept; the characters it put in stand where the
-//! text it replaced began.
+//! single other characters. The common subsequence of words with the most
+//! characters is what the preprocessor kept (counting characters, a name
+//! outweighs the blanks cpp puts around a macro argument); the characters
+//! it put in stand where the text it replaced began.
 
 /// Above this many cells (words of one line times words of the other) the
 /// middle of the lines is not matched word by word: only their common start
@@ -18,7 +19,15 @@ pub fn columns(written: &str, now: &str) -> Vec<u32> {
     let w: Vec<char> = written.chars().collect();
     let n: Vec<char> = now.chars().collect();
     let (ww, nw) = (words(&w), words(&n));
-    let same = |i: usize, j: usize| n[nw[i].0..nw[i].1] == w[ww[j].0..ww[j].1];
+    // The characters that word i of `now` and word j of `written` share.
+    let same = |i: usize, j: usize| {
+        let (a, b) = (&n[nw[i].0..nw[i].1], &w[ww[j].0..ww[j].1]);
+        if a == b {
+            a.len() as u32
+        } else {
+            0
+        }
+    };
     let mut cols = Vec::with_capacity(n.len());
     // The first written word not yet matched or passed over.
     let mut next = 0;
@@ -60,35 +69,38 @@ fn words(chars: &[char]) -> Vec<(usize, usize)> {
 }
 
 /// Pairs `(i, j)`, increasing in both, of equal words of a line of `n`
-/// words and one of `w` words: the common start and end, and between them
-/// a longest common subsequence when the table is small enough.
-fn matches(n: usize, w: usize, same: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
-    let head = (0..n.min(w)).take_while(|&k| same(k, k)).count();
+/// words and one of `w` words (`same`: the characters they share, 0 when
+/// they differ): the common start and end, and between them the common
+/// subsequence with the most characters when the table is small enough.
+fn matches(n: usize, w: usize, same: impl Fn(usize, usize) -> u32) -> Vec<(usize, usize)> {
+    let head = (0..n.min(w)).take_while(|&k| same(k, k) > 0).count();
     let tail = (0..(n - head).min(w - head))
-        .take_while(|&k| same(n - 1 - k, w - 1 - k))
+        .take_while(|&k| same(n - 1 - k, w - 1 - k) > 0)
         .count();
     let mut out: Vec<(usize, usize)> = (0..head).map(|k| (k, k)).collect();
     let (a, b) = (n - head - tail, w - head - tail);
     if a > 0 && b > 0 && (a + 1) * (b + 1) <= MAX_TABLE {
-        // lcs[i * (b + 1) + j]: the longest common subsequence of the
-        // middles from word i of one and word j of the other on.
-        let mut lcs = vec![0u32; (a + 1) * (b + 1)];
+        // best[i * (b + 1) + j]: the most characters a common subsequence
+        // of the middles from word i of one and word j of the other on has.
+        let at = |i: usize, j: usize| i * (b + 1) + j;
+        let mut best = vec![0u32; (a + 1) * (b + 1)];
         for i in (0..a).rev() {
             for j in (0..b).rev() {
-                lcs[i * (b + 1) + j] = if same(head + i, head + j) {
-                    lcs[(i + 1) * (b + 1) + j + 1] + 1
-                } else {
-                    lcs[(i + 1) * (b + 1) + j].max(lcs[i * (b + 1) + j + 1])
+                let both = match same(head + i, head + j) {
+                    0 => 0,
+                    k => best[at(i + 1, j + 1)] + k,
                 };
+                best[at(i, j)] = both.max(best[at(i + 1, j)]).max(best[at(i, j + 1)]);
             }
         }
         let (mut i, mut j) = (0, 0);
         while i < a && j < b {
-            if same(head + i, head + j) {
+            let k = same(head + i, head + j);
+            if k > 0 && best[at(i, j)] == best[at(i + 1, j + 1)] + k {
                 out.push((head + i, head + j));
                 i += 1;
                 j += 1;
-            } else if lcs[(i + 1) * (b + 1) + j] >= lcs[i * (b + 1) + j + 1] {
+            } else if best[at(i + 1, j)] >= best[at(i, j + 1)] {
                 i += 1;
             } else {
                 j += 1;
@@ -132,6 +144,16 @@ mod tests {
         assert_eq!(cols[y] as usize, written.find('Y').unwrap() + 1);
         // What the macro put in stands where its text begins.
         assert_eq!(under(written, now), "X = (Y))) + NN");
+    }
+
+    #[test]
+    fn names_outweigh_the_blanks_around_a_macro_argument() {
+        // Traditional cpp keeps the blanks of `( myThid )` around the argument.
+        let written = "        _BEGIN_MASTER( myThid )";
+        let now = "        IF (  myThid  .EQ. 1 ) THEN";
+        let cols = columns(written, now);
+        let m = now.find('m').unwrap();
+        assert_eq!(cols[m] as usize, written.find('m').unwrap() + 1);
     }
 
     #[test]
