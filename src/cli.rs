@@ -19,7 +19,9 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Parse and lower the files; print diagnostics; exit 0 when there are no errors.
-    #[command(after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki check main.f90 solver.f")]
+    #[command(
+        after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki check main.f90 solver.f\n  kaiseki check solver.F -D USE_MPI -D N=512 -I include/   # .F .F90 .fpp... go through cpp"
+    )]
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -64,7 +66,7 @@ pub enum Command {
     },
     /// Print the data dependence graph.
     #[command(
-        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg"
+        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
     )]
     Deps {
         #[arg(required = true)]
