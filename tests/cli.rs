@@ -540,3 +540,30 @@ fn malformed_macro_names_are_usage_errors() {
     let out = kaiseki(["check", path_str(&ex), "-D", "F(A)=A", "-D", "X_1"]);
     assert_eq!(out.code, Some(0), "{out:?}");
 }
+
+#[test]
+fn without_cpp_a_preprocessed_file_is_one_clear_error() {
+    let dir = scratch_dir("cli_no_cpp");
+    let main = dir.join("main.F");
+    std::fs::write(&main, "      PROGRAM P\n      END\n").expect("write");
+    let plain = dir.join("plain.f");
+    std::fs::write(&plain, "      PROGRAM Q\n      END\n").expect("write");
+    // An empty PATH: no `cpp` to run.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kaiseki"))
+        .args(["check", path_str(&main), path_str(&plain)])
+        .env("PATH", "")
+        .output()
+        .expect("the kaiseki binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: error: cannot preprocess: the C preprocessor `cpp` (part of gcc) is not installed",
+            main.display()
+        )),
+        "{stderr}"
+    );
+    // The other file is still analyzed.
+    assert!(stderr.contains("2 file(s), 1 unit(s)"), "{stderr}");
+}

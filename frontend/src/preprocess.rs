@@ -41,24 +41,7 @@ pub fn preprocess(
     rep: &mut Reporter,
 ) -> Option<Vec<SourceLine>> {
     let path = rep.files[file].path.clone();
-    let mut cpp = Command::new("cpp");
-    cpp.args([
-        "-traditional-cpp",
-        "-undef",
-        "-nostdinc",
-        "-fno-diagnostics-show-caret",
-        "-fdiagnostics-color=never",
-    ])
-    .env("LC_ALL", "C");
-    for m in &opts.macros {
-        cpp.arg(match m {
-            MacroArg::Define(d) => format!("-D{d}"),
-            MacroArg::Undefine(u) => format!("-U{u}"),
-        });
-    }
-    for dir in &opts.include_dirs {
-        cpp.arg("-I").arg(dir);
-    }
+    let mut cpp = command(opts);
     // cpp names its input as it was given.
     let given = match (&input, path.starts_with('-')) {
         (Input::Text(_), _) => STDIN.to_string(),
@@ -117,6 +100,29 @@ pub fn preprocess(
         "directive ignored: the preprocessor passes it on, and it means nothing to Fortran",
         rep,
     ))
+}
+
+/// `cpp` in traditional mode with the user's macros and directories only.
+fn command(opts: &SourceOptions) -> Command {
+    let mut cpp = Command::new("cpp");
+    cpp.args([
+        "-traditional-cpp",
+        "-undef",
+        "-nostdinc",
+        "-fno-diagnostics-show-caret",
+        "-fdiagnostics-color=never",
+    ])
+    .env("LC_ALL", "C");
+    for m in &opts.macros {
+        cpp.arg(match m {
+            MacroArg::Define(d) => format!("-D{d}"),
+            MacroArg::Undefine(u) => format!("-U{u}"),
+        });
+    }
+    for dir in &opts.include_dirs {
+        cpp.arg("-I").arg(dir);
+    }
+    cpp
 }
 
 /// Runs `cpp`, writing `text` (if any) to its standard input.
