@@ -1052,7 +1052,10 @@ fn bad_files_are_clear_errors() {
     let latin1 = dir.join("latin.f90");
     std::fs::write(&latin1, b"x = 1 ! caf\xe9\n").unwrap();
     let missing = dir.join("missing.f");
-    let (p, d) = kaiseki_frontend::parse_files(&[&empty, &binary, &latin1, &missing, &dir]);
+    let (p, d) = kaiseki_frontend::parse_files(
+        &[&empty, &binary, &latin1, &missing, &dir],
+        &Default::default(),
+    );
     assert!(p.units.is_empty());
     let msgs: Vec<String> = d.iter().map(|x| x.to_string()).collect();
     assert_eq!(msgs.len(), 5, "{msgs:?}");
@@ -1076,7 +1079,7 @@ fn include_is_resolved_next_to_the_including_file() {
     std::fs::write(dir.join("self.inc"), "      INCLUDE 'self.inc'\n").unwrap();
     let main = dir.join("main.f");
     std::fs::write(&main, "      PROGRAM I\n      INCLUDE 'common.inc'\n      include \"nope.inc\"\n      X = 1\n      END\n").unwrap();
-    let (p, d) = kaiseki_frontend::parse_files(&[&main]);
+    let (p, d) = kaiseki_frontend::parse_files(&[&main], &Default::default());
     assert_eq!(p.files.len(), 3);
     assert!(p.files[1].path.ends_with("common.inc"));
     assert!(matches!(&p.units[0].decls[0].kind, DeclKind::Common { block, .. } if block == "C"));
@@ -1088,7 +1091,7 @@ fn include_is_resolved_next_to_the_including_file() {
         "{msgs:?}"
     );
     assert!(
-        msgs[1].contains("main.f:3:7: error: cannot include 'nope.inc'"),
+        msgs[1].contains("main.f:3:7: error: cannot find INCLUDE file 'nope.inc'"),
         "{msgs:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
