@@ -15,6 +15,7 @@ use crate::ast::{
     DeclKind, DimSpec, Entity, Expr, ExprKind, Pos, Stmt, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use crate::fold::{self, Const, Env};
+use crate::hpf_library::LibraryUse;
 
 /// What a bare name in an expression stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +62,8 @@ pub struct Symbols<'a> {
     implicit_bytes: [Option<i64>; 26],
     dims: HashMap<String, &'a [DimSpec]>,
     params: HashMap<String, Const>,
+    /// Variables that keep their initial value (see [`crate::constants`]).
+    kept: HashMap<String, Const>,
     /// PARAMETER names in declaration order, for `param` facts.
     pub param_order: Vec<String>,
     externals: HashSet<String>,
@@ -68,6 +71,8 @@ pub struct Symbols<'a> {
     stmt_functions: HashMap<String, StmtFunction<'a>>,
     /// Names of all units of the program: they hide intrinsics of the same name.
     program_units: &'a HashSet<&'a str>,
+    /// `USE HPF_LIBRARY` statements: their functions are intrinsics.
+    hpf_library: Vec<LibraryUse<'a>>,
 }
 
 /// A problem found while resolving names: where, and what.
@@ -76,7 +81,8 @@ pub type Problem = (Pos, String);
 impl<'a> Symbols<'a> {
     /// Resolves the declarations of `unit`; PARAMETER values are folded in
     /// declaration order (a PARAMETER may use earlier ones) and converted
-    /// to the constant's type. Non-constant PARAMETERs are reported.
+    /// to the constant's type. Non-constant PARAMETERs are reported. Then
+    /// the variables that keep their initial value are found.
     pub fn build(
         unit: &'a Unit,
         program_units: &'a HashSet<&'a str>,
@@ -92,11 +98,13 @@ impl<'a> Symbols<'a> {
             }),
             dims: HashMap::new(),
             params: HashMap::new(),
+            kept: HashMap::new(),
             param_order: Vec::new(),
             externals: HashSet::new(),
             declared_intrinsics: HashSet::new(),
             stmt_functions: HashMap::new(),
             program_units,
+            hpf_library: Vec::new(),
         };
         if let (UnitKind::Function, Some(ty)) = (unit.kind, &unit.result_type) {
             s.types.insert(unit.name.text.clone(), ty.clone());
@@ -143,6 +151,9 @@ impl<'a> Symbols<'a> {
                         }
                     }
                 }
+                DeclKind::UseHpfLibrary { only, names } => {
+                    s.hpf_library.push(LibraryUse { only: *only, names })
+                }
                 DeclKind::Equivalence(_)
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)
@@ -179,6 +190,7 @@ impl<'a> Symbols<'a> {
                 )),
             }
         }
+        s.kept = crate::constants::kept_values(&s);
         (s, problems)
     }
 
@@ -326,14 +338,17 @@ impl<'a> Symbols<'a> {
     }
 }
 
+/// PARAMETERs and the variables that keep their initial value fold.
 impl Env for Symbols<'_> {
     fn constant(&self, name: &str) -> Option<&Const> {
-        self.params.get(name)
+        self.params.get(name).or_else(|| self.kept.get(name))
     }
 
     /// An intrinsic name that the unit has not made into something else.
     fn is_intrinsic(&self, name: &str) -> bool {
-        (self.declared_intrinsics.contains(name) || is_intrinsic_name(name))
+        (self.declared_intrinsics.contains(name)
+            || is_intrinsic_name(name)
+            || self.hpf_library.iter().any(|u| u.sees(name)))
             && !self.externals.contains(name)
             && !self.dims.contains_key(name)
             && !self.stmt_functions.contains_key(name)
@@ -376,7 +391,7 @@ fn default_implicit() -> [Option<TypeSpec>; 26] {
 }
 
 /// The value a PARAMETER takes in its declared type (`INTEGER N; PARAMETER (N = 2.7)` is 2).
-fn convert(c: Const, ty: &TypeSpec) -> Const {
+pub(crate) fn convert(c: Const, ty: &TypeSpec) -> Const {
     match (ty, c) {
         (TypeSpec::Integer, Const::Real(v)) if v.abs() < 9.0e18 => Const::Int(v.trunc() as i64),
         (TypeSpec::Real | TypeSpec::Double, Const::Int(n)) => Const::Real(n as f64),
