@@ -72,9 +72,7 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
     }
     inits
         .into_iter()
-        .filter(|(name, _)| {
-            !changeable.contains(name) && syms.is_integer_scalar(name)
-        })
+        .filter(|(name, _)| !changeable.contains(name) && syms.is_integer_scalar(name))
         .filter_map(|(name, init)| match init {
             (1, Some(v)) => match convert(fold::fold(v, syms)?, &TypeSpec::Integer) {
                 c @ Const::Int(_) => Some((name.to_string(), c)),
