@@ -119,6 +119,52 @@ fn a_syntax_error_is_located_and_the_next_unit_still_analyzed() {
     );
 }
 
+/// 300 unmodelled statements: 300 warnings, then one more error at the end
+/// when `bad` is set.
+fn many_warnings(bad: bool) -> String {
+    let mut src = String::from("      PROGRAM W\n      X = 1.0\n");
+    for _ in 0..300 {
+        src.push_str("      REWIND 5\n");
+    }
+    if bad {
+        src.push_str("      X = (1 +\n");
+    }
+    src.push_str("      PRINT *, X\n      END\n");
+    src
+}
+
+#[test]
+fn warnings_are_capped_apart_from_errors_and_alone_exit_0() {
+    let dir = scratch_dir("cli_warnings");
+    let file = dir.join("warn.f");
+    std::fs::write(&file, many_warnings(false)).expect("write");
+    for cmd in ["check", "deps"] {
+        let out = kaiseki([cmd, path_str(&file)]);
+        assert_eq!(out.code, Some(0), "{cmd}: {out:?}");
+        assert!(!out.stderr.contains("error"), "{cmd}: {}", out.stderr);
+        let warnings = out
+            .stderr
+            .lines()
+            .filter(|l| l.contains(": warning: REWIND"))
+            .count();
+        assert_eq!(warnings, 200, "{cmd}");
+        assert!(
+            out.stderr.contains(&format!(
+                "{}: warning: ... and 100 more warnings",
+                path_str(&file)
+            )),
+            "{cmd}: {}",
+            out.stderr
+        );
+    }
+    // An error after the 300 warnings is still shown, and is the only error.
+    std::fs::write(&file, many_warnings(true)).expect("write");
+    let out = kaiseki(["check", path_str(&file)]);
+    assert_bad_input(&out, "check");
+    assert_located(&out.stderr, path_str(&file), 303, "      X = (1 +");
+    assert_eq!(out.stderr.matches(": error: ").count(), 1, "{}", out.stderr);
+}
+
 #[test]
 fn unreadable_inputs_are_errors_not_crashes() {
     let dir = scratch_dir("cli_unreadable");
