@@ -10,6 +10,7 @@ mod classify;
 pub mod diagnostics;
 mod files;
 pub mod fold;
+pub mod intrinsics;
 mod lexer;
 mod lines;
 pub mod lower;

@@ -15,6 +15,7 @@ use crate::ast::{
     DeclKind, DimSpec, Entity, Expr, ExprKind, Pos, Stmt, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use crate::fold::{self, Const, Env};
+use crate::intrinsics::{self, Form, Intrinsic};
 
 /// What a bare name in an expression stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,12 +31,12 @@ pub enum NameClass {
 }
 
 /// What `NAME(args)` stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ApplyClass {
     Element,
     /// `C(1:3)` on a CHARACTER scalar.
     Substring,
-    Intrinsic,
+    Intrinsic(&'static Intrinsic),
     /// An external function: a call.
     Function,
     /// A statement function of the unit: evaluated in place.
@@ -318,11 +319,24 @@ impl<'a> Symbols<'a> {
             ApplyClass::Substring
         } else if self.stmt_functions.contains_key(name) {
             ApplyClass::StatementFunction
-        } else if self.is_intrinsic(name) {
-            ApplyClass::Intrinsic
+        } else if let Some(row) = self.intrinsic(name, Form::Function) {
+            ApplyClass::Intrinsic(row)
         } else {
             ApplyClass::Function
         }
+    }
+
+    /// The intrinsic of this form that `name` stands for, unless the unit
+    /// made the name into something else (EXTERNAL, an array, a statement
+    /// function, a dummy argument, a unit of the program). A type
+    /// statement does not: `INTEGER IARGC` types the intrinsic.
+    pub fn intrinsic(&self, name: &str, form: Form) -> Option<&'static Intrinsic> {
+        let hidden = self.externals.contains(name)
+            || self.dims.contains_key(name)
+            || self.stmt_functions.contains_key(name)
+            || self.program_units.contains(name)
+            || self.unit.args.iter().any(|a| a.text == name);
+        (!hidden).then(|| intrinsics::lookup(name, form)).flatten()
     }
 }
 
@@ -331,14 +345,8 @@ impl Env for Symbols<'_> {
         self.params.get(name)
     }
 
-    /// An intrinsic name that the unit has not made into something else.
-    fn is_intrinsic(&self, name: &str) -> bool {
-        (self.declared_intrinsics.contains(name) || is_intrinsic_name(name))
-            && !self.externals.contains(name)
-            && !self.dims.contains_key(name)
-            && !self.stmt_functions.contains_key(name)
-            && !self.program_units.contains(name)
-            && !self.unit.args.iter().any(|a| a.text == name)
+    fn intrinsic(&self, name: &str) -> Option<&'static Intrinsic> {
+        Symbols::intrinsic(self, name, Form::Function)
     }
 }
 
@@ -394,161 +402,4 @@ pub fn type_name(t: &TypeSpec) -> &'static str {
         TypeSpec::Logical => "logical",
         TypeSpec::Character => "character",
     }
-}
-
-/// The intrinsic functions of Fortran 77, Fortran 90 and the HPF library
-/// that programs of this kind call.
-pub fn is_intrinsic_name(name: &str) -> bool {
-    matches!(
-        name,
-        "ABS"
-            | "ACHAR"
-            | "ACOS"
-            | "ADJUSTL"
-            | "ADJUSTR"
-            | "AIMAG"
-            | "AINT"
-            | "ALL"
-            | "ALLOCATED"
-            | "ALOG"
-            | "ALOG10"
-            | "AMAX0"
-            | "AMAX1"
-            | "AMIN0"
-            | "AMIN1"
-            | "AMOD"
-            | "ANINT"
-            | "ANY"
-            | "ASIN"
-            | "ASSOCIATED"
-            | "ATAN"
-            | "ATAN2"
-            | "BTEST"
-            | "CABS"
-            | "CCOS"
-            | "CEILING"
-            | "CEXP"
-            | "CHAR"
-            | "CLOG"
-            | "CMPLX"
-            | "CONJG"
-            | "COS"
-            | "COSH"
-            | "COUNT"
-            | "CSHIFT"
-            | "CSIN"
-            | "CSQRT"
-            | "DABS"
-            | "DACOS"
-            | "DASIN"
-            | "DATAN"
-            | "DATAN2"
-            | "DBLE"
-            | "DCOS"
-            | "DCOSH"
-            | "DDIM"
-            | "DEXP"
-            | "DIGITS"
-            | "DIM"
-            | "DINT"
-            | "DLOG"
-            | "DLOG10"
-            | "DMAX1"
-            | "DMIN1"
-            | "DMOD"
-            | "DNINT"
-            | "DOT_PRODUCT"
-            | "DPROD"
-            | "DSIGN"
-            | "DSIN"
-            | "DSINH"
-            | "DSQRT"
-            | "DTAN"
-            | "DTANH"
-            | "EOSHIFT"
-            | "EPSILON"
-            | "EXP"
-            | "EXPONENT"
-            | "FLOAT"
-            | "FLOOR"
-            | "FRACTION"
-            | "HUGE"
-            | "IABS"
-            | "IACHAR"
-            | "IAND"
-            | "IBCLR"
-            | "IBSET"
-            | "ICHAR"
-            | "IDIM"
-            | "IDINT"
-            | "IDNINT"
-            | "IEOR"
-            | "IFIX"
-            | "INDEX"
-            | "INT"
-            | "IOR"
-            | "ISHFT"
-            | "ISIGN"
-            | "KIND"
-            | "LBOUND"
-            | "LEN"
-            | "LEN_TRIM"
-            | "LGE"
-            | "LGT"
-            | "LLE"
-            | "LLT"
-            | "LOG"
-            | "LOG10"
-            | "LOGICAL"
-            | "MATMUL"
-            | "MAX"
-            | "MAX0"
-            | "MAX1"
-            | "MAXLOC"
-            | "MAXVAL"
-            | "MERGE"
-            | "MIN"
-            | "MIN0"
-            | "MIN1"
-            | "MINLOC"
-            | "MINVAL"
-            | "MOD"
-            | "MODULO"
-            | "NEAREST"
-            | "NINT"
-            | "NOT"
-            | "NUMBER_OF_PROCESSORS"
-            | "PACK"
-            | "PRECISION"
-            | "PRESENT"
-            | "PROCESSORS_SHAPE"
-            | "PRODUCT"
-            | "RADIX"
-            | "RANGE"
-            | "REAL"
-            | "REPEAT"
-            | "RESHAPE"
-            | "SCALE"
-            | "SCAN"
-            | "SELECTED_INT_KIND"
-            | "SELECTED_REAL_KIND"
-            | "SHAPE"
-            | "SIGN"
-            | "SIN"
-            | "SINH"
-            | "SIZE"
-            | "SNGL"
-            | "SPACING"
-            | "SPREAD"
-            | "SQRT"
-            | "SUM"
-            | "TAN"
-            | "TANH"
-            | "TINY"
-            | "TRANSPOSE"
-            | "TRIM"
-            | "UBOUND"
-            | "UNPACK"
-            | "VERIFY"
-    )
 }

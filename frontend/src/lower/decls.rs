@@ -18,7 +18,8 @@ use kaiseki_facts::{
 
 use super::UnitLowerer;
 use crate::ast::{Decl, DeclKind, Pos, Unit, UnitKind};
-use crate::fold::{self, Env};
+use crate::fold;
+use crate::intrinsics::{self, Form};
 use crate::symbols::{base_name, type_name};
 
 /// Where a declaration stands for numbering: its place in the unit's file.
@@ -159,6 +160,18 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     "intrinsic"
                 };
                 for n in names {
+                    let known = [Form::Function, Form::Subroutine]
+                        .iter()
+                        .any(|&f| intrinsics::lookup(&n.text, f).is_some());
+                    if kind == "intrinsic" && !known {
+                        self.error(
+                            n.pos,
+                            format!(
+                                "`{}` is declared INTRINSIC but is not an intrinsic procedure",
+                                n.text
+                            ),
+                        );
+                    }
                     self.g.facts.external.push(External {
                         unit: unit.clone(),
                         name: n.text.clone(),
@@ -246,7 +259,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             }
         }
         for (name, &pos) in &self.fn_uses.clone() {
-            let typed_elsewhere = syms.is_intrinsic(name)
+            let typed_elsewhere = syms.intrinsic(name, Form::Function).is_some()
+                || syms.intrinsic(name, Form::Subroutine).is_some()
                 || self.g.program.units.iter().any(|u| u.name.text == *name);
             if syms.implicit_none
                 && !syms.has_type(name)
