@@ -8,6 +8,7 @@
 //! - FORMAT contents and DATA value lists are replaced by single tokens;
 //! - HPF directives get a leading [`Tok::Hpf`]; unknown ones are refused.
 
+use crate::fixed_words::split_head;
 use crate::lexer::{Kw, Spanned, Tok};
 use crate::statement::ConstructRole;
 
@@ -70,9 +71,10 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
 /// Statements that change control flow in ways the tree cannot express.
 const UNMODELLED_JUMPS: &[&str] = &["CYCLE", "EXIT"];
 
-/// Classifies one statement's tokens in place. `Err` holds a warning for a
-/// directive that is ignored as a whole.
-pub fn classify(toks: &mut Vec<Spanned>, hpf: bool) -> Result<(), String> {
+/// Classifies one statement's tokens in place; `squeezed`: a fixed-form
+/// statement without its blanks, whose keywords may run into names. `Err`
+/// holds a warning for a directive that is ignored as a whole.
+pub fn classify(toks: &mut Vec<Spanned>, hpf: bool, squeezed: bool) -> Result<(), String> {
     if hpf {
         return match toks.first() {
             Some((at, Tok::Kw(k), _)) if HPF_DIRECTIVES.contains(k) => {
@@ -91,7 +93,7 @@ pub fn classify(toks: &mut Vec<Spanned>, hpf: bool) -> Result<(), String> {
     if toks.len() > 2 && word(&toks[0].1).is_some() && toks[1].1 == Tok::Colon {
         toks.drain(0..2);
     }
-    classify_at(toks, 0, true);
+    classify_at(toks, 0, true, squeezed);
     Ok(())
 }
 
@@ -109,7 +111,7 @@ fn word_at(toks: &[Spanned], i: usize) -> Option<&str> {
 }
 
 /// Index of the parenthesis closing the one at `open`.
-fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
+pub fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (i, (_, t, _)) in toks.iter().enumerate().skip(open) {
         match t {
@@ -166,7 +168,10 @@ fn header_only(toks: &[Spanned], s: usize) -> bool {
         && close_of(toks, s + 1).is_some_and(|c| c + 1 == toks.len())
 }
 
-fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
+fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squeezed: bool) {
+    if squeezed {
+        split_head(toks, s, is_assignment(toks, s));
+    }
     if is_assignment(toks, s) {
         if let Some(w) = word_at(toks, s).map(str::to_string) {
             toks[s].1 = Tok::Ident(w);
@@ -196,12 +201,17 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
                     None | Some(Tok::Kw(Kw::Then)) | Some(Tok::Int(_))
                 );
                 if !then_or_arith {
-                    classify_at(toks, c + 1, false);
+                    classify_at(toks, c + 1, false, squeezed);
                 }
             }
             return;
         }
-        "FORMAT" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+        // `FORMAT(/...` starts with the token of an array constructor.
+        "FORMAT"
+            if toks
+                .get(s + 1)
+                .is_some_and(|t| matches!(t.1, Tok::LParen | Tok::LCtor)) =>
+        {
             let (at, end) = (toks[s].0, toks[toks.len() - 1].2);
             toks.truncate(s);
             toks.push((at, Tok::Format, end));
@@ -382,7 +392,7 @@ mod tests {
 
     fn classified(s: &str) -> Vec<Tok> {
         let (mut t, _) = tokenize(s, 0);
-        classify(&mut t, false).unwrap();
+        classify(&mut t, false, false).unwrap();
         t.into_iter().map(|x| x.1).collect()
     }
 
@@ -434,9 +444,11 @@ mod tests {
     #[test]
     fn hpf_directives() {
         let (mut t, _) = tokenize("DISTRIBUTE T(BLOCK)", 0);
-        classify(&mut t, true).unwrap();
+        classify(&mut t, true, false).unwrap();
         assert_eq!(t[0].1, Tok::Hpf);
         let (mut t, _) = tokenize("DYNAMIC A", 0);
-        assert!(classify(&mut t, true).unwrap_err().contains("DYNAMIC"));
+        assert!(classify(&mut t, true, false)
+            .unwrap_err()
+            .contains("DYNAMIC"));
     }
 }

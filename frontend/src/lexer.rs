@@ -318,6 +318,12 @@ fn number(lex: &mut logos::Lexer<Raw>) -> Result<Tok, LexError> {
             n += 1 + k;
         }
     }
+    if n == 0 && matches!(rest.first(), Some(b'H' | b'h')) {
+        let before = &lex.source()[..lex.span().start];
+        if let Some(count) = hollerith_count(before, lex.slice()) {
+            return Ok(hollerith(lex, count));
+        }
+    }
     let int_text = lex.slice().to_string();
     lex.bump(n);
     if real {
@@ -328,6 +334,27 @@ fn number(lex: &mut logos::Lexer<Raw>) -> Result<Tok, LexError> {
             .map(Tok::Int)
             .map_err(|_| LexError::IntTooLarge)
     }
+}
+
+/// The length of the Hollerith constant `<digits>H...` whose digits
+/// follow `before`, when they start one: after `(`, `,`, `/` or `=` (blanks
+/// between), where a count followed by `H` can be nothing else
+/// (`FORMAT(1X, 5HHELLO)`, `DATA A /4HABCD/`, `CALL F(3HABC)`).
+pub fn hollerith_count(before: &str, digits: &str) -> Option<usize> {
+    let opens = before
+        .trim_end_matches([' ', '\t'])
+        .ends_with(['(', ',', '/', '=']);
+    let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    (opens && all_digits).then(|| digits.parse().ok()).flatten()
+}
+
+/// The `count` characters after the `H` (fewer when the statement ends
+/// first, as when an editor dropped trailing blanks), as a character
+/// constant.
+fn hollerith(lex: &mut logos::Lexer<Raw>, count: usize) -> Tok {
+    let text: String = lex.remainder()[1..].chars().take(count).collect();
+    lex.bump(1 + text.len());
+    Tok::Str(text)
 }
 
 /// A character constant; a doubled quote stands for one.
@@ -423,7 +450,7 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
 
 /// A word becomes a keyword (or the keywords of a compound such as
 /// `ENDDO`) or a name. Keywords are looked up without allocating.
-fn push_word(toks: &mut Vec<Spanned>, word: &str, at: usize) {
+pub fn push_word(toks: &mut Vec<Spanned>, word: &str, at: usize) {
     let mut buf = [0u8; 16];
     let upper = (word.len() <= buf.len()).then(|| {
         let b = &mut buf[..word.len()];
@@ -497,6 +524,34 @@ mod tests {
         );
         let (_, p) = tokenize("X = 'abc", 0);
         assert_eq!(p.unwrap().message, "unterminated character constant");
+    }
+
+    #[test]
+    fn hollerith_constants_after_an_opening_or_separating_character() {
+        assert_eq!(
+            toks("(5HHI YO,1H )"),
+            [
+                Tok::LParen,
+                Tok::Str("HI YO".into()),
+                Tok::Comma,
+                Tok::Str(" ".into()),
+                Tok::RParen
+            ]
+        );
+        assert_eq!(toks("/ 3habc/")[1], Tok::Str("abc".into()));
+        // A count past the end of the statement takes what is there.
+        assert_eq!(toks("=9HAB"), [Tok::Equals, Tok::Str("AB".into())]);
+        // Not after a name, an operator or a `*`: `REAL*8 H`, `DO 10 H = ...`.
+        assert_eq!(
+            toks("REAL*8H"),
+            [
+                Tok::Kw(Kw::Real),
+                Tok::Star,
+                Tok::Int(8),
+                Tok::Ident("H".into())
+            ]
+        );
+        assert_eq!(toks("X+2H")[2], Tok::Int(2));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod ast;
 mod classify;
 pub mod diagnostics;
 mod files;
+mod fixed_words;
 pub mod fold;
 pub mod intrinsics;
 mod lexer;
