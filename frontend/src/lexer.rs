@@ -185,6 +185,8 @@ pub enum LexError {
     BadChar,
     Unterminated,
     IntTooLarge,
+    /// A digit the base of a BOZ constant does not have (`B'102'`).
+    BozDigit(char),
 }
 
 #[derive(Logos, Debug, PartialEq)]
@@ -200,6 +202,12 @@ enum Raw {
     #[token("'", |l| string(l, '\''))]
     #[token("\"", |l| string(l, '"'))]
     Str(String),
+    /// `B'101'`, `O'17'`, `Z'FF'`, `X'FF'` and `'FF'X`, `'17'O` (GNU, DEC).
+    #[regex("[BbOoZzXx]'[0-9A-Za-z]+'", boz)]
+    #[regex("[BbOoZzXx]\"[0-9A-Za-z]+\"", boz)]
+    #[regex("'[0-9A-Fa-f]+'[BbOoZzXx]", boz)]
+    #[regex("\"[0-9A-Fa-f]+\"[BbOoZzXx]", boz)]
+    Boz(i64),
     #[regex(r"\.[A-Za-z]+\.", dot_operator)]
     Dot(Tok),
     #[token("+")]
@@ -357,6 +365,31 @@ fn hollerith(lex: &mut logos::Lexer<Raw>, count: usize) -> Tok {
     Tok::Str(text)
 }
 
+/// The value of a BOZ constant: its bits as an integer of 64 (`Z'FF'` is
+/// 255; a 64-bit pattern with the top bit set is negative).
+fn boz(lex: &mut logos::Lexer<Raw>) -> Result<i64, LexError> {
+    let s = lex.slice();
+    let (letter, digits) = if s.starts_with(['\'', '"']) {
+        (s.as_bytes()[s.len() - 1], &s[1..s.len() - 2])
+    } else {
+        (s.as_bytes()[0], &s[2..s.len() - 1])
+    };
+    let radix = match letter.to_ascii_uppercase() {
+        b'B' => 2,
+        b'O' => 8,
+        _ => 16,
+    };
+    let mut v: u64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(radix).ok_or(LexError::BozDigit(c))?;
+        v = v
+            .checked_mul(u64::from(radix))
+            .and_then(|v| v.checked_add(u64::from(d)))
+            .ok_or(LexError::IntTooLarge)?;
+    }
+    Ok(v as i64)
+}
+
 /// A character constant; a doubled quote stands for one.
 fn string(lex: &mut logos::Lexer<Raw>, quote: char) -> Result<String, LexError> {
     let rest = lex.remainder();
@@ -406,6 +439,7 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
             Ok(Raw::Number(t)) | Ok(Raw::Dot(t)) => t,
             Ok(Raw::DotReal) => Tok::Real(lex.slice().to_string()),
             Ok(Raw::Str(v)) => Tok::Str(v),
+            Ok(Raw::Boz(v)) => Tok::Int(v),
             Ok(Raw::Plus) => Tok::Plus,
             Ok(Raw::Minus) => Tok::Minus,
             Ok(Raw::Star) => Tok::Star,
@@ -437,6 +471,10 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
                         }
                         LexError::Unterminated => "unterminated character constant".into(),
                         LexError::IntTooLarge => "integer constant too large".into(),
+                        LexError::BozDigit(c) => format!(
+                            "`{}` is not a digit of this binary, octal or hexadecimal constant",
+                            c.escape_debug()
+                        ),
                     };
                     problem = Some(LexProblem { at: s, message });
                 }
@@ -552,6 +590,27 @@ mod tests {
             ]
         );
         assert_eq!(toks("X+2H")[2], Tok::Int(2));
+    }
+
+    #[test]
+    fn boz_constants_are_integers() {
+        assert_eq!(
+            toks("B'101' O'17' Z'ff' X\"FF\" 'FF'X '17'o"),
+            [5, 15, 255, 255, 255, 15].map(Tok::Int)
+        );
+        assert_eq!(toks("Z'FFFFFFFFFFFFFFFF'"), [Tok::Int(-1)]);
+        // A string followed by something else stays a string.
+        assert_eq!(
+            toks("'FF',X"),
+            [Tok::Str("FF".into()), Tok::Comma, Tok::Ident("X".into())]
+        );
+        assert_eq!(toks("ZZ'1'")[0], Tok::Ident("ZZ".into()));
+        let (_, p) = tokenize("L = B'102'", 0);
+        let p = p.unwrap();
+        assert_eq!(p.at, 4);
+        assert!(p.message.contains("`2` is not a digit"), "{}", p.message);
+        let (_, p) = tokenize("L = Z'1FFFFFFFFFFFFFFFF'", 0);
+        assert_eq!(p.unwrap().message, "integer constant too large");
     }
 
     #[test]
