@@ -129,6 +129,9 @@ pub enum DeclKind {
     Save(Vec<Name>),
     External(Vec<Name>),
     Intrinsic(Vec<Name>),
+    /// `NAMELIST /G/ A, B`: the variables its groups name. Only I/O with
+    /// `NML=` reads or writes them through the group, and that is opaque.
+    Namelist(Vec<Name>),
     ImplicitNone,
     /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given each type.
     Implicit(Vec<ImplicitRule>),

@@ -43,7 +43,6 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
     "ASSIGN",
     "PAUSE",
     "ENTRY",
-    "NAMELIST",
     "USE",
     "IMPORT",
     "ALLOCATE",

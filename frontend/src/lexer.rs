@@ -38,7 +38,7 @@ keywords! {
     Print = "PRINT", Contains = "CONTAINS",
     Processors = "PROCESSORS", Template = "TEMPLATE", Align = "ALIGN",
     With = "WITH", Distribute = "DISTRIBUTE", Onto = "ONTO", Cyclic = "CYCLIC",
-    Independent = "INDEPENDENT", New = "NEW",
+    Independent = "INDEPENDENT", New = "NEW", Namelist = "NAMELIST",
 }
 
 /// Words written without their blank (`ENDDO`) and the words they stand for.

@@ -147,6 +147,7 @@ impl<'a> Symbols<'a> {
                 DeclKind::Equivalence(_)
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)
+                | DeclKind::Namelist(_)
                 | DeclKind::Hpf(_) => {}
             }
         }

@@ -107,6 +107,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         .or_insert(e.name.pos);
                 }
             }
+            DeclKind::Namelist(names) => {
+                for n in names {
+                    self.declared_vars.entry(n.text.clone()).or_insert(n.pos);
+                }
+            }
             DeclKind::Common { block, entities } => {
                 let block = if block.is_empty() {
                     "//".to_string()

@@ -225,6 +225,7 @@ impl UnitInfo {
                 DeclKind::Save(_)
                 | DeclKind::External(_)
                 | DeclKind::Intrinsic(_)
+                | DeclKind::Namelist(_)
                 | DeclKind::ImplicitNone
                 | DeclKind::Hpf(_) => {}
             }
