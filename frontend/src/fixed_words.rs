@@ -99,8 +99,9 @@ const IMPLICIT_WORDS: &[&str] = &[
 pub fn split_head(toks: &mut Vec<Spanned>, s: usize, assignment: bool) {
     let word = match toks.get(s) {
         Some((at, Tok::Ident(w), _)) => Some((*at, w.clone())),
-        // `DOUBLE=1,2` is `DO UBLE = 1, 2`.
-        Some((at, Tok::Kw(k), _)) => Some((*at, k.text().to_string())),
+        // A keyword stands alone (`DOUBLEPRECISION::X`), unless a DO
+        // statement starts with it: `DOUBLE=1,2` is `DO UBLE = 1, 2`.
+        Some((at, Tok::Kw(k), _)) if assignment => Some((*at, k.text().to_string())),
         _ => None,
     };
     if let Some((at, word)) = word {
@@ -321,6 +322,8 @@ mod tests {
         );
         assert_eq!(words("DOUBLE=1,2"), ["DO", "UBLE", "=", "1", ",", "2"]);
         assert_eq!(words("DOUBLEPRECISIONX"), ["DOUBLE", "PRECISION", "X"]);
+        assert_eq!(words("DOUBLEPRECISION::X"), ["DOUBLE", "PRECISION", "::", "X"]);
+        assert_eq!(words("REAL*8X"), ["REAL", "*", "8", "X"]);
         assert_eq!(words("GOTO10"), ["GO", "TO", "10"]);
         assert_eq!(words("GOTOL,(10,20)"), ["<assigned GO TO>"]);
         assert_eq!(words("ASSIGN10TOL"), ["<ASSIGN statement>"]);
