@@ -220,6 +220,11 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             hide_data_values(toks, s + 1);
             return;
         }
+        // The F90 POINTER attribute statement is set aside below.
+        "POINTER" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            toks[s].1 = Tok::CrayPointer;
+            return;
+        }
         "READ" | "WRITE" | "PRINT" => {
             let mut items = s + 1;
             if w != "PRINT" && toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) {

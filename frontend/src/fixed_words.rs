@@ -322,7 +322,10 @@ mod tests {
         );
         assert_eq!(words("DOUBLE=1,2"), ["DO", "UBLE", "=", "1", ",", "2"]);
         assert_eq!(words("DOUBLEPRECISIONX"), ["DOUBLE", "PRECISION", "X"]);
-        assert_eq!(words("DOUBLEPRECISION::X"), ["DOUBLE", "PRECISION", "::", "X"]);
+        assert_eq!(
+            words("DOUBLEPRECISION::X"),
+            ["DOUBLE", "PRECISION", "::", "X"]
+        );
         assert_eq!(words("REAL*8X"), ["REAL", "*", "8", "X"]);
         assert_eq!(words("GOTO10"), ["GO", "TO", "10"]);
         assert_eq!(words("GOTOL,(10,20)"), ["<assigned GO TO>"]);

@@ -119,6 +119,9 @@ pub enum Tok {
     Hpf,
     /// Put by [`crate::classify`]: a FORMAT statement (contents not kept).
     Format,
+    /// Put by [`crate::classify`]: the `POINTER` of a Cray pointer
+    /// statement, `POINTER (P, A(N))`.
+    CrayPointer,
 }
 
 impl Tok {
@@ -135,6 +138,7 @@ impl Tok {
             Tok::Unmodelled(u) => u.what.clone(),
             Tok::Hpf => "`!HPF$`".into(),
             Tok::Format => "`FORMAT`".into(),
+            Tok::CrayPointer => "`POINTER`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

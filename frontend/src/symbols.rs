@@ -67,6 +67,8 @@ pub struct Symbols<'a> {
     externals: HashSet<String>,
     declared_intrinsics: HashSet<String>,
     stmt_functions: HashMap<String, StmtFunction<'a>>,
+    /// Cray pointees: they may be any storage.
+    pointees: HashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
     program_units: &'a HashSet<&'a str>,
 }
@@ -97,6 +99,7 @@ impl<'a> Symbols<'a> {
             externals: HashSet::new(),
             declared_intrinsics: HashSet::new(),
             stmt_functions: HashMap::new(),
+            pointees: HashSet::new(),
             program_units,
         };
         if let (UnitKind::Function, Some(ty)) = (unit.kind, &unit.result_type) {
@@ -142,6 +145,13 @@ impl<'a> Symbols<'a> {
                                 }
                             }
                         }
+                    }
+                }
+                // A pointee may be any storage: never a definition that kills.
+                DeclKind::CrayPointer(pairs) => {
+                    for (_, pointee) in pairs {
+                        s.add_dims(pointee);
+                        s.pointees.insert(pointee.name.text.clone());
                     }
                 }
                 DeclKind::Equivalence(_)
@@ -280,6 +290,11 @@ impl<'a> Symbols<'a> {
 
     pub fn param(&self, name: &str) -> Option<&Const> {
         self.params.get(name)
+    }
+
+    /// A Cray pointee, which may be any storage.
+    pub fn is_pointee(&self, name: &str) -> bool {
+        self.pointees.contains(name)
     }
 
     pub fn is_external(&self, name: &str) -> bool {

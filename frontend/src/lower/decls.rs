@@ -107,6 +107,13 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         .or_insert(e.name.pos);
                 }
             }
+            DeclKind::CrayPointer(pairs) => {
+                for (pointer, pointee) in pairs {
+                    for n in [pointer, &pointee.name] {
+                        self.declared_vars.entry(n.text.clone()).or_insert(n.pos);
+                    }
+                }
+            }
             DeclKind::Namelist(names) => {
                 for n in names {
                     self.declared_vars.entry(n.text.clone()).or_insert(n.pos);

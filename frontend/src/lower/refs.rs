@@ -23,8 +23,9 @@
 //!   the uses in its bounds: sound, since the section is part of it.
 //! - A definition is a `must_def` when it overwrites the whole variable:
 //!   an assignment or READ of a scalar or a whole array, and the DO
-//!   variable; never an element, an argument, a substring, or a name that
-//!   shares storage with another (see [`super::storage`]).
+//!   variable; never an element, an argument, a substring, a name that
+//!   shares storage with another (see [`super::storage`]) or a Cray
+//!   pointee (which may be any storage).
 
 use kaiseki_facts::{
     ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
@@ -87,7 +88,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             pos,
             must: access == Access::MustDef
                 && !matches!(shape, Shape::Element(_))
-                && self.storage.place(var).is_none(),
+                && self.storage.place(var).is_none()
+                && !self.syms.is_pointee(var),
             shape,
         };
         match access {

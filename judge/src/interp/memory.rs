@@ -219,6 +219,9 @@ impl UnitInfo {
                     }
                 }
                 DeclKind::Equivalence(sets) => info.equivalences.extend(sets.iter().cloned()),
+                DeclKind::CrayPointer(_) => {
+                    info.unsupported = Some("Cray pointers are not supported by the judge".into())
+                }
                 DeclKind::Data(_) => {
                     info.unsupported = Some("DATA values are not kept in the syntax tree".into())
                 }

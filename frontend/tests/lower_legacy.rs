@@ -1,7 +1,8 @@
-//! Statements that real programs contain and that change no variable:
-//! FORMAT (in every shape of its edit descriptors) and NAMELIST lower to
-//! plain statements with no references and no warning, never to opaque
-//! statements (which would read and write every variable of the unit).
+//! Statements of old programs that must not become opaque statements
+//! (which would read and write every variable of the unit): FORMAT (in
+//! every shape of its edit descriptors) and NAMELIST change no variable
+//! and lower with no references and no warning; Cray POINTER declares its
+//! pointees.
 
 mod common;
 use common::*;
@@ -72,4 +73,41 @@ fn namelist_declares_its_variables() {
     assert_inert(&f, "decl", &[4]);
     let vars: Vec<&str> = f.var.iter().map(|v| v.var.as_str()).collect();
     assert_eq!(vars, ["B", "C", "D", "N"]);
+}
+
+#[test]
+fn cray_pointees_are_arrays_that_may_alias() {
+    let src = "      SUBROUTINE S(N)
+      INTEGER N, MX
+      POINTER (IQMAX, MAX(1)), (QW, W(N, 2))
+      MX = MAX0(MX, MAX(N))
+      W(1, 2) = 1.0
+      END
+";
+    let (program, diags) = kaiseki_frontend::parse_source("t.f", src);
+    let shown: Vec<(u32, String)> = diags.iter().map(|d| (d.line, d.message.clone())).collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(!diags[0].is_error() && shown[0].0 == 3, "{shown:?}");
+    assert!(shown[0].1.starts_with("Cray pointers are not modelled"));
+    let (f, diags) = kaiseki_frontend::lower(&program);
+    assert!(diags.is_empty(), "{diags:?}");
+    let dims: Vec<(&str, i64)> = f.var.iter().map(|v| (v.var.as_str(), v.rank)).collect();
+    assert_eq!(
+        dims,
+        [
+            ("IQMAX", 0),
+            ("MAX", 1),
+            ("MX", 0),
+            ("N", 0),
+            ("QW", 0),
+            ("W", 2)
+        ]
+    );
+    // MAX(N) is an element of the pointee MAX, not the intrinsic.
+    let s = at_line(&f, "assign", 4);
+    let names: Vec<String> = refs(&f, s).into_iter().map(|(_, _, n)| n).collect();
+    assert_eq!(names, ["MX", "MAX", "N", "MX"]);
+    // A pointee's element is never a definition that kills.
+    let w = refs(&f, at_line(&f, "assign", 5))[0].0;
+    assert!(!f.must_def.iter().any(|m| m.r#ref == w));
 }
