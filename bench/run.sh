@@ -2,7 +2,7 @@
 # The benchmarks of the README: generate the large programs, then time each
 # pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow nests
+#   bench/run.sh frontend   # one of: frontend dataflow nests driver
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -34,4 +34,11 @@ if [[ $what == all || $what == nests ]]; then
   measure "deps --format csv" $k deps "$dir/nests.f" --format csv
   measure "deps --format csv --jobs 1" $k deps "$dir/nests.f" --format csv --jobs 1
   measure "deps --format csv, interpreted rules" $k deps "$dir/nests.f" --format csv --rules rules/dl
+fi
+if [[ $what == all || $what == driver ]]; then
+  $k synth driver --size 44 > "$dir/driver.f"
+  $k synth driver --size 88 > "$dir/driver2.f"
+  echo "driver: a timing harness of 44 units, $(wc -l < "$dir/driver.f") lines (and 88 units, $(wc -l < "$dir/driver2.f") lines)"
+  measure "deps --format csv" $k deps "$dir/driver.f" --format csv
+  measure "deps --format csv, twice the units" $k deps "$dir/driver2.f" --format csv
 fi

@@ -1,6 +1,7 @@
 //! The command line: subcommands, options and the examples shown by `--help`.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Arg, ArgAction, ArgMatches, Parser, Subcommand, ValueEnum};
+use kaiseki_frontend::{MacroArg, SourceOptions};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -18,10 +19,14 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Parse and lower the files; print diagnostics; exit 0 when there are no errors.
-    #[command(after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki check main.f90 solver.f")]
+    #[command(
+        after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki check main.f90 solver.f\n  kaiseki check solver.F -D USE_MPI -D N=512 -I include/   # .F .F90 .fpp... go through cpp"
+    )]
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Write the facts lowered from the files, one file per relation.
     #[command(
@@ -37,6 +42,8 @@ pub enum Command {
         /// List the input relations with their columns and documentation.
         #[arg(long)]
         list: bool,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Run every rule file and write every `.output` relation.
     #[command(
@@ -54,10 +61,12 @@ pub enum Command {
         stats: bool,
         #[command(flatten)]
         rules: RulesArg,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Print the data dependence graph.
     #[command(
-        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg"
+        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
     )]
     Deps {
         #[arg(required = true)]
@@ -75,6 +84,8 @@ pub enum Command {
         /// Threads: groups of program units are analyzed in parallel (default: one per core).
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         jobs: Option<u16>,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Evaluate a rule body against the facts and derived relations; print the bindings.
     #[command(
@@ -88,6 +99,8 @@ pub enum Command {
         format: TableFormat,
         #[command(flatten)]
         rules: RulesArg,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Write a large synthetic Fortran program to stdout (for benchmarks).
     #[command(
@@ -124,6 +137,87 @@ pub struct RulesArg {
     /// Interpret the `.dl` files of this directory instead of the compiled built-in rules.
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+}
+
+/// `-D`, `-U` and `-I`, as gfortran takes them. Read by hand: cpp applies
+/// `-D` and `-U` in command-line order, which derived fields would lose.
+#[derive(Debug, Clone, Default)]
+pub struct InputArgs(pub SourceOptions);
+
+impl clap::FromArgMatches for InputArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let placed = |id: &str| {
+            let values = m.get_many::<String>(id).into_iter().flatten().cloned();
+            m.indices_of(id).into_iter().flatten().zip(values)
+        };
+        let mut macros: Vec<(usize, MacroArg)> = placed("define")
+            .map(|(at, d)| (at, MacroArg::Define(d)))
+            .chain(placed("undefine").map(|(at, u)| (at, MacroArg::Undefine(u))))
+            .collect();
+        macros.sort_by_key(|(at, _)| *at);
+        let include_dirs = m
+            .get_many::<PathBuf>("include")
+            .map(|dirs| dirs.cloned().collect())
+            .unwrap_or_default();
+        Ok(InputArgs(SourceOptions {
+            macros: macros.into_iter().map(|(_, m)| m).collect(),
+            include_dirs,
+        }))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for InputArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            Arg::new("define")
+                .short('D')
+                .value_name("NAME[=VALUE]")
+                .action(ArgAction::Append)
+                .value_parser(|s: &str| macro_arg(s, true))
+                .help("Define a macro for the preprocessed files (.F, .F90, .fpp...); VALUE defaults to 1"),
+        )
+        .arg(
+            Arg::new("undefine")
+                .short('U')
+                .value_name("NAME")
+                .action(ArgAction::Append)
+                .value_parser(|s: &str| macro_arg(s, false))
+                .help("Undefine a macro (-D and -U apply in command-line order)"),
+        )
+        .arg(
+            Arg::new("include")
+                .short('I')
+                .value_name("DIR")
+                .action(ArgAction::Append)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("Search DIR for #include and INCLUDE files, after the including file's directory"),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// A macro name (`-U`), or with `definition`, `NAME`, `NAME=VALUE` or
+/// `NAME(ARGS)=VALUE` (`-D`).
+fn macro_arg(s: &str, definition: bool) -> Result<String, String> {
+    let name_len = s
+        .char_indices()
+        .find(|&(i, c)| !(c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit())))
+        .map_or(s.len(), |(i, _)| i);
+    let rest = &s[name_len..];
+    let valid = name_len > 0 && (rest.is_empty() || definition && rest.starts_with(['=', '(']));
+    if valid {
+        Ok(s.to_string())
+    } else {
+        Err("expected a macro name: a letter or `_`, then letters, digits and `_`".into())
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! derived relations, with diagnostics printed on the way.
 
 use kaiseki_facts::{FactBase, Table};
-use kaiseki_frontend::{ast::Program, Diagnostic};
+use kaiseki_frontend::{ast::Program, Diagnostic, SourceOptions};
 use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 
@@ -14,8 +14,8 @@ pub struct Lowered {
 }
 
 /// Parses and lowers `files`, printing every diagnostic to stderr.
-pub fn lower_files(files: &[PathBuf]) -> Lowered {
-    let (program, mut diags) = kaiseki_frontend::parse_files(files);
+pub fn lower_files(files: &[PathBuf], opts: &SourceOptions) -> Lowered {
+    let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let (facts, lower_diags) = kaiseki_frontend::lower(&program);
     diags.extend(lower_diags);
     let had_errors = report(&diags);

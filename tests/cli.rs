@@ -527,3 +527,135 @@ fn deps_gives_the_same_output_on_any_number_of_threads() {
         }
     }
 }
+
+const PREPROCESSED: &str = "program p
+#include \"n.h\"
+  integer i
+  real a(N), b(N)
+#ifdef SHIFT
+  do i = 2, N
+    a(i) = b(i) * SCALE + a(i - SHIFT)
+  end do
+#else
+  do i = 1, N
+    a(i) = b(i)
+  end do
+#endif
+  include 'tail.inc'
+end program
+";
+
+#[test]
+fn preprocessed_files_take_d_u_and_i_and_keep_the_lines_written() {
+    let dir = scratch_dir("cli_preprocessed");
+    let main = dir.join("main.F90");
+    std::fs::write(&main, PREPROCESSED).expect("write");
+    std::fs::create_dir_all(dir.join("inc")).expect("mkdir");
+    std::fs::write(dir.join("inc/n.h"), "#define N 100\n#define SCALE 2.5\n").expect("write");
+    std::fs::write(dir.join("inc/tail.inc"), "  b(1) = a(2)\n").expect("write");
+    let (main_s, inc) = (path_str(&main), dir.join("inc"));
+    let inc_s = path_str(&inc);
+    let deps_of_a = |extra: &[&str]| -> Vec<(u32, u32, u32, u32, u32)> {
+        let mut args = vec!["deps", main_s, "--format", "csv", "-I", inc_s];
+        args.extend(extra);
+        let deps = parse_deps_csv(&kaiseki_ok(&args));
+        deps.iter()
+            .filter(|d| d.var == "A" && d.kind == "flow" && d.carrier != 0)
+            .map(|d| (d.src.0, d.src.1, d.dst.0, d.dst.1, d.carrier))
+            .collect()
+    };
+    // The flow from a(i) to a(i - SHIFT), carried by the DO on line 6; the
+    // sink stands after the expanded SCALE, at its written column.
+    let sink = PREPROCESSED.lines().nth(6).unwrap().rfind("a(").unwrap() as u32 + 1;
+    assert_eq!(deps_of_a(&["-D", "SHIFT=1"]), [(7, 5, 7, sink, 6)]);
+    assert_eq!(deps_of_a(&["-DSHIFT=1"]), [(7, 5, 7, sink, 6)]);
+    // -U after -D undefines it: the #else loop has no carried dependence.
+    assert_eq!(deps_of_a(&["-D", "SHIFT=1", "-U", "SHIFT"]), []);
+    assert_eq!(deps_of_a(&["-U", "SHIFT", "-D", "SHIFT=1"]).len(), 1);
+
+    // Both the #include and the INCLUDE are found only through -I.
+    let out = kaiseki(["check", main_s, "-I", inc_s]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let out = kaiseki(["check", main_s]);
+    assert_bad_input(&out, "no -I");
+    assert_eq!(out.stderr.matches("error:").count(), 1, "{}", out.stderr);
+    let col = assert_located(&out.stderr, main_s, 2, "#include \"n.h\"");
+    assert_eq!(col, 10);
+    assert!(
+        out.stderr.contains(&format!(
+            "cannot find #include file 'n.h' (searched: {})",
+            dir.display()
+        )),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_missing_include_names_the_paths_searched() {
+    let dir = scratch_dir("cli_missing_include");
+    let main = dir.join("main.f");
+    std::fs::write(
+        &main,
+        "      PROGRAM P\n      INCLUDE 'defs.h'\n      END\n",
+    )
+    .expect("write");
+    let out = kaiseki([
+        "facts",
+        path_str(&main),
+        "-o",
+        path_str(&dir.join("out")),
+        "-I",
+        "a",
+        "-I",
+        "b",
+    ]);
+    assert_bad_input(&out, "missing INCLUDE file");
+    assert_located(&out.stderr, path_str(&main), 2, "      INCLUDE 'defs.h'");
+    assert!(
+        out.stderr.contains(&format!(
+            "cannot find INCLUDE file 'defs.h' (searched: {}, a, b)",
+            dir.display()
+        )),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn malformed_macro_names_are_usage_errors() {
+    let ex = example("kanada_deps.f");
+    for args in [["-D", "1X"], ["-D", "=1"], ["-U", "X=1"], ["-D", "X-Y"]] {
+        let out = kaiseki(["check", path_str(&ex), args[0], args[1]]);
+        assert_eq!(out.code, Some(2), "{args:?}: {out:?}");
+    }
+    let out = kaiseki(["check", path_str(&ex), "-D", "F(A)=A", "-D", "X_1"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+}
+
+#[test]
+fn without_cpp_a_preprocessed_file_is_one_clear_error() {
+    let dir = scratch_dir("cli_no_cpp");
+    let main = dir.join("main.F");
+    std::fs::write(&main, "      PROGRAM P\n      END\n").expect("write");
+    let plain = dir.join("plain.f");
+    std::fs::write(&plain, "      PROGRAM Q\n      END\n").expect("write");
+    // An empty PATH: no `cpp` to run.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kaiseki"))
+        .args(["check", path_str(&main), path_str(&plain)])
+        .env("PATH", "")
+        .output()
+        .expect("the kaiseki binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: error: cannot preprocess: the C preprocessor `cpp` (part of gcc) is not installed",
+            main.display()
+        )),
+        "{stderr}"
+    );
+    // The other file is still analyzed.
+    assert!(stderr.contains("2 file(s), 1 unit(s)"), "{stderr}");
+}

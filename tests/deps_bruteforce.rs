@@ -10,6 +10,12 @@
 //! at the actual arguments, COMMON cells under the caller's names). The
 //! variable of a dependence is the name its source goes through.
 //!
+//! The analysis looks at one unit at a time, so each unit's rows are held
+//! to the dependences that unit sees (`kaiseki_judge::project`): a callee's
+//! accesses through its dummies happen at the actual arguments of the
+//! call; its locals and COMMON members are the callee's own business (the
+//! call's hidden references stand for them in the caller).
+//!
 //! Precision (rows never observed) is printed, not asserted: array
 //! dependences stay conservative until the subscript test is wired in.
 //! Run with `--nocapture` to see it.
@@ -385,4 +391,47 @@ fn read_list_defines_before_later_subscripts() {
         "read_list",
         &one_program("read_list.f", source, &["2", "7"]),
     );
+}
+
+/// Variables that keep their DATA or initial value, values assigned once
+/// before a loop (on every path or not, changed by a call or not) and
+/// bounds in an unknown K = N/2, run on several N, K <= 0 included.
+#[test]
+fn constants_and_symbolic_bounds_lose_no_dependence() {
+    // N, and M in calls.f.
+    let inputs: Vec<Vec<String>> = ["-3", "0", "1", "2", "3", "4", "7", "10", "40"]
+        .iter()
+        .map(|n| vec![n.to_string(); 2])
+        .collect();
+    let sources = [
+        (
+            "data_k.f",
+            "      PROGRAM C\n      REAL A(100)\n      INTEGER K, M\n      DATA K /5/\n      READ *, N\n      M = 3\n      DO 10 I = 1, 50\n        A(I) = A(I+K) + A(I+M)\n   10 CONTINUE\n      L = N/2\n      DO 20 I = 1, L\n        A(I) = A(I+L)\n   20 CONTINUE\n      PRINT *, A(1)\n      END\n",
+        ),
+        (
+            "symbolic.f",
+            "      PROGRAM P\n      REAL A(-100:200)\n      READ *, N\n      K = N/2\n      DO 10 I = 1, K\n        A(I) = A(I+K)\n   10 CONTINUE\n      DO 20 I = 1, N\n        A(I) = A(I+K)\n        A(I+K) = A(I) + 1.0\n   20 CONTINUE\n      DO 30 I = K, N\n        A(2*I) = A(I+K)\n   30 CONTINUE\n      PRINT *, A(1)\n      END\n",
+        ),
+        (
+            "inits.f90",
+            "program p\n  integer, parameter :: nr = 2, n0 = 10\n  integer, parameter :: m = 2*n0 + 1\n  integer :: k = 5\n  integer :: j, l, n\n  real :: a(100)\n  data j, l /2*3/\n  read *, n\n  do i = 1, k\n    a(i + k) = a(i + j - l) + a(i + m)\n  end do\n  do i = 1, n\n    a(i + j) = a(i + k) * 2.0\n  end do\n  print *, a(1)\nend program p\n",
+        ),
+        (
+            "paths.f",
+            "      PROGRAM C\n      REAL A(100)\n      READ *, N\n      IF (N .GT. 5) M = 3\n      DO 10 I = 1, 50\n        A(I) = A(I+M)\n   10 CONTINUE\n      PRINT *, A(1)\n      END\n",
+        ),
+        (
+            "calls.f",
+            "      PROGRAM P\n      COMMON /C/ M\n      REAL A(-100:200)\n      INTEGER K\n      DATA K /5/\n      READ *, N\n      M = 3\n      L = 3\n      CALL S(K)\n      DO 10 I = 1, 50\n        A(I) = A(I+M) + A(I+K)\n        A(I) = A(I+L)\n   10 CONTINUE\n      PRINT *, A(1)\n      END\n      SUBROUTINE S(K)\n      COMMON /C/ M\n      READ *, M\n      K = M - 1\n      END\n",
+        ),
+    ];
+    let programs: Vec<Program> = sources
+        .iter()
+        .map(|(name, source)| Program {
+            file_name: name.to_string(),
+            source: source.to_string(),
+            inputs: inputs.clone(),
+        })
+        .collect();
+    check_all("constants", &programs);
 }

@@ -70,6 +70,12 @@ impl Analysis {
 
     /// The element reference of `array` on `line` (the only one there).
     fn element(&self, array: &str, line: i64) -> i64 {
+        self.element_at(array, line, None)
+    }
+
+    /// The element reference of `array` on `line`, in column `col` if
+    /// given: the only one there.
+    fn element_at(&self, array: &str, line: i64, col: Option<i64>) -> i64 {
         let refs: Vec<i64> = self
             .facts
             .array_ref
@@ -80,7 +86,7 @@ impl Analysis {
                 self.facts
                     .ref_pos
                     .iter()
-                    .any(|p| p.r#ref == *r && p.line == line)
+                    .any(|p| p.r#ref == *r && p.line == line && col.is_none_or(|c| p.col == c))
             })
             .collect();
         assert_eq!(refs.len(), 1, "one {array} on line {line}: {refs:?}");
@@ -156,6 +162,14 @@ impl Analysis {
             .unwrap_or_else(|| panic!("no coincidence row for {u} {v} {l} {n} {property}"));
         (row["verdict"].clone(), row["rule"].clone())
     }
+}
+
+/// The rows of `kaiseki deps` for `source`, written as the file `name`.
+fn deps_of(name: &str, source: &str) -> Vec<Dep> {
+    let dir = scratch_dir(&format!("subscripts_deps_{name}"));
+    let path = dir.join(name);
+    std::fs::write(&path, source).expect("program written");
+    deps_csv(&path)
 }
 
 fn ishida(name: &str) -> Analysis {
@@ -409,10 +423,7 @@ fn what_is_not_an_induction_variable_has_no_normal_form() {
     }
     // Each of them writes elements it may write again in a later
     // iteration: never independent.
-    let dir = scratch_dir("subscripts_not_ivs_deps");
-    let path = dir.join("not_ivs.f");
-    std::fs::write(&path, &source).expect("program written");
-    let rows = deps_csv(&path);
+    let rows = deps_of("not_ivs.f", &source);
     for (line, col) in [(8, 9), (10, 9), (11, 9), (12, 9)] {
         assert!(
             rows.iter().any(|r| r.kind == "output"
@@ -472,10 +483,7 @@ fn an_element_passed_to_a_call_may_be_any_element() {
       X(2) = 2.0
       END
 ";
-    let dir = scratch_dir("subscripts_passed_element");
-    let path = dir.join("passed.f");
-    std::fs::write(&path, source).expect("program written");
-    let rows = deps_csv(&path);
+    let rows = deps_of("passed.f", source);
     // The callee's write of A(I+1) is read in the same iteration.
     assert!(
         rows.iter().any(|r| r.kind == "flow"
@@ -496,11 +504,8 @@ fn a_constant_element_in_a_loop_depends_on_itself_in_every_later_iteration() {
    10 CONTINUE
 ",
     );
-    let dir = scratch_dir("subscripts_constant_element");
-    let path = dir.join("constant_element.f");
-    std::fs::write(&path, &source).expect("program written");
     // kind, source and sink columns, direction and distance of each row in the loop.
-    let mut rows: Vec<String> = deps_csv(&path)
+    let mut rows: Vec<String> = deps_of("constant_element.f", &source)
         .into_iter()
         .filter(|r| r.var == "A" && r.loops == [4])
         .map(|r| {
@@ -577,4 +582,218 @@ fn engines_agree_on_subscript_relations() {
             assert!(!t.rows.is_empty(), "{name}: {relation} is empty");
         }
     }
+}
+
+/// Each row between two references in loops `loops`, as
+/// `kind direction distance certainty`, sorted.
+fn pair_rows(rows: &[Dep], src: (u32, u32), dst: (u32, u32), loops: &[u32]) -> Vec<String> {
+    let mut out: Vec<String> = rows
+        .iter()
+        .filter(|r| r.src == src && r.dst == dst && r.loops == loops)
+        .map(|r| {
+            let dist: Vec<String> = r
+                .distance
+                .iter()
+                .map(|d| d.map_or("*".into(), |d| d.to_string()))
+                .collect();
+            let dir: String = r.direction.iter().collect();
+            format!("{} {dir} {} {}", r.kind, dist.join(";"), r.certainty)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// K keeps its DATA value (nothing in the unit can change it): A(I+K) is
+/// I+5 and A(I) overwrites what it read 5 iterations later, always. M is
+/// assigned once before the loop, on every path: its value 3 reaches the
+/// subscript through induction.dl.
+#[test]
+fn data_constants_and_values_assigned_once_give_exact_distances() {
+    let source = "      PROGRAM C
+      REAL A(100)
+      INTEGER K, M
+      DATA K /5/
+      READ *, N
+      M = 3
+      DO 10 I = 1, 50
+        A(I) = A(I+K) + A(I+M)
+   10 CONTINUE
+      PRINT *, A(1), N
+      END
+";
+    let a = Analysis::of_source("data_k.f", source);
+    let names = BTreeMap::from([(a.do_loop(7), "Ig")]);
+    let form = |col| a.form(a.element_at("A", 8, Some(col)), 1, &names);
+    assert_eq!(form(16).as_deref(), Some("6 + Ig"), "I+K with I = 1 + Ig");
+    assert_eq!(form(25).as_deref(), Some("4 + Ig"), "I+M");
+    let rows = deps_of("data_k.f", source);
+    assert_eq!(pair_rows(&rows, (8, 16), (8, 9), &[7]), ["anti < 5 exact"]);
+    assert_eq!(pair_rows(&rows, (8, 25), (8, 9), &[7]), ["anti < 3 exact"]);
+    for read in [(8, 16), (8, 25)] {
+        assert_eq!(pair_rows(&rows, (8, 9), read, &[7]), [] as [&str; 0]);
+    }
+}
+
+/// F90 initializations, DATA lists with a named repeat count and
+/// PARAMETERs in every form fold into subscripts and loop bounds.
+#[test]
+fn initial_values_and_parameters_fold_in_every_form() {
+    let source = "program p
+  integer, parameter :: nr = 2, n = 10
+  integer, parameter :: m = 2*n + 1
+  integer :: k = 5
+  integer :: j, l
+  real :: a(100), b(100)
+  data j, l /nr*3/
+  do i = 1, k
+    a(i + k) = 1.0
+    b(i + m) = 2.0
+    a(i + j - l) = 3.0
+  end do
+  print *, a(1), b(1)
+end program p
+";
+    let a = Analysis::of_source("inits.f90", source);
+    let l = a.do_loop(8);
+    let names = BTreeMap::from([(l, "Ig")]);
+    assert_eq!(a.element_form("A", 9, &names).as_deref(), Some("6 + Ig"));
+    assert_eq!(a.element_form("B", 10, &names).as_deref(), Some("22 + Ig"));
+    assert_eq!(a.element_form("A", 11, &names).as_deref(), Some("1 + Ig"));
+    let trip = a.facts.loop_trip.iter().find(|t| t.r#loop == l);
+    assert_eq!(trip.map(|t| t.trip), Some(5), "DO I = 1, K runs 5 times");
+}
+
+/// A variable the unit passes to a procedure may change there: its DATA
+/// value is no constant and the distance stays unknown (S makes it 0).
+#[test]
+fn a_data_variable_passed_to_a_call_is_no_constant() {
+    let source = "      PROGRAM C
+      REAL A(100)
+      INTEGER K
+      DATA K /5/
+      CALL S(K)
+      DO 10 I = 1, 50
+        A(I) = A(I+K)
+   10 CONTINUE
+      PRINT *, A(1)
+      END
+      SUBROUTINE S(K)
+      K = 0
+      END
+";
+    let a = Analysis::of_source("data_passed.f", source);
+    assert_eq!(
+        a.form(a.element_at("A", 7, Some(16)), 1, &BTreeMap::new()),
+        None
+    );
+    let rows = deps_of("data_passed.f", source);
+    let pair = pair_rows(&rows, (7, 16), (7, 9), &[6]);
+    assert!(pair.contains(&"anti = 0 possible".to_string()), "{pair:?}");
+    assert!(pair.iter().all(|r| r.ends_with("possible")), "{pair:?}");
+}
+
+/// An assignment that only some paths to the loop pass is not the value
+/// the loop reads: M may hold its value on entry (or the other one), so
+/// the distance stays unknown and includes 0.
+#[test]
+fn an_assignment_on_some_paths_only_gives_no_distance() {
+    for (name, before) in [("if_only.f", ""), ("if_other.f", "      M = 1\n")] {
+        let source = format!(
+            "      PROGRAM C\n      REAL A(100)\n      READ *, N\n{before}      IF (N .GT. 5) M = 3\n      DO 10 I = 1, 50\n        A(I) = A(I+M)\n   10 CONTINUE\n      PRINT *, A(1)\n      END\n"
+        );
+        let (do_line, line) = if before.is_empty() { (5, 6) } else { (6, 7) };
+        let a = Analysis::of_source(name, &source);
+        assert_eq!(
+            a.form(a.element_at("A", line, Some(16)), 1, &BTreeMap::new()),
+            None
+        );
+        let rows = deps_of(name, &source);
+        assert_eq!(
+            pair_rows(&rows, (line as u32, 16), (line as u32, 9), &[do_line]),
+            ["anti < * possible", "anti = 0 possible"],
+            "{name}"
+        );
+    }
+}
+
+/// A call between the assignment and the loop may change a COMMON
+/// variable (S sets M to 1), not a local one: A(I+L) stays I+3.
+#[test]
+fn a_call_before_the_loop_may_change_a_common_scalar() {
+    let source = "      PROGRAM P
+      COMMON /C/ M
+      REAL A(100)
+      M = 3
+      L = 3
+      CALL S
+      DO 10 I = 1, 50
+        A(I) = A(I+M)
+        A(I) = A(I+L)
+   10 CONTINUE
+      PRINT *, A(1)
+      END
+      SUBROUTINE S
+      COMMON /C/ M
+      M = 1
+      END
+";
+    let a = Analysis::of_source("common_call.f", source);
+    let names = BTreeMap::from([(a.do_loop(7), "Ig")]);
+    assert_eq!(a.form(a.element_at("A", 8, Some(16)), 1, &names), None);
+    assert_eq!(
+        a.form(a.element_at("A", 9, Some(16)), 1, &names).as_deref(),
+        Some("4 + Ig")
+    );
+    let rows = deps_of("common_call.f", source);
+    assert_eq!(
+        pair_rows(&rows, (8, 16), (8, 9), &[7]),
+        ["anti < * possible", "anti = 0 possible"]
+    );
+}
+
+/// K = N/2 is no affine value but one unknown K#d wherever it is read:
+/// A(I) and A(I+K) for I = 1, K touch 1..K and K+1..2K, never the same
+/// element whatever N is; for I = 1, N they do (N = 4: A(3) is read at
+/// I = 1 and written at I = 3), so the loop keeps possible rows.
+#[test]
+fn symbolic_bounds_prove_independence_only_where_ranges_cannot_meet() {
+    let source = "      PROGRAM P
+      REAL A(200)
+      READ *, N
+      K = N/2
+      DO 10 I = 1, K
+        A(I) = A(I+K)
+   10 CONTINUE
+      DO 20 I = 1, N
+        A(I) = A(I+K)
+   20 CONTINUE
+      PRINT *, A(1)
+      END
+";
+    let a = Analysis::of_source("symbolic.f", source);
+    let names = BTreeMap::from([(a.do_loop(5), "Ig")]);
+    let k = a
+        .facts
+        .def
+        .iter()
+        .find(|d| d.var == "K")
+        .expect("K = N/2")
+        .r#ref;
+    assert_eq!(
+        a.form(a.element_at("A", 6, Some(16)), 1, &names),
+        Some(format!("1 + Ig + K#{k}"))
+    );
+    let rows = deps_of("symbolic.f", source);
+    for (src, dst) in [((6, 9), (6, 16)), ((6, 16), (6, 9))] {
+        assert_eq!(pair_rows(&rows, src, dst, &[5]), [] as [&str; 0]);
+    }
+    assert_eq!(
+        pair_rows(&rows, (9, 16), (9, 9), &[8]),
+        ["anti < * possible", "anti = 0 possible"]
+    );
+    assert_eq!(
+        pair_rows(&rows, (9, 9), (9, 16), &[8]),
+        ["flow < * possible"]
+    );
 }

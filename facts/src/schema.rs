@@ -55,7 +55,7 @@ relations! {
     /// `loop_end(loop, stmt)`: the `enddo` statement of `loop`, where the DO variable is incremented and the back edge leaves.
     LoopEnd loop_end { r#loop: i64, stmt: i64 }
 
-    /// `loop_bounds(loop, lower, upper, step)`: the bound expressions of a DO loop as source text, with PARAMETER constants folded (`step` is `1` when omitted).
+    /// `loop_bounds(loop, lower, upper, step)`: the bound expressions of a DO loop as source text, with named constants folded (PARAMETERs and variables that keep their DATA or initial value) (`step` is `1` when omitted).
     LoopBounds loop_bounds { r#loop: i64, lower: String, upper: String, step: String }
 
     /// `loop_bound(loop, which, form)`: bound `which` (`lower`, `upper`, `step`) of a DO loop is the affine form `form`.
@@ -148,20 +148,23 @@ relations! {
     /// `external(unit, name, kind)`: `name` is declared `external` or `intrinsic`.
     External external { unit: String, name: String, kind: String }
 
-    /// `hpf_processors(unit, name, dim, extent)`: dimension `dim` of processor arrangement `name` has `extent` processors.
+    /// `hpf_processors(unit, name, dim, extent)`: dimension `dim` of processor arrangement `name` has `extent` processors; `extent` is 0 when it is not a constant (`NUMBER_OF_PROCESSORS()`, a dummy argument): known only when the program runs, so no rule may assume a number. A scalar arrangement has no rows.
     HpfProcessors hpf_processors { unit: String, name: String, dim: i64, extent: i64 }
 
-    /// `hpf_template(unit, name, dim, lower, upper)`: dimension `dim` of template `name` has index range `lower:upper`.
+    /// `hpf_template(unit, name, dim, lower, upper)`: dimension `dim` of template `name` has index range `lower:upper`; a dimension whose bounds are not constants has no row.
     HpfTemplate hpf_template { unit: String, name: String, dim: i64, lower: i64, upper: i64 }
 
-    /// `hpf_align(unit, array, array_dim, template, template_dim, kind, coeff, offset)`: for `kind` `axis`, index i of `array_dim` is aligned with `coeff`*i+`offset` of `template_dim`; `constant` aligns the template dim with `offset` (array_dim 0); `replicated` spreads the array over `template_dim` (array_dim 0); `collapsed` keeps `array_dim` on one processor (template_dim 0).
+    /// `hpf_align(unit, array, array_dim, template, template_dim, kind, coeff, offset)`: for `kind` `axis`, index i of `array_dim` is aligned with `coeff`*i+`offset` of `template_dim`; `constant` aligns the template dim with `offset` (array_dim 0); `replicated` spreads the array over `template_dim` (array_dim 0); `collapsed` keeps `array_dim` on one processor (template_dim 0). The `template` may be an array, itself aligned or distributed. An array whose mapping may change in the unit (DYNAMIC, REALIGN, REDISTRIBUTE) has no rows.
     HpfAlign hpf_align { unit: String, array: String, array_dim: i64, template: String, template_dim: i64, kind: String, coeff: i64, offset: i64 }
 
-    /// `hpf_distribute(unit, template, dim, format, k, onto)`: dimension `dim` of `template` is distributed `block`, `cyclic` (with block size `k`, 1 for plain CYCLIC) or `*` (not distributed, k 0), onto processors `onto` (empty when not given).
+    /// `hpf_distribute(unit, template, dim, format, k, onto)`: dimension `dim` of `template` (a template or an array) is distributed `block`, `cyclic` (with block size `k`, 1 for plain CYCLIC) or `*` (not distributed, k 0), onto processors `onto` (empty when not given). A DISTRIBUTE without a format (the compiler chooses) or with a transcriptive `*` (the actual argument's) gives no rows, nor does a template or array whose mapping may change in the unit (DYNAMIC, REALIGN, REDISTRIBUTE).
     HpfDistribute hpf_distribute { unit: String, template: String, dim: i64, format: String, k: i64, onto: String }
 
-    /// `hpf_independent(loop)`: the DO loop `loop` is asserted INDEPENDENT by the user.
+    /// `hpf_independent(loop)`: the DO loop `loop` is asserted INDEPENDENT by the user (`!HPF$ INDEPENDENT` before it, or `!HPF$ INDEPENDENT (I, J)` before the directly nested DO loops of I and J).
     HpfIndependent hpf_independent { r#loop: i64 }
+
+    /// `hpf_new(loop, var)`: the INDEPENDENT loop `loop` has `var` in its NEW clause: each iteration has its own `var`, so the assertion says nothing of dependences through it.
+    HpfNew hpf_new { r#loop: i64, var: String }
 
     /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`; `coincidence`: Ishida & Kanada's loop dependence information, which `kaiseki analyze` asks for).
     Request request { what: String }

@@ -62,6 +62,13 @@ pub struct Unit {
     pub end: Pos,
     /// The label on the END statement, if any (GOTO targets).
     pub end_label: Option<u32>,
+    /// The unit has CONTAINS: the procedures after it share its variables
+    /// (host association).
+    pub contains: bool,
+    /// `EXTRINSIC(HPF_LOCAL)`, `EXTRINSIC(F77_LOCAL)`, ...: the procedure
+    /// runs on each processor's local part of its arrays, so its body is
+    /// not the global program the analyses model; lowering skips it.
+    pub extrinsic_local: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,8 +129,8 @@ pub enum DeclKind {
         entities: Vec<Entity>,
     },
     Equivalence(Vec<Vec<Expr>>),
-    /// DATA: the objects initialized (values are not kept).
-    Data(Vec<Expr>),
+    /// DATA: its sets, `objects /values/` each.
+    Data(Vec<DataSet>),
     /// An empty list saves everything; a COMMON block is named `/BLK/`
     /// (blank common `//`), which saves all its members.
     Save(Vec<Name>),
@@ -139,32 +146,107 @@ pub enum DeclKind {
     /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given each type.
     Implicit(Vec<ImplicitRule>),
     Hpf(HpfDirective),
+    /// `USE HPF_LIBRARY`: the library procedures the unit sees. `names`
+    /// are (local name, library name) pairs: the only ones seen with
+    /// `ONLY:`, renames (`X => SUM_SCATTER`) otherwise.
+    UseHpfLibrary {
+        only: bool,
+        names: Vec<(Name, String)>,
+    },
+}
+
+/// One `objects /values/` of a DATA statement.
+#[derive(Clone, Debug)]
+pub struct DataSet {
+    pub objects: Vec<DataObject>,
+    /// `None` when the value list is not modelled (BOZ or Hollerith
+    /// constants): then how many values it holds is unknown.
+    pub values: Option<Vec<DataValue>>,
+}
+
+#[derive(Clone, Debug)]
+pub enum DataObject {
+    /// A scalar, an array element, a substring or a whole array.
+    Item(Expr),
+    /// An implied-DO list, as the whole arrays it names (how many elements
+    /// it initializes is not kept).
+    ImpliedDo(Vec<Expr>),
+}
+
+impl DataObject {
+    /// The variables the object initializes (part of).
+    pub fn exprs(&self) -> &[Expr] {
+        match self {
+            DataObject::Item(e) => std::slice::from_ref(e),
+            DataObject::ImpliedDo(es) => es,
+        }
+    }
+}
+
+/// `r*c` or `c` in a DATA value list.
+#[derive(Clone, Debug)]
+pub struct DataValue {
+    /// `r`: an integer literal or a named constant.
+    pub repeat: Option<Expr>,
+    /// `c`: a literal, signed or not, or a named constant; `None` for a
+    /// complex constant `(re, im)`, which the tree does not model.
+    pub value: Option<Expr>,
 }
 
 /// HPF directives (`!HPF$`, `CHPF$`, `*HPF$`). INDEPENDENT is not here: it
 /// sets [`StmtKind::Do::independent`] of the DO it precedes.
+/// HPF mapping directives (`!HPF$`, `CHPF$`, `*HPF$`), one per declared
+/// object group as written; the attribute form (`!HPF$ ALIGN WITH T :: A,
+/// B`) and the combined one (`!HPF$ TEMPLATE, DISTRIBUTE(BLOCK) :: T(N)`)
+/// become the same variants. INDEPENDENT is not here: it sets
+/// [`StmtKind::Do::independent`] of the DO it precedes.
 #[derive(Clone, Debug)]
 pub enum HpfDirective {
+    /// `PROCESSORS P(4, 0:3)`; no dims for a scalar arrangement.
     Processors {
         name: Name,
-        shape: Vec<Expr>,
+        dims: Vec<DimSpec>,
     },
     Template {
         name: Name,
         dims: Vec<DimSpec>,
     },
-    /// `ALIGN A(I,J) WITH T(I,J)` has one array; `ALIGN (I,J) WITH T(I,J) :: A, B` several.
+    /// `ALIGN A(I), B(I) WITH T(I)`, `ALIGN (I) WITH T(I) :: A, B`.
     Align {
-        arrays: Vec<Name>,
-        source: Vec<AlignSource>,
-        template: Name,
-        target: Vec<AlignTarget>,
+        alignees: Vec<Alignee>,
+        target: AlignWith,
     },
+    /// `DISTRIBUTE T(BLOCK) ONTO P`, `DISTRIBUTE (BLOCK) :: A, B`.
     Distribute {
-        templates: Vec<Name>,
-        formats: Vec<DistFormat>,
+        distributees: Vec<Name>,
+        /// `None` when no format is given (the compiler chooses) or it is
+        /// transcriptive (`DISTRIBUTE A *`: the actual argument's).
+        formats: Option<Vec<DistFormat>>,
+        /// `None` when not given or transcriptive (`ONTO *`).
         onto: Option<Name>,
     },
+    /// DYNAMIC, REALIGN, REDISTRIBUTE (`directive`): the mapping of these
+    /// arrays and templates may change while the unit runs.
+    Remapped {
+        directive: &'static str,
+        names: Vec<Name>,
+    },
+}
+
+/// One aligned object; `source` is `None` when it has no subscripts
+/// (`ALIGN A WITH T`, `ALIGN WITH T :: A`): `:` in every dimension.
+#[derive(Clone, Debug)]
+pub struct Alignee {
+    pub name: Name,
+    pub source: Option<Vec<AlignSource>>,
+}
+
+/// `WITH T(subscripts)`; `subscripts` is `None` for `WITH T`: `:` in every
+/// dimension of `T`. A descriptive `WITH *T` is the same alignment.
+#[derive(Clone, Debug)]
+pub struct AlignWith {
+    pub target: Name,
+    pub subscripts: Option<Vec<AlignTarget>>,
 }
 
 /// A subscript of the aligned array in ALIGN: an align dummy, `*` (collapse) or `:`.
@@ -175,8 +257,9 @@ pub enum AlignSource {
     Colon,
 }
 
-/// A subscript of the template in ALIGN: an expression in the dummies
-/// (`a*I+b`, a constant) or `*` (replication).
+/// A subscript of the align target: an expression in the dummies
+/// (`a*I+b`, a constant), a triplet (an [`ExprKind::Range`]: `:`, `1:N`,
+/// `L:U:S`) or `*` (replication).
 #[derive(Clone, Debug)]
 pub enum AlignTarget {
     Expr(Expr),
@@ -188,6 +271,13 @@ pub enum DistFormat {
     Block(Option<Expr>),
     Cyclic(Option<Expr>),
     Star,
+}
+
+/// `!HPF$ INDEPENDENT` before a DO, with the variables its NEW clause
+/// makes private to each iteration.
+#[derive(Clone, Debug)]
+pub struct Independent {
+    pub new: Vec<Name>,
 }
 
 #[derive(Clone, Debug)]
@@ -214,8 +304,8 @@ pub enum StmtKind {
         step: Option<Expr>,
         body: Vec<Stmt>,
         end: LoopEnd,
-        /// Preceded by `!HPF$ INDEPENDENT`.
-        independent: bool,
+        /// Asserted by `!HPF$ INDEPENDENT`.
+        independent: Option<Independent>,
     },
     DoWhile {
         cond: Expr,

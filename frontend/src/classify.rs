@@ -6,7 +6,9 @@
 //!   become one [`Tok::Unmodelled`] token, so their contents never cause
 //!   syntax errors; constructs say whether they open, continue or close;
 //! - FORMAT contents and DATA value lists are replaced by single tokens;
-//! - HPF directives get a leading [`Tok::Hpf`]; unknown ones are refused.
+//! - HPF directives get a leading [`Tok::Hpf`]; those that mean nothing to
+//!   the analyses and unknown ones are ignored with a warning;
+//! - `USE HPF_LIBRARY` is left to the grammar (it names intrinsics).
 
 use crate::fixed_words::split_head;
 use crate::lexer::{Kw, Spanned, Tok};
@@ -21,14 +23,51 @@ pub struct Unmodelled {
     pub role: Option<ConstructRole>,
 }
 
-/// The HPF directives the tree models.
+/// The HPF directives the grammar reads.
 const HPF_DIRECTIVES: &[Kw] = &[
     Kw::Processors,
     Kw::Template,
     Kw::Align,
     Kw::Distribute,
     Kw::Independent,
+    Kw::Dynamic,
+    Kw::Realign,
+    Kw::Redistribute,
+    Kw::Inherit,
+    Kw::Dimension,
 ];
+
+/// HPF 1.1 and 2.0 directives that say nothing the analyses use, by their
+/// first two words: the directive's name and why.
+fn ignored_hpf_directive(
+    first: &str,
+    second: Option<&str>,
+) -> Option<(&'static str, &'static str)> {
+    const PLACES: &str = "it only says where computations run";
+    Some(match (first, second) {
+        ("SEQUENCE", _) => (
+            "SEQUENCE",
+            "it only says which objects may be storage associated",
+        ),
+        ("NO", Some("SEQUENCE")) => ("NO SEQUENCE", "it only says which objects are mapped"),
+        ("ON", _) => ("ON", PLACES),
+        ("END", Some("ON")) => ("END ON", PLACES),
+        ("RESIDENT", _) => ("RESIDENT", PLACES),
+        ("TASK_REGION", _) => ("TASK_REGION", "it only groups computations into tasks"),
+        ("END", Some("TASK_REGION")) => {
+            ("END TASK_REGION", "it only groups computations into tasks")
+        }
+        ("SHADOW", _) => (
+            "SHADOW",
+            "it only sizes the overlap areas of distributed arrays",
+        ),
+        ("RANGE", _) => (
+            "RANGE",
+            "it only restricts the distributions a dummy may have",
+        ),
+        _ => return None,
+    })
+}
 
 /// Statements that are valid but not modelled, by first word.
 const UNMODELLED_STATEMENTS: &[&str] = &[
@@ -81,10 +120,18 @@ pub fn classify(toks: &mut Vec<Spanned>, hpf: bool, squeezed: bool) -> Result<()
                 toks.insert(0, (at, Tok::Hpf, at));
                 Ok(())
             }
-            Some((_, t, _)) => Err(format!(
-                "HPF directive {} is not modelled; ignored",
-                word(t).map_or_else(|| t.describe(), str::to_string)
-            )),
+            Some((_, t, _)) => Err(match word(t) {
+                Some(w) => match ignored_hpf_directive(w, word_at(toks, 1)) {
+                    Some((name, why)) => {
+                        format!("HPF directive {name} is not modelled: {why}; ignored")
+                    }
+                    None => format!("unknown HPF directive {w}; ignored"),
+                },
+                None => format!(
+                    "unknown HPF directive starting with {}; ignored",
+                    t.describe()
+                ),
+            }),
             None => Err("empty HPF directive; ignored".into()),
         };
     }
@@ -220,6 +267,7 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             hide_data_values(toks, s + 1);
             return;
         }
+        "USE" if next.as_deref() == Some("HPF_LIBRARY") => return,
         // The F90 POINTER attribute statement is set aside below.
         "POINTER" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
             toks[s].1 = Tok::CrayPointer;
@@ -359,7 +407,8 @@ fn is_type_word(w: &str) -> bool {
     )
 }
 
-/// Replaces each `/values/` of a DATA statement by one [`Tok::DataValues`].
+/// Replaces each `/values/` of a DATA statement by one [`Tok::DataValues`]
+/// holding the tokens between the slashes.
 fn hide_data_values(toks: &mut Vec<Spanned>, from: usize) {
     let mut out: Vec<Spanned> = toks.drain(from..).collect::<Vec<_>>();
     let mut kept = Vec::with_capacity(out.len());
@@ -372,14 +421,15 @@ fn hide_data_values(toks: &mut Vec<Spanned>, from: usize) {
             Tok::Slash if depth == 0 => {
                 if let Some(k) = out[i + 1..].iter().position(|t| t.1 == Tok::Slash) {
                     let end = out[i + 1 + k].2;
-                    kept.push((out[i].0, Tok::DataValues, end));
+                    let values = out[i + 1..i + 1 + k].to_vec();
+                    kept.push((out[i].0, Tok::DataValues(values), end));
                     i += k + 2;
                     continue;
                 }
             }
             Tok::Concat if depth == 0 => {
                 // `//` is an empty value list; keep it as one.
-                out[i].1 = Tok::DataValues;
+                out[i].1 = Tok::DataValues(Vec::new());
             }
             _ => {}
         }
@@ -440,8 +490,14 @@ mod tests {
     #[test]
     fn data_values_are_hidden() {
         let t = classified("DATA X, Y /1.0, 2*0/, (A(I), I=1,2) /1, 2/");
-        let n = t.iter().filter(|t| **t == Tok::DataValues).count();
-        assert_eq!(n, 2);
+        let lists: Vec<usize> = t
+            .iter()
+            .filter_map(|t| match t {
+                Tok::DataValues(v) => Some(v.len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lists, [5, 3], "`1.0 , 2 * 0` and `1 , 2`");
         assert!(!t.contains(&Tok::Slash));
     }
 
@@ -451,8 +507,18 @@ mod tests {
         classify(&mut t, true, false).unwrap();
         assert_eq!(t[0].1, Tok::Hpf);
         let (mut t, _) = tokenize("DYNAMIC A", 0);
-        assert!(classify(&mut t, true, false)
-            .unwrap_err()
-            .contains("DYNAMIC"));
+        classify(&mut t, true, false).unwrap();
+        assert_eq!(t[0].1, Tok::Hpf);
+        let (mut t, _) = tokenize("NO SEQUENCE", 0);
+        let w = classify(&mut t, true, false).unwrap_err();
+        assert_eq!(
+            w,
+            "HPF directive NO SEQUENCE is not modelled: it only says which objects are mapped; ignored"
+        );
+        let (mut t, _) = tokenize("PREFETCH A", 0);
+        assert_eq!(
+            classify(&mut t, true, false).unwrap_err(),
+            "unknown HPF directive PREFETCH; ignored"
+        );
     }
 }

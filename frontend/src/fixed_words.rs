@@ -48,6 +48,7 @@ const HEADS: &[(&str, Tail)] = &[
     ("RECURSIVE", Tail::Prefix),
     ("ELEMENTAL", Tail::Prefix),
     ("PURE", Tail::Prefix),
+    ("EXTRINSIC", Tail::Prefix),
     ("DIMENSION", Tail::Name),
     ("COMMON", Tail::Name),
     ("DATA", Tail::Name),
@@ -119,15 +120,31 @@ pub fn split_head(toks: &mut Vec<Spanned>, s: usize, assignment: bool) {
         tail(t, &word[head.len()..], at + head.len(), &mut pieces);
         toks.splice(s..=s, pieces);
     }
-    if !assignment {
-        let type_words = match toks.get(s).map(|t| &t.1) {
-            Some(Tok::Kw(Kw::Double)) => 2,
-            Some(Tok::Kw(k)) if TYPE_KEYWORDS.contains(k) => 1,
-            _ => 0,
-        };
-        if type_words > 0 {
-            after_length(toks, s + type_words);
+    if assignment {
+        return;
+    }
+    // `EXTRINSIC(...)` ends its word: the statement goes on after it
+    // (`PUREEXTRINSIC(HPF_LOCAL)SUBROUTINEF(A)`).
+    let prefixes = toks[s..]
+        .iter()
+        .take_while(|t| matches!(t.1, Tok::Kw(Kw::Recursive | Kw::Pure | Kw::Elemental)))
+        .count();
+    let e = s + prefixes;
+    if toks.get(e).is_some_and(|t| t.1 == Tok::Kw(Kw::Extrinsic))
+        && toks.get(e + 1).is_some_and(|t| t.1 == Tok::LParen)
+    {
+        if let Some(c) = close_of(toks, e + 1) {
+            split_head(toks, c + 1, false);
         }
+        return;
+    }
+    let type_words = match toks.get(s).map(|t| &t.1) {
+        Some(Tok::Kw(Kw::Double)) => 2,
+        Some(Tok::Kw(k)) if TYPE_KEYWORDS.contains(k) => 1,
+        _ => 0,
+    };
+    if type_words > 0 {
+        after_length(toks, s + type_words);
     }
 }
 
@@ -336,6 +353,22 @@ mod tests {
             ["RECURSIVE", "SUBROUTINE", "F", "(", "X", ")"]
         );
         assert_eq!(words("ENDSUBROUTINEFOO"), ["END", "SUBROUTINE", "FOO"]);
+        assert_eq!(
+            words("PUREEXTRINSIC(HPF_LOCAL)REALFUNCTIONF(A)"),
+            [
+                "PURE",
+                "EXTRINSIC",
+                "(",
+                "HPF_LOCAL",
+                ")",
+                "REAL",
+                "FUNCTION",
+                "F",
+                "(",
+                "A",
+                ")"
+            ]
+        );
         assert_eq!(words("ENDFILE5"), ["<ENDFILE statement>"]);
         assert_eq!(words("IF(X)RETURN1"), ["IF", "(", "X", ")", "RETURN", "1"]);
     }

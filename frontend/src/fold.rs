@@ -1,9 +1,10 @@
 //! Constant folding and the folded Fortran text of expressions.
 //!
 //! Facts carry expressions as text (`loop_bounds`, `cond`, `array_dim`,
-//! `subscript_nonaffine`) with PARAMETER constants replaced by their values,
+//! `subscript_nonaffine`) with named constants replaced by their values,
 //! so that `DO I = 1, IMAX` reads `1`, `64` and rules never need the
-//! PARAMETER table. Folding follows Fortran: integer division truncates
+//! PARAMETER table. Named constants are the PARAMETERs and the variables
+//! that keep their initial value ([`crate::constants`]). Folding follows Fortran: integer division truncates
 //! toward zero, mixed integer/real arithmetic is real, and anything that
 //! overflows or divides by zero is simply not a constant.
 
@@ -21,7 +22,7 @@ pub enum Const {
     Str(String),
 }
 
-/// What folding needs to know about names: the PARAMETER constants, and
+/// What folding needs to know about names: the named constants, and
 /// which intrinsic function `NAME(args)` calls, if any (an array `MAX(10)`
 /// must not fold).
 pub trait Env {
@@ -77,7 +78,7 @@ pub fn fold_int(e: &Expr, env: &dyn Env) -> Option<i64> {
     }
 }
 
-/// The value of `e` when it is a constant expression (literals, PARAMETERs,
+/// The value of `e` when it is a constant expression (literals, named constants,
 /// operators and the elementary numeric intrinsics).
 pub fn fold(e: &Expr, env: &dyn Env) -> Option<Const> {
     match &e.kind {
@@ -265,7 +266,7 @@ const PRIMARY: u8 = 10;
 
 /// The Fortran text of `e`, upper case and without blanks (`2*N-1`,
 /// `N.GT.0`, `A(I+1)`), with every constant subexpression replaced by its
-/// value (PARAMETERs folded). Literals keep their spelling (`1.0E30`).
+/// value (named constants folded). Literals keep their spelling (`1.0E30`).
 pub fn text(e: &Expr, env: &dyn Env) -> String {
     let mut out = String::new();
     write(e, env, &mut out);

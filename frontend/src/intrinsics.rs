@@ -1,7 +1,8 @@
 //! The intrinsic procedures, in one table: Fortran 77, Fortran 90/95, the
-//! common Fortran 2003/2008 additions, the HPF inquiries, and the GNU
+//! common Fortran 2003/2008 additions, the HPF inquiries, the GNU
 //! extensions that old benchmarks call (IARGC, GETARG, ETIME, SECOND,
-//! DCMPLX, RAND, LOC, ...).
+//! DCMPLX, RAND, LOC, ...), and the functions of the HPF_LIBRARY module,
+//! which are intrinsics only where a unit USEs it ([`crate::hpf_library`]).
 //!
 //! Each row is one form of a name: a function (`X = DBLE(I)`) or a
 //! subroutine (`CALL GETARG(1, S)`); a few GNU names (ETIME, SECOND,
@@ -54,6 +55,15 @@ impl Ty {
     }
 }
 
+/// Where a row's name is an intrinsic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Everywhere,
+    /// Where the unit USEs HPF_LIBRARY (which also exports LEADZ, POPCNT
+    /// and POPPAR, intrinsics only since Fortran 2008).
+    HpfLibrary,
+}
+
 /// What a procedure does to one of its arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -75,6 +85,7 @@ pub struct Intrinsic {
     /// `None`: any number (MAX, MIN).
     pub max_args: Option<usize>,
     pub result: ResultType,
+    pub scope: Scope,
     /// One letter per argument position: `r` read, `w` written, `m` maybe
     /// written, `u` read and written; positions past the end are read.
     effects: &'static str,
@@ -118,7 +129,16 @@ const fn f(name: &'static str, min: usize, max: Option<usize>, result: ResultTyp
         min_args: min,
         max_args: max,
         result,
+        scope: Scope::Everywhere,
         effects: "",
+    }
+}
+
+/// A function of the HPF_LIBRARY module.
+const fn hpf(name: &'static str, min: usize, max: Option<usize>, result: ResultType) -> Intrinsic {
+    Intrinsic {
+        scope: Scope::HpfLibrary,
+        ..f(name, min, max, result)
     }
 }
 
@@ -144,6 +164,7 @@ const fn s(name: &'static str, min: usize, max: usize, effects: &'static str) ->
         min_args: min,
         max_args: Some(max),
         result: ResultType::None,
+        scope: Scope::Everywhere,
         effects,
     }
 }
@@ -160,6 +181,8 @@ const L: ResultType = ResultType::Of(Ty::Logical);
 const S: ResultType = ResultType::Of(Ty::Character);
 /// The type of the first argument.
 const A: ResultType = ResultType::Argument(0);
+/// The type of the second argument (the BASE of HPF's `_SCATTER` functions).
+const B: ResultType = ResultType::Argument(1);
 
 /// Every intrinsic, sorted by name, then function before subroutine
 /// (a test checks it: lookups are binary searches).
@@ -175,6 +198,9 @@ static TABLE: &[Intrinsic] = &[
     f("AINT", 1, one(2), A),
     f("ALL", 1, one(2), L),
     f("ALLOCATED", 1, one(1), L),
+    hpf("ALL_PREFIX", 1, one(4), L),
+    hpf("ALL_SCATTER", 3, ANY, B),
+    hpf("ALL_SUFFIX", 1, one(4), L),
     f("ALOG", 1, one(1), R),
     f("ALOG10", 1, one(1), R),
     f("AMAX0", 2, ANY, R),
@@ -185,6 +211,9 @@ static TABLE: &[Intrinsic] = &[
     f("AND", 2, one(2), A),
     f("ANINT", 1, one(2), A),
     f("ANY", 1, one(2), L),
+    hpf("ANY_PREFIX", 1, one(4), L),
+    hpf("ANY_SCATTER", 3, ANY, B),
+    hpf("ANY_SUFFIX", 1, one(4), L),
     f("ASIN", 1, one(1), A),
     f("ASINH", 1, one(1), A),
     f("ASSOCIATED", 1, one(2), L),
@@ -214,10 +243,16 @@ static TABLE: &[Intrinsic] = &[
     f("CMPLX", 1, one(3), C),
     f("COMMAND_ARGUMENT_COUNT", 0, one(0), I),
     f("CONJG", 1, one(1), C),
+    hpf("COPY_PREFIX", 1, one(3), A),
+    hpf("COPY_SCATTER", 3, ANY, B),
+    hpf("COPY_SUFFIX", 1, one(3), A),
     f("COS", 1, one(1), A),
     f("COSH", 1, one(1), A),
     f("COTAN", 1, one(1), A),
     f("COUNT", 1, one(3), I),
+    hpf("COUNT_PREFIX", 1, one(4), I),
+    hpf("COUNT_SCATTER", 3, ANY, B),
+    hpf("COUNT_SUFFIX", 1, one(4), I),
     s("CPU_TIME", 1, 1, "w"),
     f("CSHIFT", 2, one(3), A),
     f("CSIN", 1, one(1), C),
@@ -291,13 +326,23 @@ static TABLE: &[Intrinsic] = &[
     s("GET_COMMAND_ARGUMENT", 1, 4, "rwww"),
     s("GET_ENVIRONMENT_VARIABLE", 1, 5, "rwwwr"),
     s("GMTIME", 2, 2, "rw"),
+    hpf("GRADE_DOWN", 1, one(2), I),
+    hpf("GRADE_UP", 1, one(2), I),
     fw("HOSTNM", 1, 1, I, "w"),
     s("HOSTNM", 1, 2, "ww"),
     f("HUGE", 1, one(1), A),
     f("HYPOT", 2, one(2), A),
     f("IABS", 1, one(1), I),
     f("IACHAR", 1, one(2), I),
+    hpf("IALL", 1, one(3), A),
+    hpf("IALL_PREFIX", 1, one(5), A),
+    hpf("IALL_SCATTER", 3, ANY, B),
+    hpf("IALL_SUFFIX", 1, one(5), A),
     f("IAND", 2, one(2), A),
+    hpf("IANY", 1, one(3), A),
+    hpf("IANY_PREFIX", 1, one(5), A),
+    hpf("IANY_SCATTER", 3, ANY, B),
+    hpf("IANY_SUFFIX", 1, one(5), A),
     f("IARGC", 0, one(0), I),
     f("IBCLR", 2, one(2), A),
     f("IBITS", 3, one(3), A),
@@ -310,6 +355,7 @@ static TABLE: &[Intrinsic] = &[
     f("IEOR", 2, one(2), A),
     f("IERRNO", 0, one(0), I),
     f("IFIX", 1, one(1), I),
+    hpf("ILEN", 1, one(1), A),
     f("IMAG", 1, one(1), R),
     f("IMAGPART", 1, one(1), R),
     f("INDEX", 2, one(4), I),
@@ -317,6 +363,10 @@ static TABLE: &[Intrinsic] = &[
     f("INT2", 1, one(1), I),
     f("INT8", 1, one(1), I),
     f("IOR", 2, one(2), A),
+    hpf("IPARITY", 1, one(3), A),
+    hpf("IPARITY_PREFIX", 1, one(5), A),
+    hpf("IPARITY_SCATTER", 3, ANY, B),
+    hpf("IPARITY_SUFFIX", 1, one(5), A),
     f("IRAND", 0, one(1), I),
     f("ISHFT", 2, one(2), A),
     f("ISHFTC", 2, one(3), A),
@@ -327,7 +377,7 @@ static TABLE: &[Intrinsic] = &[
     s("ITIME", 1, 1, "w"),
     f("KIND", 1, one(1), I),
     f("LBOUND", 1, one(3), I),
-    f("LEADZ", 1, one(1), I),
+    hpf("LEADZ", 1, one(1), I),
     f("LEN", 1, one(2), I),
     f("LEN_TRIM", 1, one(2), I),
     f("LGE", 2, one(2), L),
@@ -351,6 +401,9 @@ static TABLE: &[Intrinsic] = &[
     f("MAXEXPONENT", 1, one(1), I),
     f("MAXLOC", 1, one(4), I),
     f("MAXVAL", 1, one(3), A),
+    hpf("MAXVAL_PREFIX", 1, one(5), A),
+    hpf("MAXVAL_SCATTER", 3, ANY, B),
+    hpf("MAXVAL_SUFFIX", 1, one(5), A),
     f("MCLOCK", 0, one(0), I),
     f("MCLOCK8", 0, one(0), I),
     f("MERGE", 3, one(3), A),
@@ -360,6 +413,9 @@ static TABLE: &[Intrinsic] = &[
     f("MINEXPONENT", 1, one(1), I),
     f("MINLOC", 1, one(4), I),
     f("MINVAL", 1, one(3), A),
+    hpf("MINVAL_PREFIX", 1, one(5), A),
+    hpf("MINVAL_SCATTER", 3, ANY, B),
+    hpf("MINVAL_SUFFIX", 1, one(5), A),
     f("MOD", 2, one(2), A),
     f("MODULO", 2, one(2), A),
     s("MOVE_ALLOC", 2, 2, "uu"),
@@ -372,13 +428,20 @@ static TABLE: &[Intrinsic] = &[
     f("NUMBER_OF_PROCESSORS", 0, one(1), I),
     f("OR", 2, one(2), A),
     f("PACK", 2, one(3), A),
+    hpf("PARITY", 1, one(2), L),
+    hpf("PARITY_PREFIX", 1, one(4), L),
+    hpf("PARITY_SCATTER", 3, ANY, B),
+    hpf("PARITY_SUFFIX", 1, one(4), L),
     s("PERROR", 1, 1, ""),
-    f("POPCNT", 1, one(1), I),
-    f("POPPAR", 1, one(1), I),
+    hpf("POPCNT", 1, one(1), I),
+    hpf("POPPAR", 1, one(1), I),
     f("PRECISION", 1, one(1), I),
     f("PRESENT", 1, one(1), L),
     f("PROCESSORS_SHAPE", 0, one(0), I),
     f("PRODUCT", 1, one(3), A),
+    hpf("PRODUCT_PREFIX", 1, one(5), A),
+    hpf("PRODUCT_SCATTER", 3, ANY, B),
+    hpf("PRODUCT_SUFFIX", 1, one(5), A),
     f("RADIX", 1, one(1), I),
     f("RAN", 0, one(1), R),
     f("RAND", 0, one(1), R),
@@ -407,11 +470,16 @@ static TABLE: &[Intrinsic] = &[
     f("SIZEOF", 1, one(1), I),
     s("SLEEP", 1, 1, ""),
     f("SNGL", 1, one(1), R),
+    hpf("SORT_DOWN", 1, one(2), A),
+    hpf("SORT_UP", 1, one(2), A),
     f("SPACING", 1, one(1), A),
     f("SPREAD", 3, one(3), A),
     f("SQRT", 1, one(1), A),
     s("SRAND", 1, 1, ""),
     f("SUM", 1, one(3), A),
+    hpf("SUM_PREFIX", 1, one(5), A),
+    hpf("SUM_SCATTER", 3, ANY, B),
+    hpf("SUM_SUFFIX", 1, one(5), A),
     f("SYSTEM", 1, one(1), I),
     s("SYSTEM", 1, 2, "rw"),
     s("SYSTEM_CLOCK", 0, 3, "www"),
@@ -436,13 +504,20 @@ static TABLE: &[Intrinsic] = &[
     f("ZSQRT", 1, one(1), C),
 ];
 
-/// The `form` row of `name` (upper case), if `name` is an intrinsic of that form.
+/// The `form` row of `name` (upper case), if `name` is an intrinsic of
+/// that form everywhere.
 pub fn lookup(name: &str, form: Form) -> Option<&'static Intrinsic> {
+    rows(name).find(|r| r.form == form && r.scope != Scope::HpfLibrary)
+}
+
+/// The row of `name` if it is a function of the HPF_LIBRARY module.
+pub fn hpf_library(name: &str) -> Option<&'static Intrinsic> {
+    rows(name).find(|r| r.form == Form::Function && r.scope == Scope::HpfLibrary)
+}
+
+fn rows(name: &str) -> impl Iterator<Item = &'static Intrinsic> + '_ {
     let start = TABLE.partition_point(|r| r.name < name);
-    TABLE[start..]
-        .iter()
-        .take_while(|r| r.name == name)
-        .find(|r| r.form == form)
+    TABLE[start..].iter().take_while(move |r| r.name == name)
 }
 
 #[cfg(test)]
@@ -499,5 +574,16 @@ mod tests {
             "2 to 4 arguments"
         );
         assert!(lookup("NOSUCH", Form::Function).is_none());
+    }
+
+    #[test]
+    fn hpf_library_functions_only_where_used() {
+        assert!(lookup("SUM_SCATTER", Form::Function).is_none());
+        let scatter = hpf_library("SUM_SCATTER").unwrap();
+        assert_eq!(scatter.result, ResultType::Argument(1));
+        assert!(!scatter.takes(2) && scatter.takes(5));
+        assert!(lookup("POPCNT", Form::Function).is_none());
+        assert!(hpf_library("POPCNT").is_some());
+        assert!(hpf_library("SUM").is_none());
     }
 }

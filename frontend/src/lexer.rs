@@ -38,7 +38,9 @@ keywords! {
     Print = "PRINT", Contains = "CONTAINS",
     Processors = "PROCESSORS", Template = "TEMPLATE", Align = "ALIGN",
     With = "WITH", Distribute = "DISTRIBUTE", Onto = "ONTO", Cyclic = "CYCLIC",
-    Independent = "INDEPENDENT", New = "NEW", Namelist = "NAMELIST",
+    Independent = "INDEPENDENT", New = "NEW", Dynamic = "DYNAMIC",
+    Realign = "REALIGN", Redistribute = "REDISTRIBUTE", Inherit = "INHERIT",
+    Extrinsic = "EXTRINSIC", Use = "USE", Namelist = "NAMELIST",
 }
 
 /// Words written without their blank (`ENDDO`) and the words they stand for.
@@ -109,9 +111,10 @@ pub enum Tok {
     Neqv,
     /// A user-defined operator `.NAME.`.
     DefinedOp(String),
-    /// Put by [`crate::classify`]: the value lists of a DATA statement
-    /// (`/1.0, 2*0/`), which the tree does not keep.
-    DataValues,
+    /// Put by [`crate::classify`]: one value list of a DATA statement
+    /// (`/1.0, 2*0/`), its tokens inside the slashes; the grammar reads
+    /// them apart, so that values it does not model cost only the values.
+    DataValues(Vec<Spanned>),
     /// Put by [`crate::classify`]: the rest of a statement the analyses do
     /// not model, with what it is.
     Unmodelled(crate::classify::Unmodelled),
@@ -134,7 +137,7 @@ impl Tok {
             Tok::Real(s) => format!("`{s}`"),
             Tok::Str(_) => "character constant".into(),
             Tok::DefinedOp(s) => format!("`.{s}.`"),
-            Tok::DataValues => "DATA values".into(),
+            Tok::DataValues(_) => "DATA values".into(),
             Tok::Unmodelled(u) => u.what.clone(),
             Tok::Hpf => "`!HPF$`".into(),
             Tok::Format => "`FORMAT`".into(),

@@ -5,17 +5,24 @@
 //! the diagnostics for the rest (per-statement recovery; a statement that is
 //! valid but not modelled becomes [`ast::StmtKind::Opaque`] with a warning).
 
+mod align;
 pub mod ast;
 mod classify;
+mod constants;
+pub mod data;
 pub mod diagnostics;
 mod files;
 mod fixed_words;
 pub mod fold;
+mod hpf_library;
+mod hpf_syntax;
 pub mod intrinsics;
 mod lexer;
 mod lines;
 pub mod lower;
+mod markers;
 mod parser;
+mod preprocess;
 mod source;
 mod statement;
 mod structure;
@@ -24,19 +31,25 @@ pub mod synth;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use lower::{lower, lower_units, CallEffects};
+pub use source::{MacroArg, SourceOptions};
 
-use source::{form_of, read_text, Reporter};
+use preprocess::Input;
+use source::{form_of, is_preprocessed, read_text, Reporter};
 
-/// Parses the given files (fixed or free form by extension) into one
+/// Parses the given files (fixed or free form by extension; `.F`, `.F90`,
+/// `.fpp`... through the C preprocessor with the macros of `opts`) into one
 /// program. Never panics: unreadable files and bad statements become
 /// diagnostics and the rest is still parsed.
-pub fn parse_files<P: AsRef<std::path::Path>>(paths: &[P]) -> (ast::Program, Vec<Diagnostic>) {
+pub fn parse_files<P: AsRef<std::path::Path>>(
+    paths: &[P],
+    opts: &SourceOptions,
+) -> (ast::Program, Vec<Diagnostic>) {
     let mut rep = Reporter::default();
     let mut units = Vec::new();
     for p in paths {
         let path = p.as_ref().to_string_lossy().to_string();
         match read_text(p.as_ref()) {
-            Ok(text) => parse_text(&path, &text, &mut rep, &mut units),
+            Ok(text) => parse_text(&path, &text, Input::Disk, opts, &mut rep, &mut units),
             Err(e) => rep.file_error(&path, e),
         }
     }
@@ -48,11 +61,12 @@ pub fn parse_files<P: AsRef<std::path::Path>>(paths: &[P]) -> (ast::Program, Vec
 }
 
 /// Parses `text` as if read from `path` (whose extension chooses the
-/// form; INCLUDEs are resolved next to `path`).
+/// form and preprocessing; INCLUDEs are resolved next to `path`).
 pub fn parse_source(path: &str, text: &str) -> (ast::Program, Vec<Diagnostic>) {
     let mut rep = Reporter::default();
     let mut units = Vec::new();
-    parse_text(path, text, &mut rep, &mut units);
+    let opts = SourceOptions::default();
+    parse_text(path, text, Input::Text(text), &opts, &mut rep, &mut units);
     let program = ast::Program {
         files: rep.files,
         units,
@@ -60,9 +74,24 @@ pub fn parse_source(path: &str, text: &str) -> (ast::Program, Vec<Diagnostic>) {
     (program, rep.diags)
 }
 
-fn parse_text(path: &str, text: &str, rep: &mut Reporter, units: &mut Vec<ast::Unit>) {
+fn parse_text(
+    path: &str,
+    text: &str,
+    input: Input,
+    opts: &SourceOptions,
+    rep: &mut Reporter,
+    units: &mut Vec<ast::Unit>,
+) {
     let file = rep.add_file(path, text);
-    let stmts = files::statements_of(file, form_of(path), rep);
+    let lines = if is_preprocessed(path) {
+        match preprocess::preprocess(file, input, opts, rep) {
+            Some(lines) => lines,
+            None => return,
+        }
+    } else {
+        files::as_written(file, rep)
+    };
+    let stmts = files::statements_of(file, &lines, form_of(path), opts, rep);
     if stmts.is_empty() && !rep.diags.iter().any(|d| d.path == path && d.is_error()) {
         rep.file_error(path, "empty file: no Fortran statements");
         return;

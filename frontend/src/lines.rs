@@ -13,11 +13,54 @@
 //! the keywords that then run into names (`DO10I=1,N`).
 //!
 //! Each logical statement keeps a map from its text back to file positions,
-//! so every token reports where it really stands.
+//! so every token reports where it really stands: the stage reads
+//! [`SourceLine`]s, which already know their file, line and columns (a
+//! preprocessed line may come from an `#include`d file, or have macros
+//! expanded in it).
 
 use crate::ast::{FileId, Pos};
 use crate::lexer::hollerith_count;
 use crate::source::{Form, Reporter};
+
+/// One physical line and where its characters stand in the sources.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLine {
+    pub text: String,
+    pub file: FileId,
+    pub line: u32,
+    /// The 1-based column of each character of `text`; empty when the line
+    /// is as written (character `i` at column `i + 1`).
+    pub cols: Vec<u32>,
+}
+
+impl SourceLine {
+    /// A line as written in `file`.
+    pub fn written(file: FileId, line: u32, text: &str) -> Self {
+        SourceLine {
+            text: text.to_string(),
+            file,
+            line,
+            cols: Vec::new(),
+        }
+    }
+
+    /// Where character `i` of the text stands.
+    fn pos(&self, i: usize) -> Pos {
+        let col = match self.cols.last() {
+            None => i as u32 + 1,
+            Some(&last) => self
+                .cols
+                .get(i)
+                .copied()
+                .unwrap_or_else(|| last + (i + 1 - self.cols.len()) as u32),
+        };
+        Pos {
+            file: self.file,
+            line: self.line,
+            col,
+        }
+    }
+}
 
 /// F2023 allows a statement of one million characters; longer ones are
 /// refused before lexing.
@@ -69,7 +112,6 @@ impl LogicalStmt {
 
 /// Accumulates characters into logical statements.
 struct Builder<'r> {
-    file: FileId,
     form: Form,
     rep: &'r mut Reporter,
     out: Vec<LogicalStmt>,
@@ -86,9 +128,8 @@ struct Builder<'r> {
 }
 
 impl<'r> Builder<'r> {
-    fn new(file: FileId, form: Form, rep: &'r mut Reporter) -> Self {
+    fn new(form: Form, rep: &'r mut Reporter) -> Self {
         Builder {
-            file,
             form,
             rep,
             out: Vec::new(),
@@ -138,16 +179,12 @@ impl<'r> Builder<'r> {
         self.last_ascii = c.is_ascii();
     }
 
-    /// Appends code characters `chars[from..to]` of line `line`, splitting
-    /// at `;` outside constants, leaving out the blanks of a squeezed
+    /// Appends code characters `chars[from..to]` of `line`, splitting at
+    /// `;` outside constants, leaving out the blanks of a squeezed
     /// statement. Stops at a `!` comment outside constants.
-    fn push_code(&mut self, chars: &[char], from: usize, to: usize, line: u32) {
+    fn push_code(&mut self, chars: &[char], from: usize, to: usize, line: &SourceLine) {
         for (i, &c) in chars.iter().enumerate().take(to).skip(from) {
-            let pos = Pos {
-                file: self.file,
-                line,
-                col: i as u32 + 1,
-            };
+            let pos = line.pos(i);
             if self.hollerith > 0 {
                 self.hollerith -= 1;
                 self.push_char(c, pos);
@@ -243,12 +280,11 @@ fn is_hpf_sentinel(chars: &[char], at: usize) -> bool {
 /// Splits the lines of one file into logical statements; problems with the
 /// lines themselves are reported to `rep`.
 pub fn logical_statements(
-    file: FileId,
-    lines: &[String],
+    lines: &[SourceLine],
     form: Form,
     rep: &mut Reporter,
 ) -> Vec<LogicalStmt> {
-    let mut b = Builder::new(file, form, rep);
+    let mut b = Builder::new(form, rep);
     match form {
         Form::Fixed => fixed_form(&mut b, lines),
         Form::Free => free_form(&mut b, lines),
@@ -260,16 +296,16 @@ pub fn logical_statements(
 /// Fixed-form text ends at column 72: 66 characters after column 6.
 const FIXED_TEXT_WIDTH: usize = 66;
 
-fn fixed_form(b: &mut Builder, lines: &[String]) {
-    for (n, line) in lines.iter().enumerate() {
-        let ln = n as u32 + 1;
-        let chars: Vec<char> = line.chars().collect();
+fn fixed_form(b: &mut Builder, lines: &[SourceLine]) {
+    for line in lines {
+        let chars: Vec<char> = line.text.chars().collect();
         if chars.iter().all(|c| c.is_whitespace()) {
             continue;
         }
         if matches!(chars[0], 'C' | 'c' | '*' | '!' | 'D' | 'd') {
-            if is_hpf_sentinel(&chars, 1) {
-                fixed_directive(b, &chars, ln);
+            // `DHPF$` is a debug line, not a directive.
+            if !matches!(chars[0], 'D' | 'd') && is_hpf_sentinel(&chars, 1) {
+                fixed_directive(b, &chars, line);
             }
             continue;
         }
@@ -278,11 +314,7 @@ fn fixed_form(b: &mut Builder, lines: &[String]) {
         let mut cont = false;
         let mut text_start = chars.len();
         for (i, &c) in chars.iter().enumerate().take(6) {
-            let pos = Pos {
-                file: b.file,
-                line: ln,
-                col: i as u32 + 1,
-            };
+            let pos = line.pos(i);
             if c == '\t' {
                 cont = chars.get(i + 1).is_some_and(|d| ('1'..='9').contains(d));
                 text_start = i + 1 + usize::from(cont);
@@ -314,11 +346,7 @@ fn fixed_form(b: &mut Builder, lines: &[String]) {
         let end = chars.len().min(text_start + FIXED_TEXT_WIDTH);
         if cont {
             if !b.is_open(false) {
-                let pos = Pos {
-                    file: b.file,
-                    line: ln,
-                    col: 6,
-                };
+                let pos = line.pos(5);
                 b.rep
                     .error(pos, "continuation line with no statement to continue");
                 continue;
@@ -330,12 +358,12 @@ fn fixed_form(b: &mut Builder, lines: &[String]) {
             let label = label_pos.and_then(|p| label.parse::<u32>().ok().map(|v| (v, p)));
             b.start(label, false);
         }
-        b.push_code(&chars, text_start, end, ln);
+        b.push_code(&chars, text_start, end, line);
     }
 }
 
 /// `CHPF$`, `*HPF$`, `!HPF$` in columns 1-5; column 6 marks continuation.
-fn fixed_directive(b: &mut Builder, chars: &[char], ln: u32) {
+fn fixed_directive(b: &mut Builder, chars: &[char], line: &SourceLine) {
     let cont = chars.get(5).is_some_and(|&c| c != ' ' && c != '0');
     if cont && b.is_open(true) {
         // continues the open directive
@@ -343,15 +371,14 @@ fn fixed_directive(b: &mut Builder, chars: &[char], ln: u32) {
         b.start(None, true);
     }
     let end = chars.len().min(6 + FIXED_TEXT_WIDTH);
-    b.push_code(chars, 6.min(chars.len()), end, ln);
+    b.push_code(chars, 6.min(chars.len()), end, line);
 }
 
-fn free_form(b: &mut Builder, lines: &[String]) {
+fn free_form(b: &mut Builder, lines: &[SourceLine]) {
     // Whether the previous line ended with `&`, and in which kind of statement.
     let mut continuing: Option<bool> = None;
-    for (n, line) in lines.iter().enumerate() {
-        let ln = n as u32 + 1;
-        let chars: Vec<char> = line.chars().collect();
+    for line in lines {
+        let chars: Vec<char> = line.text.chars().collect();
         let Some(s) = chars.iter().position(|c| !c.is_whitespace()) else {
             continue;
         };
@@ -370,11 +397,7 @@ fn free_form(b: &mut Builder, lines: &[String]) {
             }
         } else {
             if continuing.is_some() {
-                let pos = Pos {
-                    file: b.file,
-                    line: ln,
-                    col: s as u32 + 1,
-                };
+                let pos = line.pos(s);
                 b.rep.error(
                     pos,
                     "the previous line ends with `&` but this line does not continue it",
@@ -384,7 +407,7 @@ fn free_form(b: &mut Builder, lines: &[String]) {
         }
         let (end, more) = free_code_end(&chars, from, b.quote);
         continuing = more.then_some(hpf);
-        b.push_code(&chars, from, end, ln);
+        b.push_code(&chars, from, end, line);
     }
     if continuing.is_some() {
         if let Some(pos) = b.first {
@@ -427,8 +450,10 @@ mod tests {
     fn run(form: Form, src: &str) -> (Vec<LogicalStmt>, Reporter) {
         let mut rep = Reporter::default();
         let f = rep.add_file("t", src);
-        let lines = rep.files[f].lines.clone();
-        let out = logical_statements(f, &lines, form, &mut rep);
+        let lines: Vec<SourceLine> = (rep.files[f].lines.iter().zip(1..))
+            .map(|(l, n)| SourceLine::written(f, n, l))
+            .collect();
+        let out = logical_statements(&lines, form, &mut rep);
         (out, rep)
     }
 
@@ -500,7 +525,7 @@ mod tests {
     fn fixed_hpf_directives_with_continuation() {
         let (v, _) = run(
             Form::Fixed,
-            "CHPF$ ALIGN A(I)\nCHPF$&  WITH T(I)\n*hpf$ DISTRIBUTE T(BLOCK)\n!HPF$ INDEPENDENT\nC HPF$ not one\n",
+            "CHPF$ ALIGN A(I)\nCHPF$&  WITH T(I)\n*hpf$ DISTRIBUTE T(BLOCK)\n!HPF$ INDEPENDENT\nC HPF$ not one\nDHPF$ nor this\n",
         );
         assert_eq!(
             codes(&v),
@@ -568,6 +593,24 @@ mod tests {
         let (v, _) = run(Form::Free, "S = 'é' // X\n");
         let off = v[0].text.find('X').unwrap();
         assert_eq!(v[0].pos_at(off).col, 12);
+    }
+
+    #[test]
+    fn preprocessed_lines_keep_the_columns_they_were_written_at() {
+        // "X = N + Z" as written, N expanded to 100.
+        let line = SourceLine {
+            text: "X = 100 + Z &".into(),
+            file: 3,
+            line: 40,
+            cols: crate::align::columns("X = N + Z &", "X = 100 + Z &"),
+        };
+        let next = SourceLine::written(3, 41, "  + W");
+        let mut rep = Reporter::default();
+        let v = logical_statements(&[line, next], Form::Free, &mut rep);
+        let at = |c: &str| v[0].pos_at(v[0].text.find(c).unwrap());
+        assert_eq!((at("1").col, at("0").col, at("Z").col), (5, 5, 9));
+        assert_eq!((at("Z").file, at("Z").line), (3, 40));
+        assert_eq!((at("W").line, at("W").col), (41, 5));
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! statement is dropped; the caller goes on with the next one.
 
 use crate::ast::{
-    BinOp, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, StmtKind, TypeSpec, UnOp,
+    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, StmtKind, TypeSpec,
+    UnOp,
 };
 use crate::classify::classify;
 use crate::lexer::{tokenize, Tok};
@@ -18,7 +19,7 @@ lalrpop_util::lalrpop_mod!(
     grammar
 );
 
-type GrammarError = ParseError<usize, Tok, (usize, String)>;
+pub(crate) type GrammarError = ParseError<usize, Tok, (usize, String)>;
 
 /// Every level of an expression tree stands for one operator or
 /// parenthesis, so a statement with at most this many of them gives trees
@@ -215,6 +216,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// The values of a DATA set; `None` when they are not modelled.
+    pub fn data_values(&self, toks: Vec<crate::lexer::Spanned>) -> Option<Vec<DataValue>> {
+        grammar::DataValueListParser::new().parse(self, toks).ok()
+    }
+
     /// An object of a DATA implied-DO list stands for its whole array.
     pub fn whole_array(&self, e: Expr) -> Expr {
         match e.kind {
@@ -223,21 +229,6 @@ impl Ctx<'_> {
                 kind: ExprKind::Var(name),
             },
             _ => e,
-        }
-    }
-
-    /// `INDEPENDENT, NEW(...)` is INDEPENDENT; any other clause (REDUCTION)
-    /// asserts less than INDEPENDENT, so the directive is ignored.
-    pub fn independent(&self, at: usize, clauses: Vec<(usize, String)>) -> Parsed {
-        match clauses.iter().find(|(_, c)| c != "NEW") {
-            None => Parsed::Independent,
-            Some((_, c)) => {
-                self.warn(
-                    at,
-                    format!("INDEPENDENT with a {c} clause is not modelled; ignored"),
-                );
-                Parsed::Ignored
-            }
         }
     }
 }

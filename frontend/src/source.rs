@@ -1,11 +1,71 @@
 //! Reading source files and reporting problems against them: the text
 //! checks (missing, directory, empty, binary, not UTF-8), the source form
-//! chosen by extension, and [`Reporter`], which turns a [`Pos`] and a message
-//! into a [`Diagnostic`] that carries its source line.
+//! and preprocessing chosen by extension, the options that say how sources
+//! are read, and [`Reporter`], which turns a [`Pos`] and a message into a
+//! [`Diagnostic`] that carries its source line.
 
 use crate::ast::{Pos, SourceFile};
 use crate::diagnostics::{Diagnostic, Severity};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// How the sources are read, as the compiler's command line says it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceOptions {
+    /// `-D` and `-U` for the preprocessed files, in command-line order
+    /// (a later one overrides an earlier one for the same name).
+    pub macros: Vec<MacroArg>,
+    /// `-I`: searched in order by `#include` and by `INCLUDE`, after the
+    /// directory of the including file.
+    pub include_dirs: Vec<PathBuf>,
+}
+
+impl SourceOptions {
+    /// Where `INCLUDE 'name'` and `#include "name"` in the file `including`
+    /// look, in order: its own directory, then the `-I` directories.
+    pub fn search_path(&self, including: &str) -> Vec<PathBuf> {
+        let own = Path::new(including).parent().unwrap_or(Path::new(""));
+        std::iter::once(own.to_path_buf())
+            .chain(self.include_dirs.iter().cloned())
+            .collect()
+    }
+}
+
+/// The message for a file `name` that `what` (`INCLUDE`, `#include`) found
+/// in none of `searched`.
+pub fn not_found(what: &str, name: &str, searched: &[PathBuf]) -> String {
+    let dirs: Vec<String> = searched
+        .iter()
+        .map(|d| match d.to_string_lossy() {
+            s if s.is_empty() => ".".to_string(),
+            s => s.into_owned(),
+        })
+        .collect();
+    format!(
+        "cannot find {what} file '{name}' (searched: {})",
+        dirs.join(", ")
+    )
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MacroArg {
+    /// `NAME` (defined as 1) or `NAME=VALUE`.
+    Define(String),
+    Undefine(String),
+}
+
+/// Whether gfortran runs the file through the C preprocessor: the
+/// upper-case extensions of Fortran sources and `.fpp`. (gfortran does not
+/// know `.f77` or `.F77` at all.)
+pub fn is_preprocessed(path: &str) -> bool {
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    matches!(
+        ext,
+        "F" | "FOR" | "FTN" | "F90" | "F95" | "F03" | "F08" | "FPP" | "fpp"
+    )
+}
 
 /// Fixed form (columns: label 1-5, continuation 6, text 7-72) or free form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,6 +206,18 @@ mod tests {
         assert_eq!(form_of("a.f90"), Form::Free);
         assert_eq!(form_of("a.F90"), Form::Free);
         assert_eq!(form_of("noext"), Form::Free);
+        assert_eq!(form_of("a.FPP"), Form::Fixed);
+    }
+
+    #[test]
+    fn upper_case_extensions_and_fpp_are_preprocessed() {
+        for p in ["a.F", "a.FOR", "a.FTN", "a.F90", "a.F95", "a.F03", "a.F08"] {
+            assert!(is_preprocessed(p), "{p}");
+        }
+        assert!(is_preprocessed("a.fpp") && is_preprocessed("d/a.FPP"));
+        for p in ["a.f", "a.for", "a.f90", "a.F77", "a.f77", "a.h", "F"] {
+            assert!(!is_preprocessed(p), "{p}");
+        }
     }
 
     #[test]

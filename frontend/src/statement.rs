@@ -14,14 +14,17 @@ pub struct Statement {
 #[derive(Clone, Debug)]
 pub enum Parsed {
     Program(Name),
+    /// `extrinsic_local`: see [`crate::ast::Unit::extrinsic_local`].
     Subroutine {
         name: Name,
         args: Vec<Name>,
+        extrinsic_local: Option<String>,
     },
     Function {
         name: Name,
         args: Vec<Name>,
         result_type: Option<TypeSpec>,
+        extrinsic_local: Option<String>,
     },
     BlockData(Option<Name>),
     /// `END`, `END PROGRAM [name]`, `END SUBROUTINE`, ...; `bare` for a
@@ -49,8 +52,13 @@ pub enum Parsed {
     EndDo,
     Decls(Vec<DeclKind>),
     Exec(StmtKind),
-    /// `!HPF$ INDEPENDENT`: marks the DO that follows.
-    Independent,
+    /// `!HPF$ INDEPENDENT [(I, J)] [, NEW(X)]`: marks the DO that follows
+    /// or, with an index list, the DOs of those variables nested directly
+    /// one in the other from there.
+    Independent {
+        indices: Vec<Name>,
+        new: Vec<Name>,
+    },
     /// `CONTAINS`: internal or module procedures follow.
     Contains,
     /// A statement that opens, continues or closes a construct the

@@ -7,7 +7,9 @@
 //! outer loop ends with the inner loop. Mismatched structure is reported and
 //! repaired (blocks are closed where the error is found), never fatal.
 
-use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Name, Pos, Stmt, StmtKind, Unit, UnitKind};
+use crate::ast::{
+    ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt, StmtKind, Unit, UnitKind,
+};
 use crate::source::Reporter;
 use crate::statement::{ConstructRole, Parsed, Statement};
 
@@ -20,7 +22,7 @@ enum Block {
     Loop {
         label: Option<u32>,
         pos: Pos,
-        head: LoopHead,
+        head: Box<LoopHead>,
         /// The terminal label of a labelled DO.
         target: Option<u32>,
         body: Vec<Stmt>,
@@ -47,7 +49,7 @@ enum LoopHead {
         lower: Expr,
         upper: Expr,
         step: Option<Expr>,
-        independent: bool,
+        independent: Option<Independent>,
     },
     While(Expr),
 }
@@ -76,7 +78,7 @@ impl Block {
                 body,
                 ..
             } => {
-                let kind = match head {
+                let kind = match *head {
                     LoopHead::Do {
                         var,
                         lower,
@@ -126,12 +128,34 @@ impl Block {
     }
 }
 
+/// An `!HPF$ INDEPENDENT` waiting for its DO.
+struct PendingIndependent {
+    pos: Pos,
+    /// The DO variables still to mark, each DO nested directly in the one
+    /// before; empty: the next DO, whatever its variable.
+    indices: Vec<Name>,
+    new: Vec<Name>,
+}
+
+impl PendingIndependent {
+    /// Why the directive (or what is left of it) is ignored.
+    fn unused(&self) -> String {
+        if self.indices.is_empty() {
+            return "INDEPENDENT is not followed by a DO loop; ignored".into();
+        }
+        let names: Vec<&str> = self.indices.iter().map(|n| n.text.as_str()).collect();
+        format!(
+            "INDEPENDENT names {0}, but no DO loop of {0} follows directly; ignored for {0}",
+            names.join(", ")
+        )
+    }
+}
+
 /// One unit being built.
 struct Open {
     unit: Unit,
     blocks: Vec<Block>,
-    /// An `!HPF$ INDEPENDENT` waiting for its DO.
-    independent: Option<Pos>,
+    independent: Option<PendingIndependent>,
     /// After CONTAINS: the next SUBROUTINE/FUNCTION is nested, not a
     /// missing END.
     contains: bool,
@@ -198,6 +222,8 @@ fn new_unit(
         decls: Vec::new(),
         body: Vec::new(),
         end_label: None,
+        contains: false,
+        extrinsic_local: None,
     }
 }
 
@@ -222,14 +248,23 @@ impl Builder<'_> {
         let Statement { label, pos, kind } = s;
         let header = match kind {
             Parsed::Program(name) => Some(new_unit(UnitKind::Program, name, vec![], None)),
-            Parsed::Subroutine { name, args } => {
-                Some(new_unit(UnitKind::Subroutine, name, args, None))
-            }
+            Parsed::Subroutine {
+                name,
+                args,
+                extrinsic_local,
+            } => Some(Unit {
+                extrinsic_local,
+                ..new_unit(UnitKind::Subroutine, name, args, None)
+            }),
             Parsed::Function {
                 name,
                 args,
                 result_type,
-            } => Some(new_unit(UnitKind::Function, name, args, result_type)),
+                extrinsic_local,
+            } => Some(Unit {
+                extrinsic_local,
+                ..new_unit(UnitKind::Function, name, args, result_type)
+            }),
             Parsed::BlockData(name) => {
                 let name = name.unwrap_or(Name {
                     text: "BLOCKDATA".into(),
@@ -299,11 +334,9 @@ impl Builder<'_> {
             return;
         }
         let o = self.current(pos);
-        if let Some(ipos) = o.independent {
-            if !matches!(kind, Parsed::Do { .. }) {
-                o.independent = None;
-                self.rep
-                    .warning(ipos, "INDEPENDENT is not followed by a DO loop; ignored");
+        if !matches!(kind, Parsed::Do { .. }) {
+            if let Some(p) = o.independent.take() {
+                self.rep.warning(p.pos, p.unused());
             }
         }
         match kind {
@@ -332,7 +365,7 @@ impl Builder<'_> {
                 upper,
                 step,
             } => {
-                let independent = self.current(pos).independent.take().is_some();
+                let independent = self.take_independent(pos, &var);
                 let head = LoopHead::Do {
                     var,
                     lower,
@@ -343,7 +376,7 @@ impl Builder<'_> {
                 self.open_block(Block::Loop {
                     label,
                     pos,
-                    head,
+                    head: Box::new(head),
                     target,
                     body: Vec::new(),
                 });
@@ -351,7 +384,7 @@ impl Builder<'_> {
             Parsed::DoWhile { target, cond } => self.open_block(Block::Loop {
                 label,
                 pos,
-                head: LoopHead::While(cond),
+                head: Box::new(LoopHead::While(cond)),
                 target,
                 body: Vec::new(),
             }),
@@ -395,7 +428,9 @@ impl Builder<'_> {
             }),
             Parsed::EndIf => self.end_block(label, pos, "END IF"),
             Parsed::EndDo => self.end_block(label, pos, "END DO"),
-            Parsed::Independent => self.current(pos).independent = Some(pos),
+            Parsed::Independent { indices, new } => {
+                self.current(pos).independent = Some(PendingIndependent { pos, indices, new })
+            }
             Parsed::Contains => {
                 let o = self.current(pos);
                 o.contains = true;
@@ -425,6 +460,27 @@ impl Builder<'_> {
             | Parsed::BlockData(_)
             | Parsed::EndUnit { .. } => {}
         }
+    }
+
+    /// What the pending INDEPENDENT says of the DO loop of `var` starting
+    /// at `pos`; with an index list it waits for the next DO while some of
+    /// its variables are left.
+    fn take_independent(&mut self, pos: Pos, var: &Name) -> Option<Independent> {
+        let o = self.current(pos);
+        let mut p = o.independent.take()?;
+        if p.indices.is_empty() {
+            return Some(Independent { new: p.new });
+        }
+        let Some(i) = p.indices.iter().position(|n| n.text == var.text) else {
+            self.rep.warning(p.pos, p.unused());
+            return None;
+        };
+        p.indices.remove(i);
+        let independent = Independent { new: p.new.clone() };
+        if !p.indices.is_empty() {
+            o.independent = Some(p);
+        }
+        Some(independent)
     }
 
     fn open_block(&mut self, b: Block) {
@@ -547,17 +603,21 @@ impl Builder<'_> {
     }
 
     /// Inside an unmodelled construct: count nested ones of the same kind
-    /// until its END.
+    /// until its END. The procedure bodies of an INTERFACE block nest too:
+    /// their END does not end the unit.
     fn in_construct(&mut self, s: Statement) {
         let o = self.current(s.pos);
         let Some(Block::Construct { kind, depth, .. }) = o.blocks.last_mut() else {
             return;
         };
+        let interface = *kind == "INTERFACE";
         match s.kind {
             Parsed::Construct {
                 role: ConstructRole::Open(k),
                 ..
             } if k == *kind => *depth += 1,
+            Parsed::Subroutine { .. } | Parsed::Function { .. } if interface => *depth += 1,
+            Parsed::EndUnit { .. } if interface && *depth > 1 => *depth -= 1,
             Parsed::Construct {
                 role: ConstructRole::Close(k),
                 ..
@@ -632,12 +692,12 @@ impl Builder<'_> {
             );
             body_of(&mut o).push(stmt);
         }
-        if let Some(ipos) = o.independent {
-            self.rep
-                .warning(ipos, "INDEPENDENT is not followed by a DO loop; ignored");
+        if let Some(p) = &o.independent {
+            self.rep.warning(p.pos, p.unused());
         }
         o.unit.end = end;
         o.unit.end_label = end_label;
+        o.unit.contains = o.contains;
         self.out[o.slot] = Some(o.unit);
     }
 }

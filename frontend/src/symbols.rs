@@ -15,6 +15,7 @@ use crate::ast::{
     DeclKind, DimSpec, Entity, Expr, ExprKind, Pos, Stmt, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use crate::fold::{self, Const, Env};
+use crate::hpf_library::LibraryUse;
 use crate::intrinsics::{self, Form, Intrinsic};
 
 /// What a bare name in an expression stands for.
@@ -62,6 +63,8 @@ pub struct Symbols<'a> {
     implicit_bytes: [Option<i64>; 26],
     dims: HashMap<String, &'a [DimSpec]>,
     params: HashMap<String, Const>,
+    /// Variables that keep their initial value (see [`crate::constants`]).
+    kept: HashMap<String, Const>,
     /// PARAMETER names in declaration order, for `param` facts.
     pub param_order: Vec<String>,
     externals: HashSet<String>,
@@ -71,6 +74,8 @@ pub struct Symbols<'a> {
     pointees: HashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
     program_units: &'a HashSet<&'a str>,
+    /// `USE HPF_LIBRARY` statements: their functions are intrinsics.
+    hpf_library: Vec<LibraryUse<'a>>,
 }
 
 /// A problem found while resolving names: where, and what.
@@ -79,7 +84,8 @@ pub type Problem = (Pos, String);
 impl<'a> Symbols<'a> {
     /// Resolves the declarations of `unit`; PARAMETER values are folded in
     /// declaration order (a PARAMETER may use earlier ones) and converted
-    /// to the constant's type. Non-constant PARAMETERs are reported.
+    /// to the constant's type. Non-constant PARAMETERs are reported. Then
+    /// the variables that keep their initial value are found.
     pub fn build(
         unit: &'a Unit,
         program_units: &'a HashSet<&'a str>,
@@ -95,12 +101,14 @@ impl<'a> Symbols<'a> {
             }),
             dims: HashMap::new(),
             params: HashMap::new(),
+            kept: HashMap::new(),
             param_order: Vec::new(),
             externals: HashSet::new(),
             declared_intrinsics: HashSet::new(),
             stmt_functions: HashMap::new(),
             pointees: HashSet::new(),
             program_units,
+            hpf_library: Vec::new(),
         };
         if let (UnitKind::Function, Some(ty)) = (unit.kind, &unit.result_type) {
             s.types.insert(unit.name.text.clone(), ty.clone());
@@ -154,6 +162,9 @@ impl<'a> Symbols<'a> {
                         s.pointees.insert(pointee.name.text.clone());
                     }
                 }
+                DeclKind::UseHpfLibrary { only, names } => {
+                    s.hpf_library.push(LibraryUse { only: *only, names })
+                }
                 DeclKind::Equivalence(_)
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)
@@ -191,6 +202,7 @@ impl<'a> Symbols<'a> {
                 )),
             }
         }
+        s.kept = crate::constants::kept_values(&s);
         (s, problems)
     }
 
@@ -342,23 +354,31 @@ impl<'a> Symbols<'a> {
         }
     }
 
-    /// The intrinsic of this form that `name` stands for, unless the unit
-    /// made the name into something else (EXTERNAL, an array, a statement
-    /// function, a dummy argument, a unit of the program). A type
-    /// statement does not: `INTEGER IARGC` types the intrinsic.
+    /// The intrinsic of this form that `name` stands for (an HPF_LIBRARY
+    /// function where the unit USEs it), unless the unit made the name
+    /// into something else (EXTERNAL, an array, a statement function, a
+    /// dummy argument, a unit of the program). A type statement does not:
+    /// `INTEGER IARGC` types the intrinsic.
     pub fn intrinsic(&self, name: &str, form: Form) -> Option<&'static Intrinsic> {
         let hidden = self.externals.contains(name)
             || self.dims.contains_key(name)
             || self.stmt_functions.contains_key(name)
             || self.program_units.contains(name)
             || self.unit.args.iter().any(|a| a.text == name);
-        (!hidden).then(|| intrinsics::lookup(name, form)).flatten()
+        if hidden {
+            return None;
+        }
+        intrinsics::lookup(name, form).or_else(|| match form {
+            Form::Function => self.hpf_library.iter().find_map(|u| u.function(name)),
+            Form::Subroutine => None,
+        })
     }
 }
 
+/// PARAMETERs and the variables that keep their initial value fold.
 impl Env for Symbols<'_> {
     fn constant(&self, name: &str) -> Option<&Const> {
-        self.params.get(name)
+        self.params.get(name).or_else(|| self.kept.get(name))
     }
 
     fn intrinsic(&self, name: &str) -> Option<&'static Intrinsic> {
@@ -400,7 +420,7 @@ fn default_implicit() -> [Option<TypeSpec>; 26] {
 }
 
 /// The value a PARAMETER takes in its declared type (`INTEGER N; PARAMETER (N = 2.7)` is 2).
-fn convert(c: Const, ty: &TypeSpec) -> Const {
+pub(crate) fn convert(c: Const, ty: &TypeSpec) -> Const {
     match (ty, c) {
         (TypeSpec::Integer, Const::Real(v)) if v.abs() < 9.0e18 => Const::Int(v.trunc() as i64),
         (TypeSpec::Real | TypeSpec::Double, Const::Int(n)) => Const::Real(n as f64),

@@ -16,7 +16,7 @@ fn fortran_files(dir: &Path) -> Vec<PathBuf> {
 fn assert_clean(files: &[PathBuf]) {
     assert!(!files.is_empty());
     for f in files {
-        let (prog, diags) = kaiseki_frontend::parse_files(&[f]);
+        let (prog, diags) = kaiseki_frontend::parse_files(&[f], &Default::default());
         let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
         assert!(shown.is_empty(), "{}:\n{}", f.display(), shown.join("\n"));
         assert!(!prog.units.is_empty(), "{}: no units", f.display());

@@ -1,5 +1,5 @@
 //! Random bytes and random token soups never make the parser panic, in
-//! either source form.
+//! either source form, preprocessed or not.
 
 use proptest::prelude::*;
 
@@ -105,6 +105,33 @@ const PIECES: &[&str] = &[
     "é",
 ];
 
+/// Lines that start preprocessed soups: directives, good and bad, and line
+/// markers.
+const DIRECTIVES: &[&str] = &[
+    "#define X 1",
+    "#define F(A) (A*2)",
+    "#define",
+    "#undef X",
+    "#ifdef X",
+    "#ifndef Y",
+    "#if X > 0 &&",
+    "#if defined(X) || F(1)",
+    "#elif 1",
+    "#else",
+    "#endif",
+    "#include \"none.h\"",
+    "#include <none.h>",
+    "#include",
+    "#error e",
+    "#warning w",
+    "#pragma p",
+    "# 7 \"marked.f\" 1",
+    "# 3",
+    "#",
+    "/* open comment",
+    "*/",
+];
+
 fn soup() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(PIECES), 0..200).prop_map(|v| v.join(" "))
 }
@@ -135,5 +162,26 @@ proptest! {
     fn fixed_form_soups_in_statement_columns_never_panic(lines in prop::collection::vec(soup(), 0..20)) {
         let text: String = lines.iter().map(|l| format!("      {l}\n")).collect();
         let _ = kaiseki_frontend::parse_source("c.f", &text);
+    }
+}
+
+proptest! {
+    // Each case runs cpp twice: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn preprocessed_soups_never_panic(
+        lines in prop::collection::vec((prop::option::of(prop::sample::select(DIRECTIVES)), soup()), 0..12)
+    ) {
+        let text: String = lines
+            .iter()
+            .map(|(d, l)| format!("{}\n      {l}\n", d.unwrap_or("")))
+            .collect();
+        for path in ["p.F", "p.F90", "p.f"] {
+            let (prog, diags) = kaiseki_frontend::parse_source(path, &text);
+            for d in &diags {
+                prop_assert!(prog.files.iter().any(|f| f.path == d.path), "{d}");
+            }
+        }
     }
 }

@@ -431,8 +431,33 @@ fn declarations_f77_and_f90() {
         ]
     );
     match &u.decls[16].kind {
-        DeclKind::Data(objs) => {
-            assert_eq!(objs.iter().map(show).collect::<Vec<_>>(), ["X", "Y", "E"])
+        DeclKind::Data(sets) => {
+            // `x, y /1.0d0, 2.0d0/`, then `(e(i,1), i = 1, 10) /10*0.0/`.
+            let sets: Vec<(Vec<Vec<String>>, Vec<String>)> = sets
+                .iter()
+                .map(|s| {
+                    let objects = s
+                        .objects
+                        .iter()
+                        .map(|o| o.exprs().iter().map(show).collect());
+                    let values = s.values.as_ref().expect("values modelled").iter().map(|v| {
+                        let r = v.repeat.as_ref().map_or(String::new(), |r| show(r) + "*");
+                        r + &v.value.as_ref().map_or("?".into(), show)
+                    });
+                    (objects.collect(), values.collect())
+                })
+                .collect();
+            let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+            assert_eq!(
+                sets,
+                [
+                    (
+                        vec![strings(&["X"]), strings(&["Y"])],
+                        strings(&["1.0d0", "2.0d0"])
+                    ),
+                    (vec![strings(&["E"])], strings(&["10*0.0"]))
+                ]
+            );
         }
         k => panic!("{k:?}"),
     }
@@ -560,22 +585,131 @@ fn labelled_end_do_and_end_if_and_labelled_do_while() {
     ));
 }
 
+/// Each loop of a body, depth first: its variable and, when INDEPENDENT, its NEW variables.
+fn independents(stmts: &[Stmt]) -> Vec<(String, Option<Vec<String>>)> {
+    let mut out = Vec::new();
+    for s in stmts {
+        if let StmtKind::Do {
+            var,
+            independent,
+            body,
+            ..
+        } = &s.kind
+        {
+            let new = independent
+                .as_ref()
+                .map(|i| i.new.iter().map(|n| n.text.clone()).collect());
+            out.push((var.text.clone(), new));
+            out.extend(independents(body));
+        }
+    }
+    out
+}
+
+fn ind(var: &str, new: Option<&[&str]>) -> (String, Option<Vec<String>>) {
+    (
+        var.to_string(),
+        new.map(|n| n.iter().map(|s| s.to_string()).collect()),
+    )
+}
+
 #[test]
 fn independent_marks_the_next_do() {
     let p = free("!HPF$ INDEPENDENT\n  do i = 1, n\n    a(i) = i\n  end do\n!hpf$ independent, new(j)\n  do 10 i = 1, n\n10 b(i) = i\n  do i = 1, n\n  end do");
-    let ind: Vec<bool> = body(&p)
+    assert_eq!(
+        independents(body(&p)),
+        [ind("I", Some(&[])), ind("I", Some(&["J"])), ind("I", None)]
+    );
+}
+
+#[test]
+fn independent_clauses_with_and_without_commas() {
+    let p = free(
+        "!HPF$ INDEPENDENT NEW(X, Y)\n  do i = 1, n\n  end do\n\
+         !HPF$ INDEPENDENT, NEW(X), NEW(Z)\n  do i = 1, n\n  end do",
+    );
+    assert_eq!(
+        independents(body(&p)),
+        [ind("I", Some(&["X", "Y"])), ind("I", Some(&["X", "Z"]))]
+    );
+}
+
+#[test]
+fn independent_index_list_marks_the_directly_nested_loops() {
+    let p = parse_clean(
+        "n.f",
+        "      PROGRAM N\nCHPF$ INDEPENDENT(J, I), NEW(T)\n      DO J = 1, 9\n      DO I = 1, 9\n      DO K = 1, 9\n\
+         \x20     ENDDO\n      ENDDO\n      ENDDO\nCHPF$ INDEPENDENT (K)\n      DO K = 1, 2\n      DO I = 1, 2\n      ENDDO\n      ENDDO\n      END\n",
+    );
+    assert_eq!(
+        independents(body(&p)),
+        [
+            ind("J", Some(&["T"])),
+            ind("I", Some(&["T"])),
+            ind("K", None),
+            ind("K", Some(&[])),
+            ind("I", None),
+        ]
+    );
+}
+
+#[test]
+fn independent_index_list_without_its_loops_is_a_warning() {
+    let (p, d) = parse_source(
+        "w.f90",
+        "!HPF$ INDEPENDENT (I, J)\ndo i = 1, 2\n  x = 1\nend do\n!HPF$ INDEPENDENT (K)\ndo i = 1, 2\nend do\nend\n",
+    );
+    let shown: Vec<(u32, &str)> = d.iter().map(|x| (x.line, x.message.as_str())).collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                1,
+                "INDEPENDENT names J, but no DO loop of J follows directly; ignored for J"
+            ),
+            (
+                5,
+                "INDEPENDENT names K, but no DO loop of K follows directly; ignored for K"
+            ),
+        ]
+    );
+    assert!(d.iter().all(|x| !x.is_error()));
+    assert_eq!(
+        independents(body(&p)),
+        [ind("I", Some(&[])), ind("I", None)]
+    );
+}
+
+#[test]
+fn independent_on_home_is_kept_and_reduction_drops_it() {
+    let (p, d) = parse_source(
+        "o.f90",
+        "!HPF$ INDEPENDENT, ON HOME(A(I)), NEW(X)\ndo i = 1, 2\nend do\n\
+         !HPF$ INDEPENDENT, REDUCTION(S)\ndo i = 1, 2\nend do\nend\n",
+    );
+    let shown: Vec<(u32, u32, &str)> = d
         .iter()
-        .map(|s| {
-            matches!(
-                s.kind,
-                StmtKind::Do {
-                    independent: true,
-                    ..
-                }
-            )
-        })
+        .map(|x| (x.line, x.col, x.message.as_str()))
         .collect();
-    assert_eq!(ind, [true, true, false]);
+    assert_eq!(
+        shown,
+        [
+            (
+                1,
+                20,
+                "the ON HOME clause of INDEPENDENT is not modelled; ignored"
+            ),
+            (
+                4,
+                7,
+                "INDEPENDENT with a REDUCTION clause is not modelled; ignored"
+            ),
+        ]
+    );
+    assert_eq!(
+        independents(body(&p)),
+        [ind("I", Some(&["X"])), ind("I", None)]
+    );
 }
 
 #[test]
@@ -599,6 +733,53 @@ fn hpf(decls: &[Decl]) -> Vec<&HpfDirective> {
         .collect()
 }
 
+fn names(ns: &[Name]) -> Vec<&str> {
+    ns.iter().map(|n| n.text.as_str()).collect()
+}
+
+/// The alignees of an ALIGN and each one's source list, rendered.
+fn alignees(h: &HpfDirective) -> Vec<(String, Option<String>)> {
+    let HpfDirective::Align { alignees, .. } = h else {
+        panic!("{h:?}")
+    };
+    alignees
+        .iter()
+        .map(|a| {
+            let source = a.source.as_ref().map(|s| {
+                s.iter()
+                    .map(|x| match x {
+                        AlignSource::Dummy(n) => n.text.clone(),
+                        AlignSource::Star => "*".into(),
+                        AlignSource::Colon => ":".into(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            });
+            (a.name.text.clone(), source)
+        })
+        .collect()
+}
+
+/// The target of an ALIGN and its subscripts, rendered.
+fn align_target(h: &HpfDirective) -> (String, Option<Vec<String>>) {
+    let HpfDirective::Align { target, .. } = h else {
+        panic!("{h:?}")
+    };
+    let subs = target.subscripts.as_ref().map(|s| {
+        s.iter()
+            .map(|t| match t {
+                AlignTarget::Star => "*".to_string(),
+                AlignTarget::Expr(e) => show(e),
+            })
+            .collect()
+    });
+    (target.target.text.clone(), subs)
+}
+
+fn src(a: &str, s: Option<&str>) -> (String, Option<String>) {
+    (a.to_string(), s.map(str::to_string))
+}
+
 #[test]
 fn every_hpf_directive_form() {
     let p = parse_clean(
@@ -613,9 +794,13 @@ fn every_hpf_directive_form() {
     let h = hpf(&p.units[0].decls);
     assert_eq!(h.len(), 12);
     match h[0] {
-        HpfDirective::Processors { name, shape } => {
+        HpfDirective::Processors { name, dims } => {
             assert_eq!(name.text, "P");
-            assert_eq!(shape.iter().map(show).collect::<Vec<_>>(), ["4", "4"]);
+            let uppers: Vec<String> = dims
+                .iter()
+                .map(|d| show(d.upper.as_ref().unwrap()))
+                .collect();
+            assert_eq!(uppers, ["4", "4"]);
         }
         d => panic!("{d:?}"),
     }
@@ -626,75 +811,49 @@ fn every_hpf_directive_form() {
         }
         d => panic!("{d:?}"),
     }
-    match h[4] {
-        HpfDirective::Align {
-            arrays,
-            source,
-            template,
-            target,
-        } => {
-            assert_eq!(
-                arrays.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(),
-                ["B", "C"]
-            );
-            assert!(matches!(&source[0], AlignSource::Dummy(n) if n.text == "I"));
-            assert_eq!(template.text, "T1");
-            assert!(matches!(&target[0], AlignTarget::Expr(e) if show(e) == "(I Sub 1)"));
-        }
-        d => panic!("{d:?}"),
-    }
-    match h[5] {
-        HpfDirective::Align { target, .. } => {
-            assert!(matches!(&target[0], AlignTarget::Expr(e) if show(e) == "((2 Mul I) Add 1)"))
-        }
-        d => panic!("{d:?}"),
-    }
-    match h[6] {
-        HpfDirective::Align { source, target, .. } => {
-            assert!(matches!(source[0], AlignSource::Star));
-            assert!(matches!(target[0], AlignTarget::Star));
-            assert!(matches!(&target[1], AlignTarget::Expr(e) if show(e) == "1"));
-        }
-        d => panic!("{d:?}"),
-    }
-    match h[7] {
-        HpfDirective::Align { source, .. } => assert!(matches!(source[0], AlignSource::Colon)),
-        d => panic!("{d:?}"),
-    }
+    assert_eq!(alignees(h[4]), [src("B", Some("I")), src("C", Some("I"))]);
+    assert_eq!(
+        align_target(h[4]),
+        ("T1".into(), Some(vec!["(I Sub 1)".into()]))
+    );
+    assert_eq!(align_target(h[5]).1.unwrap(), ["((2 Mul I) Add 1)"]);
+    assert_eq!(alignees(h[6]), [src("C", Some("*"))]);
+    assert_eq!(align_target(h[6]).1.unwrap(), ["*", "1"]);
+    assert_eq!(alignees(h[7]), [src("A", Some(":,J"))]);
     match h[8] {
         HpfDirective::Distribute {
-            templates,
+            distributees,
             formats,
             onto,
         } => {
-            assert_eq!(templates[0].text, "T");
+            assert_eq!(names(distributees), ["T"]);
             assert!(matches!(
-                formats[..],
-                [DistFormat::Block(None), DistFormat::Cyclic(None)]
+                formats.as_deref(),
+                Some([DistFormat::Block(None), DistFormat::Cyclic(None)])
             ));
             assert_eq!(onto.as_ref().unwrap().text, "P");
         }
         d => panic!("{d:?}"),
     }
     assert!(
-        matches!(h[9], HpfDirective::Distribute { formats, .. } if matches!(&formats[0], DistFormat::Cyclic(Some(e)) if show(e) == "3"))
+        matches!(h[9], HpfDirective::Distribute { formats: Some(f), .. } if matches!(&f[0], DistFormat::Cyclic(Some(e)) if show(e) == "3"))
     );
     match h[10] {
         HpfDirective::Distribute {
-            templates,
+            distributees,
             formats,
             onto,
         } => {
-            assert_eq!(templates.len(), 2);
+            assert_eq!(names(distributees), ["T", "T1"]);
             assert!(matches!(
-                &formats[..],
-                [DistFormat::Block(Some(_)), DistFormat::Star]
+                formats.as_deref(),
+                Some([DistFormat::Block(Some(_)), DistFormat::Star])
             ));
             assert!(onto.is_some());
         }
         d => panic!("{d:?}"),
     }
-    assert!(matches!(h[11], HpfDirective::Processors { shape, .. } if shape.is_empty()));
+    assert!(matches!(h[11], HpfDirective::Processors { dims, .. } if dims.is_empty()));
 }
 
 #[test]
@@ -707,16 +866,60 @@ fn hpf_directive_continued_over_lines() {
 }
 
 #[test]
-fn unknown_hpf_directive_is_a_warning_and_ignored() {
-    let (p, d) = parse_source("u.f90", "program u\n!HPF$ DYNAMIC A\nx = 1\nend\n");
-    assert_eq!(d.len(), 1);
-    assert!(!d[0].is_error());
-    assert!(d[0].message.contains("DYNAMIC"), "{}", d[0]);
-    assert_eq!((d[0].line, d[0].col), (2, 7));
+fn unknown_and_meaningless_hpf_directives_are_warnings() {
+    let (p, d) = parse_source(
+        "u.f",
+        "      PROGRAM U\n!HPF$ PREFETCH A\nCHPF$ SEQUENCE\n*HPF$ NO SEQUENCE :: B\n!HPF$ END ON\n      X = 1\n      END\n",
+    );
+    let shown: Vec<(u32, u32, bool, &str)> = d
+        .iter()
+        .map(|x| (x.line, x.col, x.is_error(), x.message.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (2, 7, false, "unknown HPF directive PREFETCH; ignored"),
+            (3, 7, false, "HPF directive SEQUENCE is not modelled: it only says which objects may be storage associated; ignored"),
+            (4, 7, false, "HPF directive NO SEQUENCE is not modelled: it only says which objects are mapped; ignored"),
+            (5, 7, false, "HPF directive END ON is not modelled: it only says where computations run; ignored"),
+        ]
+    );
     assert_eq!(p.units[0].body.len(), 1);
 }
 
 // ------------------------------------------------------------------ unmodelled
+
+#[test]
+fn procedure_bodies_in_an_interface_block_do_not_end_the_unit() {
+    let (p, d) = parse_source(
+        "i.f90",
+        "subroutine s(f)
+  interface
+    subroutine g(x)
+      real x
+    end subroutine g
+    extrinsic(hpf_local) real function f(y)
+      interface
+        subroutine h
+        end
+      end interface
+      real y
+    end function
+  end interface
+  call g(1.0)
+end subroutine s
+",
+    );
+    // Each INTERFACE is announced where it is parsed, the nested one too.
+    let shown: Vec<(u32, bool)> = d.iter().map(|x| (x.line, x.is_error())).collect();
+    assert_eq!(shown, [(2, false), (7, false)], "{d:?}");
+    assert_eq!(p.units.len(), 1);
+    let kinds: Vec<&StmtKind> = p.units[0].body.iter().map(|s| &s.kind).collect();
+    assert!(matches!(
+        kinds[..],
+        [StmtKind::Opaque { .. }, StmtKind::Call { .. }]
+    ));
+}
 
 #[test]
 fn unmodelled_statements_are_opaque_with_warnings() {
@@ -849,7 +1052,10 @@ fn bad_files_are_clear_errors() {
     let latin1 = dir.join("latin.f90");
     std::fs::write(&latin1, b"x = 1 ! caf\xe9\n").unwrap();
     let missing = dir.join("missing.f");
-    let (p, d) = kaiseki_frontend::parse_files(&[&empty, &binary, &latin1, &missing, &dir]);
+    let (p, d) = kaiseki_frontend::parse_files(
+        &[&empty, &binary, &latin1, &missing, &dir],
+        &Default::default(),
+    );
     assert!(p.units.is_empty());
     let msgs: Vec<String> = d.iter().map(|x| x.to_string()).collect();
     assert_eq!(msgs.len(), 5, "{msgs:?}");
@@ -873,7 +1079,7 @@ fn include_is_resolved_next_to_the_including_file() {
     std::fs::write(dir.join("self.inc"), "      INCLUDE 'self.inc'\n").unwrap();
     let main = dir.join("main.f");
     std::fs::write(&main, "      PROGRAM I\n      INCLUDE 'common.inc'\n      include \"nope.inc\"\n      X = 1\n      END\n").unwrap();
-    let (p, d) = kaiseki_frontend::parse_files(&[&main]);
+    let (p, d) = kaiseki_frontend::parse_files(&[&main], &Default::default());
     assert_eq!(p.files.len(), 3);
     assert!(p.files[1].path.ends_with("common.inc"));
     assert!(matches!(&p.units[0].decls[0].kind, DeclKind::Common { block, .. } if block == "C"));
@@ -885,7 +1091,7 @@ fn include_is_resolved_next_to_the_including_file() {
         "{msgs:?}"
     );
     assert!(
-        msgs[1].contains("main.f:3:7: error: cannot include 'nope.inc'"),
+        msgs[1].contains("main.f:3:7: error: cannot find INCLUDE file 'nope.inc'"),
         "{msgs:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

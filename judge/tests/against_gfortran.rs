@@ -214,3 +214,29 @@ fn generated_loop_nests_print_what_gfortran_prints() {
 fn generated_storage_programs_print_what_gfortran_prints() {
     check_generated("storage", storage_program, 0..25);
 }
+
+/// DATA gives scalars their values once (lists, repeat counts, signs, a
+/// REAL value truncated for an INTEGER); a subroutine's DATA variable
+/// keeps what the previous call left in it.
+#[test]
+fn data_statements_initialize_what_gfortran_initializes() {
+    let source = "      PROGRAM D
+      INTEGER K, J, L, M
+      REAL X
+      DATA K, J /2*5/, L /-3/
+      DATA M, X /7.9, 2.5/
+      PRINT *, K, J, L, M, X
+      CALL S
+      CALL S
+      END
+      SUBROUTINE S
+      INTEGER N
+      DATA N /1/
+      N = N + 10
+      PRINT *, N
+      END
+";
+    if let Err(e) = agree(&work_dir("data"), "data.f", source, &[vec![]]) {
+        panic!("{e}");
+    }
+}

@@ -439,3 +439,25 @@ fn common_blocks_count_cells_across_layouts() {
     assert_eq!(y.len(), 1);
     assert_eq!(y[0].1, 7);
 }
+
+/// DATA on arrays, implied-DO lists and COMMON members (BLOCK DATA) is
+/// not run: the judge refuses the unit rather than run it uninitialized.
+#[test]
+fn data_the_judge_does_not_run_is_refused() {
+    for data in [
+        "DATA A /3*1.0/",
+        "DATA (A(I), I = 1, 3) /3*1.0/",
+        "DATA A(1), K /1.0, 2/",
+        "DATA K, M /NR*2/",
+        "DATA C /1.0/",
+    ] {
+        let src = format!(
+            "      PROGRAM U\n      PARAMETER (NR = 2)\n      REAL A(3)\n      COMMON /B/ C\n      {data}\n      PRINT *, A(1)\n      END\n"
+        );
+        let e = run_source("u.f", &src, &[] as &[&str], &Config::default()).err();
+        assert!(
+            e.is_some_and(|e| e.contains("DATA other than scalars")),
+            "{data}"
+        );
+    }
+}

@@ -2,6 +2,7 @@
 
 use crate::pipeline;
 use kaiseki_facts::Format;
+use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,13 +10,14 @@ use std::time::Instant;
 
 pub fn run(
     files: &[PathBuf],
+    opts: &SourceOptions,
     output: &Path,
     format: Format,
     stats: bool,
     rules: Option<&Path>,
 ) -> Result<ExitCode, String> {
     let start = Instant::now();
-    let mut lowered = pipeline::lower_files(files);
+    let mut lowered = pipeline::lower_files(files, opts);
     // The loop dependence information of every tested pair is for reports
     // like this one; `deps` does not pay for it.
     lowered.facts.request.push(kaiseki_facts::Request {

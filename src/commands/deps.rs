@@ -3,6 +3,7 @@
 use crate::cli::TableFormat;
 use crate::{groups, pipeline};
 use kaiseki_codegen::deps;
+use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::Select;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -10,13 +11,14 @@ use std::process::ExitCode;
 
 pub fn run(
     files: &[PathBuf],
+    opts: &SourceOptions,
     format: TableFormat,
     all: bool,
     dot: bool,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
-    let (program, mut diags) = kaiseki_frontend::parse_files(files);
+    let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let rules = rules.map(pipeline::load_rules).transpose()?;
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
         if all {

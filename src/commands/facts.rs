@@ -2,11 +2,13 @@
 
 use crate::pipeline;
 use kaiseki_facts::{FactBase, Format};
+use kaiseki_frontend::SourceOptions;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn run(
     files: &[PathBuf],
+    opts: &SourceOptions,
     output: Option<&Path>,
     format: Format,
     list: bool,
@@ -19,7 +21,7 @@ pub fn run(
         return Err("no input files".into());
     }
     let dir = output.ok_or("missing -o DIR")?;
-    let lowered = pipeline::lower_files(files);
+    let lowered = pipeline::lower_files(files, opts);
     super::write_tables(&lowered.facts.tables(), dir, format)?;
     eprintln!(
         "wrote {} relations to {}",

@@ -12,21 +12,24 @@ use std::process::ExitCode;
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Check { files } => check::run(&files),
+        Command::Check { files, input } => check::run(&files, &input.0),
         Command::Facts {
             files,
             output,
             format,
             list,
-        } => facts::run(&files, output.as_deref(), format.into(), list),
+            input,
+        } => facts::run(&files, &input.0, output.as_deref(), format.into(), list),
         Command::Analyze {
             files,
             output,
             format,
             stats,
             rules,
+            input,
         } => analyze::run(
             &files,
+            &input.0,
             &output,
             format.into(),
             stats,
@@ -39,8 +42,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             dot,
             rules,
             jobs,
+            input,
         } => deps::run(
             &files,
+            &input.0,
             format,
             all,
             dot,
@@ -52,7 +57,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             body,
             format,
             rules,
-        } => query::run(&file, &body, format, rules.rules.as_deref()),
+            input,
+        } => query::run(&file, &input.0, &body, format, rules.rules.as_deref()),
         Command::Synth {
             shape,
             size,

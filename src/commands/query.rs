@@ -3,16 +3,18 @@
 
 use crate::cli::TableFormat;
 use crate::pipeline;
+use kaiseki_frontend::SourceOptions;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn run(
     file: &Path,
+    opts: &SourceOptions,
     body: &str,
     format: TableFormat,
     rules: Option<&Path>,
 ) -> Result<ExitCode, String> {
-    let lowered = pipeline::lower_files(&[PathBuf::from(file)]);
+    let lowered = pipeline::lower_files(&[PathBuf::from(file)], opts);
     let result = pipeline::query(&lowered.facts, body, rules)?;
     let header: Vec<&str> = result.columns.iter().map(|(n, _)| n.as_str()).collect();
     let rows: Vec<Vec<String>> = result

@@ -166,7 +166,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 step.as_ref(),
                 body,
                 end,
-                *independent,
+                independent.as_ref(),
             ),
             StmtKind::DoWhile { cond, body, end } => self.do_while(s, cond, body, end),
             StmtKind::If {

@@ -17,7 +17,7 @@ use kaiseki_facts::{
 };
 
 use super::UnitLowerer;
-use crate::ast::{Decl, DeclKind, Pos, Unit, UnitKind};
+use crate::ast::{DataObject, Decl, DeclKind, Pos, Unit, UnitKind};
 use crate::fold;
 use crate::intrinsics::{self, Form};
 use crate::symbols::{base_name, type_name};
@@ -155,8 +155,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     }
                 }
             }
-            DeclKind::Data(objects) => {
-                for e in objects {
+            DeclKind::Data(sets) => {
+                let objects = sets.iter().flat_map(|s| &s.objects);
+                for e in objects.flat_map(DataObject::exprs) {
                     if let Some(var) = base_name(e) {
                         self.declared_vars.entry(var.to_string()).or_insert(e.pos);
                         self.initialized(var);
@@ -192,7 +193,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
             DeclKind::Hpf(h) => self.hpf(d.pos, h),
-            DeclKind::Parameter(_) | DeclKind::ImplicitNone | DeclKind::Implicit(_) => {}
+            DeclKind::Parameter(_)
+            | DeclKind::ImplicitNone
+            | DeclKind::Implicit(_)
+            | DeclKind::UseHpfLibrary { .. } => {}
         }
     }
 

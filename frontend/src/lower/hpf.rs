@@ -1,83 +1,157 @@
 //! HPF mapping directives (`hpf_processors`, `hpf_template`, `hpf_align`,
 //! `hpf_distribute`); INDEPENDENT is lowered with its loop.
 //!
-//! ALIGN gives one row per aligned array and template dimension: a target
+//! ALIGN gives one row per aligned array and target dimension: a target
 //! subscript `a*I+b` in one align dummy `I` (the array's dimension of `I`)
 //! is an `axis` alignment; a constant target subscript is `constant`
 //! (array_dim 0, offset = value); `*` in the target is `replicated`
 //! (array_dim 0); `*` in the source, or a dummy that no target subscript
-//! uses, is `collapsed` (template_dim 0). `:` aligns the k-th `:` of the
-//! source with the k-th `:` of the target, lower bound to lower bound.
-//! Extents and bounds must fold to integers; what cannot be modelled is
-//! skipped with a warning.
+//! uses, is `collapsed` (template_dim 0). The k-th `:` of the source goes
+//! with the k-th triplet `L:U:S` of the target, lower bound to `L` (the
+//! target's lower bound when `L` is absent) with stride `S`; an array or
+//! a target without subscripts has `:` in every dimension. The target may
+//! be a template or an array (which is itself aligned or distributed).
+//! Template bounds, alignment bounds and block sizes must fold to integers;
+//! what cannot be modelled is skipped with a warning. A processor extent
+//! that does not fold (`NUMBER_OF_PROCESSORS()`) is lowered as 0: unknown. An array or template whose mapping may change
+//! in the unit (DYNAMIC, REALIGN, REDISTRIBUTE) gets no align or
+//! distribute rows: no single mapping holds for the whole unit.
+
+use std::collections::{HashMap, HashSet};
 
 use kaiseki_facts::{HpfAlign, HpfDistribute, HpfProcessors, HpfTemplate};
 
 use super::affine::linear;
 use super::UnitLowerer;
-use crate::ast::{AlignSource, AlignTarget, DistFormat, Expr, ExprKind, HpfDirective, Name, Pos};
+use crate::ast::{
+    AlignSource, AlignTarget, AlignWith, Alignee, DeclKind, DimSpec, DistFormat, Expr, ExprKind,
+    HpfDirective, Name, Pos, Unit,
+};
 use crate::fold;
+use crate::symbols::Symbols;
 
 /// One row of `hpf_align` for every aligned array: (array_dim, template_dim, kind, coeff, offset).
 type AlignRow = (i64, i64, &'static str, i64, i64);
+
+/// What the unit's HPF declarations say before any of them is lowered
+/// (a directive may name a template declared after it, and REALIGN comes
+/// after the ALIGN it changes).
+#[derive(Default)]
+pub(super) struct Mappings {
+    /// Template -> the lower bound of each dimension (`None`: not a constant).
+    templates: HashMap<String, Vec<Option<i64>>>,
+    /// Arrays and templates named by DYNAMIC, REALIGN or REDISTRIBUTE.
+    remapped: HashSet<String>,
+}
+
+impl Mappings {
+    pub(super) fn of(unit: &Unit, syms: &Symbols) -> Mappings {
+        let mut m = Mappings::default();
+        for d in &unit.decls {
+            match &d.kind {
+                DeclKind::Hpf(HpfDirective::Template { name, dims }) => {
+                    let lowers = dims.iter().map(|d| lower_bound(d, syms)).collect();
+                    m.templates.insert(name.text.clone(), lowers);
+                }
+                DeclKind::Hpf(HpfDirective::Remapped { names, .. }) => {
+                    m.remapped.extend(names.iter().map(|n| n.text.clone()))
+                }
+                _ => {}
+            }
+        }
+        m
+    }
+}
+
+/// The lower bound of a dimension (1 when not written), if a constant.
+fn lower_bound(d: &DimSpec, syms: &Symbols) -> Option<i64> {
+    d.lower
+        .as_ref()
+        .map_or(Some(1), |e| fold::fold_int(e, syms))
+}
+
+/// A target subscript: a triplet (`L:U:S`; `:` has neither `L` nor `S`),
+/// an expression in the align dummies, or `*`.
+enum Target<'e> {
+    Triplet {
+        lower: Option<&'e Expr>,
+        stride: Option<&'e Expr>,
+        at: Pos,
+    },
+    Expr(&'e Expr),
+    Star,
+}
 
 impl UnitLowerer<'_, '_, '_> {
     pub(super) fn hpf(&mut self, pos: Pos, h: &HpfDirective) {
         let syms = self.syms;
         let unit = self.name.clone();
         match h {
-            HpfDirective::Processors { name, shape } => {
-                for (d, e) in shape.iter().enumerate() {
-                    match fold::fold_int(e, syms) {
-                        Some(extent) => self.g.facts.hpf_processors.push(HpfProcessors {
-                            unit: unit.clone(),
-                            name: name.text.clone(),
-                            dim: d as i64 + 1,
-                            extent,
-                        }),
-                        None => self.not_constant(e.pos, "processor extent"),
-                    }
+            HpfDirective::Processors { name, dims } => {
+                for (d, spec) in dims.iter().enumerate() {
+                    let lower = lower_bound(spec, syms);
+                    let upper = spec.upper.as_ref().and_then(|e| fold::fold_int(e, syms));
+                    let extent = match (lower, upper) {
+                        (Some(l), Some(u)) if u < l => {
+                            self.error(
+                                pos,
+                                format!(
+                                    "dimension {} of processor arrangement `{}` has no processors",
+                                    d + 1,
+                                    name.text
+                                ),
+                            );
+                            continue;
+                        }
+                        (Some(l), Some(u)) => u - l + 1,
+                        _ => 0,
+                    };
+                    self.g.facts.hpf_processors.push(HpfProcessors {
+                        unit: unit.clone(),
+                        name: name.text.clone(),
+                        dim: d as i64 + 1,
+                        extent,
+                    });
                 }
             }
             HpfDirective::Template { name, dims } => {
-                let mut bounds = Vec::new();
                 for (d, spec) in dims.iter().enumerate() {
-                    let lower = spec
-                        .lower
-                        .as_ref()
-                        .map_or(Some(1), |e| fold::fold_int(e, syms));
+                    let lower = lower_bound(spec, syms);
                     let upper = spec.upper.as_ref().and_then(|e| fold::fold_int(e, syms));
                     match (lower, upper) {
                         (Some(lower), Some(upper)) => {
-                            bounds.push((lower, upper));
                             self.g.facts.hpf_template.push(HpfTemplate {
                                 unit: unit.clone(),
                                 name: name.text.clone(),
                                 dim: d as i64 + 1,
                                 lower,
                                 upper,
-                            });
+                            })
                         }
-                        _ => self.not_constant(pos, "template bound"),
+                        _ => self.warning(
+                            pos,
+                            format!(
+                                "the bounds of dimension {} of template `{}` are not constants; it has no hpf_template row",
+                                d + 1,
+                                name.text
+                            ),
+                        ),
                     }
                 }
-                self.templates.insert(name.text.clone(), bounds);
             }
-            HpfDirective::Align {
-                arrays,
-                source,
-                template,
-                target,
-            } => {
-                for a in arrays {
-                    match self.align_rows(a, source, template, target) {
+            HpfDirective::Align { alignees, target } => {
+                for a in alignees {
+                    if self.hpf_maps.remapped.contains(&a.name.text) {
+                        continue;
+                    }
+                    match self.align_rows(a, target) {
                         Ok(rows) => {
                             for (array_dim, template_dim, kind, coeff, offset) in rows {
                                 self.g.facts.hpf_align.push(HpfAlign {
                                     unit: unit.clone(),
-                                    array: a.text.clone(),
+                                    array: a.name.text.clone(),
                                     array_dim,
-                                    template: template.text.clone(),
+                                    template: target.target.text.clone(),
                                     template_dim,
                                     kind: kind.to_string(),
                                     coeff,
@@ -85,16 +159,25 @@ impl UnitLowerer<'_, '_, '_> {
                                 });
                             }
                         }
-                        Err((at, why)) => self
-                            .warning(at, format!("ALIGN of `{}` is not modelled: {why}", a.text)),
+                        Err((at, why)) => self.warning(
+                            at,
+                            format!("ALIGN of `{}` is not modelled: {why}", a.name.text),
+                        ),
                     }
                 }
             }
             HpfDirective::Distribute {
-                templates,
+                distributees,
                 formats,
                 onto,
             } => {
+                let Some(formats) = formats else {
+                    self.warning(
+                        pos,
+                        "DISTRIBUTE without a format (the compiler's choice, or `*`: the actual argument's) is not modelled; ignored".into(),
+                    );
+                    return;
+                };
                 let mut dims = Vec::new();
                 for f in formats {
                     let (format, k) = match f {
@@ -107,13 +190,19 @@ impl UnitLowerer<'_, '_, '_> {
                     match k {
                         Some(k) => dims.push((format, k)),
                         None => {
-                            self.not_constant(pos, "distribution block size");
+                            self.warning(
+                                pos,
+                                "the block size of DISTRIBUTE is not a constant; the directive is not modelled".into(),
+                            );
                             return;
                         }
                     }
                 }
                 let onto = onto.as_ref().map_or_else(String::new, |n| n.text.clone());
-                for t in templates {
+                for t in distributees {
+                    if self.hpf_maps.remapped.contains(&t.text) {
+                        continue;
+                    }
                     for (d, &(format, k)) in dims.iter().enumerate() {
                         self.g.facts.hpf_distribute.push(HpfDistribute {
                             unit: unit.clone(),
@@ -126,93 +215,118 @@ impl UnitLowerer<'_, '_, '_> {
                     }
                 }
             }
+            HpfDirective::Remapped { directive, names } => {
+                let list: Vec<String> = names.iter().map(|n| format!("`{}`", n.text)).collect();
+                self.warning(
+                    pos,
+                    format!(
+                        "{directive} is not modelled: the mapping of {} may change while the unit runs, so none is lowered",
+                        list.join(", ")
+                    ),
+                );
+            }
         }
     }
 
-    fn not_constant(&mut self, pos: Pos, what: &str) {
-        self.warning(
-            pos,
-            format!("HPF {what} is not a constant; the directive is not modelled"),
-        );
+    /// The lower bounds of the dimensions of an align target (a template,
+    /// or an array), or `None` when it is neither.
+    fn target_lower_bounds(&self, target: &str) -> Option<Vec<Option<i64>>> {
+        if let Some(t) = self.hpf_maps.templates.get(target) {
+            return Some(t.clone());
+        }
+        let dims = self.syms.dims(target);
+        (!dims.is_empty()).then(|| dims.iter().map(|d| lower_bound(d, self.syms)).collect())
     }
 
     /// The alignment rows of one array, or why it cannot be modelled.
-    fn align_rows(
-        &self,
-        array: &Name,
-        source: &[AlignSource],
-        template: &Name,
-        target: &[AlignTarget],
-    ) -> Result<Vec<AlignRow>, (Pos, String)> {
+    fn align_rows(&self, a: &Alignee, with: &AlignWith) -> Result<Vec<AlignRow>, (Pos, String)> {
         let syms = self.syms;
+        let array = &a.name.text;
+        let whole = vec![AlignSource::Colon; syms.rank(array)];
+        let source = a.source.as_ref().unwrap_or(&whole);
+        let target_lowers = self.target_lower_bounds(&with.target.text);
+        let target: Vec<Target> = match &with.subscripts {
+            Some(subs) => subs.iter().map(target_of).collect(),
+            None => {
+                let rank = target_lowers
+                    .as_ref()
+                    .map(Vec::len)
+                    .ok_or_else(|| unknown_rank(&with.target))?;
+                (0..rank)
+                    .map(|_| Target::Triplet {
+                        lower: None,
+                        stride: None,
+                        at: with.target.pos,
+                    })
+                    .collect()
+            }
+        };
         let dummy_dim = |n: &str| {
             source
                 .iter()
                 .position(|s| matches!(s, AlignSource::Dummy(d) if d.text == n))
                 .map(|i| i as i64 + 1)
         };
-        let colons: Vec<i64> = (0..source.len())
+        let mut colons = (0..source.len())
             .filter(|&i| matches!(source[i], AlignSource::Colon))
-            .map(|i| i as i64 + 1)
-            .collect();
-        let mut colon_targets = 0;
+            .map(|i| i as i64 + 1);
         let mut used = vec![false; source.len()];
         let mut rows = Vec::new();
         for (t, tgt) in target.iter().enumerate() {
             let tdim = t as i64 + 1;
-            let e = match tgt {
-                AlignTarget::Star => {
-                    rows.push((0, tdim, "replicated", 0, 0));
-                    continue;
-                }
-                AlignTarget::Expr(e) => e,
-            };
-            if is_bare_colon(e) {
-                let adim = *colons.get(colon_targets).ok_or((
-                    e.pos,
-                    "more `:` in the target than in the source".to_string(),
-                ))?;
-                colon_targets += 1;
-                used[adim as usize - 1] = true;
-                let alb = match syms.dims(&array.text).get(adim as usize - 1) {
-                    Some(d) => d
-                        .lower
-                        .as_ref()
-                        .map_or(Some(1), |l| fold::fold_int(l, syms)),
-                    None => None,
-                };
-                let tlb = self
-                    .templates
-                    .get(&template.text)
-                    .and_then(|b| b.get(t))
-                    .map(|b| b.0);
-                match (alb, tlb) {
-                    (Some(a), Some(l)) => rows.push((adim, tdim, "axis", 1, l - a)),
-                    _ => {
-                        return Err((
-                            e.pos,
-                            "the bounds of a `:` alignment are unknown".to_string(),
-                        ))
-                    }
-                }
-                continue;
-            }
-            let form = linear(e, syms, &|n: &str| dummy_dim(n)).ok_or((
-                e.pos,
-                "the target subscript is not affine in the align dummies".to_string(),
-            ))?;
-            match form.terms.len() {
-                0 => rows.push((0, tdim, "constant", 0, form.constant)),
-                1 => {
-                    let (&adim, &coeff) = form.terms.iter().next().ok_or((e.pos, String::new()))?;
+            match *tgt {
+                Target::Star => rows.push((0, tdim, "replicated", 0, 0)),
+                Target::Triplet { lower, stride, at } => {
+                    let adim = colons
+                        .next()
+                        .ok_or((at, "more `:` in the target than in the source".to_string()))?;
                     used[adim as usize - 1] = true;
-                    rows.push((adim, tdim, "axis", coeff, form.constant));
+                    let not_constant = || {
+                        (
+                            at,
+                            "the bounds of a `:` alignment are not constants".to_string(),
+                        )
+                    };
+                    let alb = syms
+                        .dims(array)
+                        .get(adim as usize - 1)
+                        .and_then(|d| lower_bound(d, syms))
+                        .ok_or_else(not_constant)?;
+                    let tlb = match lower {
+                        Some(e) => fold::fold_int(e, syms),
+                        None => target_lowers
+                            .as_ref()
+                            .and_then(|l| l.get(t).copied().flatten()),
+                    }
+                    .ok_or_else(not_constant)?;
+                    let step = match stride {
+                        Some(e) => fold::fold_int(e, syms).ok_or_else(not_constant)?,
+                        None => 1,
+                    };
+                    if step == 0 {
+                        return Err((at, "the stride of a `:` alignment is zero".into()));
+                    }
+                    rows.push((adim, tdim, "axis", step, tlb - step * alb));
                 }
-                _ => {
-                    return Err((
+                Target::Expr(e) => {
+                    let form = linear(e, syms, &|n: &str| dummy_dim(n)).ok_or((
                         e.pos,
-                        "a target subscript uses several align dummies".to_string(),
-                    ))
+                        "the target subscript is not affine in the align dummies".to_string(),
+                    ))?;
+                    let mut terms = form.terms.iter();
+                    match (terms.next(), terms.next()) {
+                        (None, _) => rows.push((0, tdim, "constant", 0, form.constant)),
+                        (Some((&adim, &coeff)), None) => {
+                            used[adim as usize - 1] = true;
+                            rows.push((adim, tdim, "axis", coeff, form.constant));
+                        }
+                        (Some(_), Some(_)) => {
+                            return Err((
+                                e.pos,
+                                "a target subscript uses several align dummies".to_string(),
+                            ))
+                        }
+                    }
                 }
             }
         }
@@ -229,13 +343,26 @@ impl UnitLowerer<'_, '_, '_> {
     }
 }
 
-fn is_bare_colon(e: &Expr) -> bool {
-    matches!(
-        &e.kind,
-        ExprKind::Range {
-            lower: None,
-            upper: None,
-            stride: None
-        }
+fn unknown_rank(target: &Name) -> (Pos, String) {
+    (
+        target.pos,
+        format!(
+            "`{}` is neither a template nor an array of this unit, so its rank is unknown",
+            target.text
+        ),
     )
+}
+
+fn target_of(t: &AlignTarget) -> Target<'_> {
+    match t {
+        AlignTarget::Star => Target::Star,
+        AlignTarget::Expr(e) => match &e.kind {
+            ExprKind::Range { lower, stride, .. } => Target::Triplet {
+                lower: lower.as_deref(),
+                stride: stride.as_deref(),
+                at: e.pos,
+            },
+            _ => Target::Expr(e),
+        },
+    }
 }

@@ -1,5 +1,5 @@
 //! DO and DO WHILE loops (`loop`, `loop_parent`, `loop_stmt`, `loop_end`,
-//! `loop_bounds`, `loop_bound`, `loop_trip`, `hpf_independent`) and their
+//! `loop_bounds`, `loop_bound`, `loop_trip`, `hpf_independent`, `hpf_new`) and their
 //! CFG nodes (see [`super::cfg`] for the edges).
 //!
 //! A DO statement uses its bound expressions and then defines its variable;
@@ -10,15 +10,15 @@
 //! `max(0, (upper - lower + step) / step)` with truncating division.
 
 use kaiseki_facts::{
-    HpfIndependent, Loop, LoopBound, LoopBounds, LoopEnd as LoopEndFact, LoopParent, LoopStmt,
-    LoopTrip,
+    HpfIndependent, HpfNew, Loop, LoopBound, LoopBounds, LoopEnd as LoopEndFact, LoopParent,
+    LoopStmt, LoopTrip,
 };
 
 use super::affine::Form;
 use super::cfg::Frag;
 use super::refs::{Access, StmtRefs};
 use super::{LoopFrame, UnitLowerer};
-use crate::ast::{Expr, LoopEnd, Name, Pos, Stmt};
+use crate::ast::{Expr, Independent, LoopEnd, Name, Pos, Stmt};
 use crate::fold;
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
@@ -38,7 +38,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         step: Option<&'a Expr>,
         body: &'a [Stmt],
         end: &'a LoopEnd,
-        independent: bool,
+        independent: Option<&Independent>,
     ) -> Frag {
         let id = self.number(s.pos, s.label, "do", true);
         let mut r = StmtRefs::default();
@@ -49,11 +49,17 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.emit_refs(id, r);
         self.loop_header(id, "do", &var.text, s.pos);
         self.bounds(id, lower, upper, step, s.pos);
-        if independent {
+        if let Some(ind) = independent {
             self.g
                 .facts
                 .hpf_independent
                 .push(HpfIndependent { r#loop: id });
+            for v in &ind.new {
+                self.g.facts.hpf_new.push(HpfNew {
+                    r#loop: id,
+                    var: v.text.clone(),
+                });
+            }
         }
         self.loops.push(LoopFrame {
             id,

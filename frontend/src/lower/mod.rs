@@ -18,6 +18,9 @@
 //! - [`storage`]: storage association (`storage`, `storage_ref`, `storage_address`);
 //! - [`hpf`]: HPF directives.
 //!
+//! An EXTRINSIC(HPF_LOCAL) unit (or any other local model) is parsed but
+//! not lowered: its body is not the global program the analyses model.
+//!
 //! Lowering never fails: problems become diagnostics (errors for invalid
 //! programs, warnings for valid ones it cannot model) and the rest of the
 //! program is still lowered.
@@ -66,6 +69,17 @@ pub fn lower_units(
         next_form: 1,
     };
     for (_, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
+        if let Some(model) = &unit.extrinsic_local {
+            g.report(
+                Severity::Warning,
+                unit.name.pos,
+                format!(
+                    "EXTRINSIC({model}) procedure `{}` is not analyzed: its body works on each processor's part of the arrays; calls to it are calls to an unknown procedure",
+                    unit.name.text
+                ),
+            );
+            continue;
+        }
         let (syms, problems) = Symbols::build(unit, &unit_names);
         for (pos, msg) in problems {
             g.report(Severity::Error, pos, msg);
@@ -170,8 +184,8 @@ struct UnitLowerer<'g, 'p, 'a> {
     equivalence_groups: i64,
     /// The names that share storage and where.
     storage: storage::Layout,
-    /// Templates seen so far: name -> (lower, upper) per dim (for `:` alignment).
-    templates: HashMap<String, Vec<(i64, i64)>>,
+    /// The unit's templates and remapped names (see [`hpf`]).
+    hpf_maps: hpf::Mappings,
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
@@ -211,7 +225,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             commons: BTreeMap::new(),
             equivalence_groups: 0,
             storage,
-            templates: HashMap::new(),
+            hpf_maps: hpf::Mappings::of(unit, syms),
         }
     }
 

@@ -43,7 +43,7 @@ fn labelled_do(line: u32, v: &str, label: u32, body: Vec<Stmt>) -> Stmt {
             step: None,
             body,
             end: LoopEnd::Label(label),
-            independent: false,
+            independent: None,
         },
     )
 }
@@ -63,6 +63,8 @@ fn program(decls: Vec<Decl>, body: Vec<Stmt>, end_line: u32) -> Program {
             body,
             end: at(end_line, 7),
             end_label: None,
+            contains: false,
+            extrinsic_local: None,
         }],
     }
 }

@@ -5,8 +5,9 @@
 use super::value::{Ty, Value};
 use crate::trace::ArgOrigin;
 use kaiseki_frontend::ast::{
-    DeclKind, DimSpec, Expr, ExprKind, Name, StmtKind, TypeSpec, Unit, UnitKind,
+    DataSet, DeclKind, DimSpec, Expr, ExprKind, Name, StmtKind, TypeSpec, Unit, UnitKind,
 };
+use kaiseki_frontend::data::scalar_values;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -166,6 +167,7 @@ impl UnitInfo {
             let bytes = if *t == TypeSpec::Double { 8 } else { 4 };
             info.set_type(&unit.name.text, t, Some(bytes));
         }
+        let mut data: Vec<&DataSet> = Vec::new();
         for decl in &unit.decls {
             match &decl.kind {
                 DeclKind::Type {
@@ -222,19 +224,51 @@ impl UnitInfo {
                 DeclKind::CrayPointer(_) => {
                     info.unsupported = Some("Cray pointers are not supported by the judge".into())
                 }
-                DeclKind::Data(_) => {
-                    info.unsupported = Some("DATA values are not kept in the syntax tree".into())
-                }
+                DeclKind::Data(sets) => data.extend(sets),
                 DeclKind::Save(_)
                 | DeclKind::External(_)
                 | DeclKind::Intrinsic(_)
                 | DeclKind::Namelist(_)
                 | DeclKind::ImplicitNone
-                | DeclKind::Hpf(_) => {}
+                | DeclKind::Hpf(_)
+                | DeclKind::UseHpfLibrary { .. } => {}
             }
         }
+        info.data_inits(&data);
         info.find_stmt_functions(unit);
         info
+    }
+
+    /// DATA sets of scalars, with literal repeat counts, become initial
+    /// values; the judge does not run the rest (arrays, implied-DO lists,
+    /// COMMON members, which only BLOCK DATA may initialize).
+    fn data_inits(&mut self, sets: &[&DataSet]) {
+        let literal = |e: &Expr| match e.kind {
+            ExprKind::Int(n) => Some(n),
+            _ => None,
+        };
+        for set in sets {
+            let is_array = |n: &str| self.dims.contains_key(n);
+            let pairs = scalar_values(set, &is_array, &literal)
+                .filter(|p| p.len() == set.objects.len())
+                .filter(|p| !p.iter().any(|(n, _)| self.in_common(n)));
+            match pairs {
+                Some(p) => self
+                    .inits
+                    .extend(p.into_iter().map(|(n, v)| (n.to_string(), v.clone()))),
+                None => {
+                    self.unsupported = Some(
+                        "DATA other than scalars with values is not supported by the judge".into(),
+                    )
+                }
+            }
+        }
+    }
+
+    fn in_common(&self, name: &str) -> bool {
+        self.commons
+            .iter()
+            .any(|(_, m)| m.iter().any(|x| x.text == name))
     }
 
     /// `F(X, Y) = expr` opening the body, with `F` not an array, defines a

@@ -36,6 +36,9 @@ pub struct Pair<'a> {
     /// A feasible point of the whole system is a real dependence: the domain
     /// is exact, every subscript affine and every symbol has one known value.
     pub(crate) closed: bool,
+    /// The value of each symbol (the variables after both references'
+    /// loops) when its range has one.
+    symbol_values: Vec<Option<i64>>,
     /// Operations per question for the exact test.
     budget: u64,
 }
@@ -87,7 +90,7 @@ impl<'a> Pair<'a> {
 
         // Symbol ranges first, then each loop after the loops outside it.
         let mut domain = Vec::new();
-        let mut fixed_symbols = true;
+        let mut values = Vec::with_capacity(names.len());
         for (i, name) in names.iter().enumerate() {
             let range = symbols.get(name).copied().unwrap_or_default();
             let var = Linear::var(nvars, layout.first_symbol + i);
@@ -103,7 +106,7 @@ impl<'a> Pair<'a> {
                     coeffs: var.coeffs.iter().map(|c| -c).collect(),
                 });
             }
-            fixed_symbols &= range.lower.is_some() && range.lower == range.upper;
+            values.push(range.lower.filter(|_| range.lower == range.upper));
         }
         let mut exact_domain = true;
         for (loops, offset) in [(&u.loops, 0), (&v.loops, a)] {
@@ -122,6 +125,7 @@ impl<'a> Pair<'a> {
                 }
             }
         }
+        let fixed_symbols = values.iter().all(Option::is_some);
         let closed = exact_domain && fixed_symbols && differences.iter().all(Option::is_some);
         Ok(Pair {
             u,
@@ -132,6 +136,7 @@ impl<'a> Pair<'a> {
             domain,
             exact_domain,
             closed,
+            symbol_values: values,
             budget: EXACT_TEST_BUDGET,
         })
     }
@@ -186,7 +191,8 @@ impl<'a> Pair<'a> {
     /// Every instance of each reference meets the other `distances`
     /// iterations away (Ishida & Kanada's exact coincidence, section 3):
     /// with `I'_g = I_g + d_g` on the common loops, every subscript
-    /// difference is zero whatever the other loops and symbols are. Only
+    /// difference is zero whatever the other loops are (each symbol with
+    /// its one value). Only
     /// then is a dependence exact: `A(I)` against `A(I+J-1)` in an inner J
     /// loop meets at distance 0 only when J = 1.
     pub(crate) fn coincide_everywhere(&self, distances: &[Option<i64>]) -> bool {
@@ -199,6 +205,11 @@ impl<'a> Pair<'a> {
                 let k = std::mem::take(&mut diff.coeffs[self.v_var(g)]);
                 diff.coeffs[self.u_var(g)] += k;
                 diff.constant += k * d;
+            }
+            let first_symbol = self.nvars - self.symbol_values.len();
+            for (i, value) in self.symbol_values.iter().enumerate() {
+                let Some(value) = value else { return false };
+                diff.constant += std::mem::take(&mut diff.coeffs[first_symbol + i]) * value;
             }
             diff.constant == 0 && diff.coeffs.iter().all(|&c| c == 0)
         })

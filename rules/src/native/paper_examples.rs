@@ -82,12 +82,13 @@ fn fig3_loop20_u2_v2_possibly_coincide_in_the_same_iteration_only() {
             pair.coincidence(0, 0, Property::PossibleCoincidence),
             Ok(Verdict::Holds(Rule::Exact))
         );
+        // They meet only when J = 1: not every instance of V2, so not exact.
         assert_eq!(
             pair.dependence_vectors(),
             vec![DepVector {
                 directions: vec![Dir::Eq],
                 distances: vec![Some(0)],
-                exact: n.is_some(),
+                exact: false,
             }]
         );
         // V2 then U2: V reads A(I+J-1) before U writes it, J-1 iterations later.
@@ -211,12 +212,13 @@ fn fig5_needs_the_diophantine_method() {
         pair.coincidence(0, 1, Property::PossibleCoincidence),
         Ok(Verdict::Holds(Rule::Exact))
     );
+    // Only some iterations of the inner loops meet: a real, not an exact, dependence.
     assert_eq!(
         pair.dependence_vectors(),
         vec![DepVector {
             directions: vec![Dir::Lt],
             distances: vec![Some(1)],
-            exact: true,
+            exact: false,
         }]
     );
 }

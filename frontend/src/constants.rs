@@ -1,0 +1,276 @@
+//! Variables that keep their initial value: an INTEGER scalar that DATA or
+//! an F90 initialization (`INTEGER :: K = 5`) gives a value, and that
+//! nothing changes afterwards, folds like a PARAMETER (its uses stay
+//! references: it is still a variable).
+//!
+//! Nothing changes it when the unit never defines it (assignment, READ, DO
+//! variable, actual argument of a call, which the callee may write) and no
+//! other name or unit can reach it: not in COMMON, not EQUIVALENCEd, not a
+//! dummy argument nor the function's result, in a unit without opaque
+//! statements (they may write anything) and without CONTAINS (internal
+//! procedures share the host's variables). Initial values take effect
+//! before the unit first runs, so where the DATA statement stands does
+//! not matter.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ast::{DeclKind, Expr, ExprKind, Stmt, StmtKind, TypeSpec};
+use crate::data::scalar_values;
+use crate::fold::{self, Const};
+use crate::symbols::{base_name, convert, ApplyClass, Symbols};
+
+/// The unit's variables that keep their initial value, with that value.
+/// `syms` must not hold any yet: values fold with the PARAMETERs only.
+pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
+    let unit = syms.unit;
+    // What may change after the initialization: what the body defines,
+    // the dummies, the function's result, COMMON members.
+    let mut changeable: HashSet<&str> = HashSet::new();
+    if unit.contains || !may_define(&unit.body, syms, &mut changeable) {
+        return HashMap::new();
+    }
+    changeable.extend(unit.args.iter().map(|a| a.text.as_str()));
+    changeable.insert(&unit.name.text);
+    // How often each name is initialized, and the value when it is known
+    // (a second initialization is an error: no value then).
+    let mut inits: HashMap<&str, (usize, Option<&Expr>)> = HashMap::new();
+    let count = |e: &Expr| fold::fold_int(e, syms);
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::Type {
+                parameter: false,
+                entities,
+                ..
+            } => {
+                for e in entities {
+                    if let Some(v) = &e.init {
+                        let entry = inits.entry(&e.name.text).or_default();
+                        *entry = (entry.0 + 1, Some(v));
+                    }
+                }
+            }
+            DeclKind::Data(sets) => {
+                for set in sets {
+                    let objects = set.objects.iter().flat_map(|o| o.exprs());
+                    for name in objects.filter_map(base_name) {
+                        inits.entry(name).or_default().0 += 1;
+                    }
+                    let is_array = |n: &str| syms.is_array(n);
+                    for (name, v) in scalar_values(set, &is_array, &count).unwrap_or_default() {
+                        inits.entry(name).or_default().1 = Some(v);
+                    }
+                }
+            }
+            DeclKind::Common { entities, .. } => {
+                changeable.extend(entities.iter().map(|e| e.name.text.as_str()))
+            }
+            DeclKind::Equivalence(groups) => {
+                changeable.extend(groups.iter().flatten().filter_map(base_name))
+            }
+            _ => {}
+        }
+    }
+    inits
+        .into_iter()
+        .filter(|(name, _)| !changeable.contains(name) && syms.is_integer_scalar(name))
+        .filter_map(|(name, init)| match init {
+            (1, Some(v)) => match convert(fold::fold(v, syms)?, &TypeSpec::Integer) {
+                c @ Const::Int(_) => Some((name.to_string(), c)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// Adds to `out` the names `stmts` may define; `false` when one of them is
+/// opaque (it may define anything).
+fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>) -> bool {
+    for st in stmts {
+        let exprs: Vec<&Expr> = match &st.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                out.extend(base_name(lhs));
+                vec![lhs, rhs]
+            }
+            StmtKind::Do {
+                var,
+                lower,
+                upper,
+                step,
+                body,
+                ..
+            } => {
+                out.insert(&var.text);
+                if !may_define(body, syms, out) {
+                    return false;
+                }
+                [lower, upper].into_iter().chain(step).collect()
+            }
+            StmtKind::DoWhile { cond, body, .. } => {
+                if !may_define(body, syms, out) {
+                    return false;
+                }
+                vec![cond]
+            }
+            StmtKind::If {
+                arms, else_part, ..
+            } => {
+                let bodies = arms
+                    .iter()
+                    .map(|a| &a.body)
+                    .chain(else_part.iter().map(|e| &e.body));
+                for body in bodies {
+                    if !may_define(body, syms, out) {
+                        return false;
+                    }
+                }
+                arms.iter().map(|a| &a.cond).collect()
+            }
+            StmtKind::LogicalIf { cond, stmt } => {
+                if !may_define(std::slice::from_ref(stmt), syms, out) {
+                    return false;
+                }
+                vec![cond]
+            }
+            StmtKind::ComputedGoto { index: e, .. } | StmtKind::ArithIf { expr: e, .. } => vec![e],
+            StmtKind::Call { args, .. } => {
+                out.extend(args.iter().filter_map(base_name));
+                args.iter().collect()
+            }
+            StmtKind::Read { items } => {
+                out.extend(items.iter().filter_map(base_name));
+                items.iter().collect()
+            }
+            StmtKind::Write { items } | StmtKind::Print { items } => items.iter().collect(),
+            StmtKind::Opaque { .. } => return false,
+            StmtKind::Goto(_)
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::Stop
+            | StmtKind::Format => vec![],
+        };
+        for e in exprs {
+            function_args(e, syms, out);
+        }
+    }
+    true
+}
+
+/// Adds to `out` the variables `e` passes to functions (by reference).
+fn function_args<'a>(e: &'a Expr, syms: &Symbols, out: &mut HashSet<&'a str>) {
+    match &e.kind {
+        ExprKind::Apply { name, args } => {
+            if syms.classify_apply(name, args) == ApplyClass::Function {
+                out.extend(args.iter().filter_map(base_name));
+            }
+            args.iter().for_each(|a| function_args(a, syms, out));
+        }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .for_each(|b| function_args(b, syms, out)),
+        ExprKind::Unary(_, x) => function_args(x, syms, out),
+        ExprKind::Binary(_, a, b) => {
+            function_args(a, syms, out);
+            function_args(b, syms, out);
+        }
+        ExprKind::Int(_)
+        | ExprKind::Real(_)
+        | ExprKind::Logical(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fold::Env;
+
+    /// The kept values of `names` in the first unit of `source` (`-` for none).
+    fn kept(path: &str, source: &str, names: &[&str]) -> Vec<String> {
+        let (program, diags) = crate::parse_source(path, source);
+        assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+        let units: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
+        let (syms, problems) = Symbols::build(&program.units[0], &units);
+        assert!(problems.is_empty(), "{problems:?}");
+        names
+            .iter()
+            .map(|n| syms.constant(n).map_or("-".into(), Const::text))
+            .collect()
+    }
+
+    /// `K` and `J` get values by DATA; `body` may change K.
+    fn k_and_j(body: &str) -> Vec<String> {
+        let source = format!(
+            "      SUBROUTINE S(D)\n      INTEGER K, J, D, IA(3)\n      REAL X\n      DATA K /5/, J /6/\n{body}      END\n"
+        );
+        kept("s.f", &source, &["K", "J"])
+    }
+
+    #[test]
+    fn data_and_initializations_give_constants() {
+        let source = "      PROGRAM P
+      PARAMETER (NR = 2, NV = 2*NR+1)
+      INTEGER K, J, L, M, N
+      DATA K, J /NR*NV/
+      DATA L /-3/, M /7.9/
+      INTEGER :: N2 = NV - 1
+      PRINT *, K + J + L + M + N2
+      END
+";
+        assert_eq!(
+            kept("p.f", source, &["K", "J", "L", "M", "N2"]),
+            ["5", "5", "-3", "7", "4"]
+        );
+        let source = "program p\ninteger :: k = 5, j\nreal :: x = 1.0\nj = k\nprint *, j, x\nend program p\n";
+        assert_eq!(kept("p.f90", source, &["K", "J", "X"]), ["5", "-", "-"]);
+    }
+
+    #[test]
+    fn any_definition_of_the_variable_keeps_it_a_variable() {
+        assert_eq!(k_and_j(""), ["5", "6"]);
+        for body in [
+            "      K = K + 1\n",
+            "      IF (X .GT. 0.0) K = 1\n",
+            "      READ *, K\n",
+            "      DO 10 K = 1, 3\n   10 CONTINUE\n",
+            "      CALL T(K)\n",
+            "      X = F(1.0, K)\n",
+            "      IF (J .GT. 0) THEN\n      PRINT *, G(K)\n      END IF\n",
+        ] {
+            assert_eq!(k_and_j(body), ["-", "6"], "{body}");
+        }
+        // An element passed along, a statement function's argument and an
+        // intrinsic's are no definition of K.
+        let body = "      SQ(I) = I * I\n      CALL T(IA(K))\n      X = SQ(K) + MAX(K, J)\n";
+        assert_eq!(k_and_j(body), ["5", "6"]);
+    }
+
+    #[test]
+    fn what_other_names_or_units_reach_is_no_constant() {
+        let source = "      SUBROUTINE S(K)
+      INTEGER K, J, L, M, IB(2)
+      COMMON /C/ J
+      EQUIVALENCE (L, IB(1))
+      DATA K /1/, J /2/, L /3/, M /4/, M /5/
+      END
+";
+        assert_eq!(
+            kept("s.f", source, &["K", "J", "L", "M"]),
+            ["-", "-", "-", "-"]
+        );
+        // An opaque statement may write anything.
+        assert_eq!(
+            k_and_j("      ASSIGN 10 TO D\n   10 CONTINUE\n"),
+            ["-", "-"]
+        );
+        // Internal procedures share the host's variables.
+        let source = "program p\ninteger :: k = 5\ncall t\nprint *, k\ncontains\nsubroutine t\nk = 6\nend subroutine t\nend program p\n";
+        assert_eq!(kept("p.f90", source, &["K"]), ["-"]);
+    }
+}
