@@ -26,9 +26,11 @@ pub fn lower_files(files: &[PathBuf], opts: &SourceOptions) -> Lowered {
     }
 }
 
-/// Prints diagnostics; true when one of them is an error.
+/// Prints the diagnostics (per file, errors and warnings past a cap are
+/// summed up); true when one of them is an error: warnings alone leave the
+/// exit status 0.
 pub fn report(diags: &[Diagnostic]) -> bool {
-    for d in diags {
+    for d in kaiseki_frontend::diagnostics::shown(diags) {
         eprintln!("{d}");
     }
     diags.iter().any(Diagnostic::is_error)

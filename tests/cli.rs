@@ -119,6 +119,98 @@ fn a_syntax_error_is_located_and_the_next_unit_still_analyzed() {
     );
 }
 
+/// 300 unmodelled statements: 300 warnings, then one more error at the end
+/// when `bad` is set.
+fn many_warnings(bad: bool) -> String {
+    let mut src = String::from("      PROGRAM W\n      X = 1.0\n");
+    for _ in 0..300 {
+        src.push_str("      REWIND 5\n");
+    }
+    if bad {
+        src.push_str("      X = (1 +\n");
+    }
+    src.push_str("      PRINT *, X\n      END\n");
+    src
+}
+
+#[test]
+fn warnings_are_capped_apart_from_errors_and_alone_exit_0() {
+    let dir = scratch_dir("cli_warnings");
+    let file = dir.join("warn.f");
+    std::fs::write(&file, many_warnings(false)).expect("write");
+    for cmd in ["check", "deps"] {
+        let out = kaiseki([cmd, path_str(&file)]);
+        assert_eq!(out.code, Some(0), "{cmd}: {out:?}");
+        assert!(!out.stderr.contains("error"), "{cmd}: {}", out.stderr);
+        let warnings = out
+            .stderr
+            .lines()
+            .filter(|l| l.contains(": warning: REWIND"))
+            .count();
+        assert_eq!(warnings, 200, "{cmd}");
+        assert!(
+            out.stderr.contains(&format!(
+                "{}: warning: ... and 100 more warnings",
+                path_str(&file)
+            )),
+            "{cmd}: {}",
+            out.stderr
+        );
+    }
+    // An error after the 300 warnings is still shown, and is the only error.
+    std::fs::write(&file, many_warnings(true)).expect("write");
+    let out = kaiseki(["check", path_str(&file)]);
+    assert_bad_input(&out, "check");
+    assert_located(&out.stderr, path_str(&file), 303, "      X = (1 +");
+    assert_eq!(out.stderr.matches(": error: ").count(), 1, "{}", out.stderr);
+}
+
+/// Old-style fixed form with intrinsic calls, blanks inside operators, a
+/// BOZ constant and FORMATs: clean, and its dependences are those of the
+/// statements that reference variables, none at a FORMAT line.
+const LEGACY: &str = "      PROGRAM LEGACY
+      INTEGER I, N, MASK
+      REAL A(100), T
+      CHARACTER*16 ARG
+      DATA MASK /Z'FF'/
+      CALL GETARG(1, ARG)
+      N = IAND(LEN(ARG), MASK)
+      DO 10 I = 1, N
+        IF (A(I) . LT . 0.0 . AND. .TRUE .) A(I) = 0.0
+   10 CONTINUE
+      CALL CPU_TIME(T)
+      WRITE(6, 100) N, T
+  100 FORMAT(//, 1X, 'N =', I5, 3(1X, F10.3), 5HDONE., $)
+      END
+";
+
+#[test]
+fn legacy_fixed_form_is_clean_and_formats_make_no_dependences() {
+    let dir = scratch_dir("cli_legacy");
+    let file = dir.join("legacy.f");
+    std::fs::write(&file, LEGACY).expect("write");
+    let out = kaiseki(["check", path_str(&file)]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+    let out = kaiseki(["deps", path_str(&file), "--format", "csv", "--all"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let rows = parse_deps_csv(&out.stdout);
+    assert!(
+        rows.iter().all(|r| r.src.0 != 13 && r.dst.0 != 13),
+        "{}",
+        out.stdout
+    );
+    // ARG flows from GETARG to LEN; N from its assignment to the loop and the WRITE.
+    let flows: Vec<(&str, u32, u32)> = rows
+        .iter()
+        .filter(|r| r.kind == "flow")
+        .map(|r| (r.var.as_str(), r.src.0, r.dst.0))
+        .collect();
+    for want in [("ARG", 6, 7), ("N", 7, 8), ("N", 7, 12), ("T", 11, 12)] {
+        assert!(flows.contains(&want), "{want:?} in {flows:?}");
+    }
+}
+
 #[test]
 fn unreadable_inputs_are_errors_not_crashes() {
     let dir = scratch_dir("cli_unreadable");

@@ -136,6 +136,12 @@ pub enum DeclKind {
     Save(Vec<Name>),
     External(Vec<Name>),
     Intrinsic(Vec<Name>),
+    /// `POINTER (P, A(N))` (Cray pointers, a GNU extension): each pointer
+    /// and its pointee, whose dimensions make it an array.
+    CrayPointer(Vec<(Name, Entity)>),
+    /// `NAMELIST /G/ A, B`: the variables its groups name. Only I/O with
+    /// `NML=` reads or writes them through the group, and that is opaque.
+    Namelist(Vec<Name>),
     ImplicitNone,
     /// `IMPLICIT REAL (A-H, O-Z)`: the letter ranges given each type.
     Implicit(Vec<ImplicitRule>),

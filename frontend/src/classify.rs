@@ -10,6 +10,7 @@
 //!   the analyses and unknown ones are ignored with a warning;
 //! - `USE HPF_LIBRARY` is left to the grammar (it names intrinsics).
 
+use crate::fixed_words::split_head;
 use crate::lexer::{Kw, Spanned, Tok};
 use crate::statement::ConstructRole;
 
@@ -81,7 +82,6 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
     "ASSIGN",
     "PAUSE",
     "ENTRY",
-    "NAMELIST",
     "USE",
     "IMPORT",
     "ALLOCATE",
@@ -109,9 +109,10 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
 /// Statements that change control flow in ways the tree cannot express.
 const UNMODELLED_JUMPS: &[&str] = &["CYCLE", "EXIT"];
 
-/// Classifies one statement's tokens in place. `Err` holds a warning for a
-/// directive that is ignored as a whole.
-pub fn classify(toks: &mut Vec<Spanned>, hpf: bool) -> Result<(), String> {
+/// Classifies one statement's tokens in place; `squeezed`: a fixed-form
+/// statement without its blanks, whose keywords may run into names. `Err`
+/// holds a warning for a directive that is ignored as a whole.
+pub fn classify(toks: &mut Vec<Spanned>, hpf: bool, squeezed: bool) -> Result<(), String> {
     if hpf {
         return match toks.first() {
             Some((at, Tok::Kw(k), _)) if HPF_DIRECTIVES.contains(k) => {
@@ -138,7 +139,7 @@ pub fn classify(toks: &mut Vec<Spanned>, hpf: bool) -> Result<(), String> {
     if toks.len() > 2 && word(&toks[0].1).is_some() && toks[1].1 == Tok::Colon {
         toks.drain(0..2);
     }
-    classify_at(toks, 0, true);
+    classify_at(toks, 0, true, squeezed);
     Ok(())
 }
 
@@ -156,7 +157,7 @@ fn word_at(toks: &[Spanned], i: usize) -> Option<&str> {
 }
 
 /// Index of the parenthesis closing the one at `open`.
-fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
+pub fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (i, (_, t, _)) in toks.iter().enumerate().skip(open) {
         match t {
@@ -213,7 +214,10 @@ fn header_only(toks: &[Spanned], s: usize) -> bool {
         && close_of(toks, s + 1).is_some_and(|c| c + 1 == toks.len())
 }
 
-fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
+fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squeezed: bool) {
+    if squeezed {
+        split_head(toks, s, is_assignment(toks, s));
+    }
     if is_assignment(toks, s) {
         if let Some(w) = word_at(toks, s).map(str::to_string) {
             toks[s].1 = Tok::Ident(w);
@@ -243,12 +247,17 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
                     None | Some(Tok::Kw(Kw::Then)) | Some(Tok::Int(_))
                 );
                 if !then_or_arith {
-                    classify_at(toks, c + 1, false);
+                    classify_at(toks, c + 1, false, squeezed);
                 }
             }
             return;
         }
-        "FORMAT" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+        // `FORMAT(/...` starts with the token of an array constructor.
+        "FORMAT"
+            if toks
+                .get(s + 1)
+                .is_some_and(|t| matches!(t.1, Tok::LParen | Tok::LCtor)) =>
+        {
             let (at, end) = (toks[s].0, toks[toks.len() - 1].2);
             toks.truncate(s);
             toks.push((at, Tok::Format, end));
@@ -259,6 +268,11 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool) {
             return;
         }
         "USE" if next.as_deref() == Some("HPF_LIBRARY") => return,
+        // The F90 POINTER attribute statement is set aside below.
+        "POINTER" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            toks[s].1 = Tok::CrayPointer;
+            return;
+        }
         "READ" | "WRITE" | "PRINT" => {
             let mut items = s + 1;
             if w != "PRINT" && toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) {
@@ -432,7 +446,7 @@ mod tests {
 
     fn classified(s: &str) -> Vec<Tok> {
         let (mut t, _) = tokenize(s, 0);
-        classify(&mut t, false).unwrap();
+        classify(&mut t, false, false).unwrap();
         t.into_iter().map(|x| x.1).collect()
     }
 
@@ -490,20 +504,20 @@ mod tests {
     #[test]
     fn hpf_directives() {
         let (mut t, _) = tokenize("DISTRIBUTE T(BLOCK)", 0);
-        classify(&mut t, true).unwrap();
+        classify(&mut t, true, false).unwrap();
         assert_eq!(t[0].1, Tok::Hpf);
         let (mut t, _) = tokenize("DYNAMIC A", 0);
-        classify(&mut t, true).unwrap();
+        classify(&mut t, true, false).unwrap();
         assert_eq!(t[0].1, Tok::Hpf);
         let (mut t, _) = tokenize("NO SEQUENCE", 0);
-        let w = classify(&mut t, true).unwrap_err();
+        let w = classify(&mut t, true, false).unwrap_err();
         assert_eq!(
             w,
             "HPF directive NO SEQUENCE is not modelled: it only says which objects are mapped; ignored"
         );
         let (mut t, _) = tokenize("PREFETCH A", 0);
         assert_eq!(
-            classify(&mut t, true).unwrap_err(),
+            classify(&mut t, true, false).unwrap_err(),
             "unknown HPF directive PREFETCH; ignored"
         );
     }

@@ -95,6 +95,8 @@ mod tests {
         assert_eq!(paired("DATA K, J /2*7/, L /+1/"), ["K=7 J=7", "L=1"]);
         assert_eq!(paired("DATA A(1), K, X /1.0, 3, 2.5/"), ["K=3 X=2.5"]);
         assert_eq!(paired("DATA K, Z /1, (1.0, 2.0)/"), ["K=1"]);
+        // A BOZ constant is the integer it spells.
+        assert_eq!(paired("DATA K /Z'1F'/"), ["K=31"]);
     }
 
     #[test]
@@ -108,6 +110,6 @@ mod tests {
             ["-"],
             "a repeat count that does not fold"
         );
-        assert_eq!(paired("DATA K /Z'1F'/"), ["-"], "a value list not modelled");
+        assert_eq!(paired("DATA K /'1F'Y/"), ["-"], "a value list not modelled");
     }
 }

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use crate::ast::{BinOp, Expr, ExprKind, UnOp};
+use crate::intrinsics::{Intrinsic, ResultType, Ty};
 
 /// The value of a constant expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,10 +23,11 @@ pub enum Const {
 }
 
 /// What folding needs to know about names: the named constants, and
-/// whether `NAME(args)` is an intrinsic (an array `MAX(10)` must not fold).
+/// which intrinsic function `NAME(args)` calls, if any (an array `MAX(10)`
+/// must not fold).
 pub trait Env {
     fn constant(&self, name: &str) -> Option<&Const>;
-    fn is_intrinsic(&self, name: &str) -> bool;
+    fn intrinsic(&self, name: &str) -> Option<&'static Intrinsic>;
 }
 
 /// A plain table of constants, in which no name is an intrinsic (tests, HPF
@@ -34,8 +36,8 @@ impl Env for HashMap<String, Const> {
     fn constant(&self, name: &str) -> Option<&Const> {
         self.get(name)
     }
-    fn is_intrinsic(&self, _name: &str) -> bool {
-        false
+    fn intrinsic(&self, _name: &str) -> Option<&'static Intrinsic> {
+        None
     }
 }
 
@@ -85,12 +87,13 @@ pub fn fold(e: &Expr, env: &dyn Env) -> Option<Const> {
         ExprKind::Logical(b) => Some(Const::Logical(*b)),
         ExprKind::Str(s) => Some(Const::Str(s.clone())),
         ExprKind::Var(name) => env.constant(name).cloned(),
-        ExprKind::Apply { name, args } if env.is_intrinsic(name) => {
+        ExprKind::Apply { name, args } if env.intrinsic(name).is_some() => {
+            let row = env.intrinsic(name)?;
             let vals = args
                 .iter()
                 .map(|a| fold(a, env))
                 .collect::<Option<Vec<_>>>()?;
-            intrinsic(name, &vals)
+            of_result_type(intrinsic(name, &vals)?, row.result)
         }
         ExprKind::Apply { .. } | ExprKind::Range { .. } => None,
         ExprKind::Unary(op, x) => unary(*op, fold(x, env)?),
@@ -182,7 +185,9 @@ pub fn int_arith(op: BinOp, a: i64, b: i64) -> Option<Const> {
     Some(Const::Int(v))
 }
 
-/// The elementary intrinsics that may appear in PARAMETER expressions.
+/// The value of an elementary intrinsic that may appear in PARAMETER
+/// expressions, before [`of_result_type`]: the conversions (`DBLE`,
+/// `INT`, ...) give their argument as it is.
 fn intrinsic(name: &str, args: &[Const]) -> Option<Const> {
     let ints: Option<Vec<i64>> = args
         .iter()
@@ -192,27 +197,59 @@ fn intrinsic(name: &str, args: &[Const]) -> Option<Const> {
         })
         .collect();
     let reals: Option<Vec<f64>> = args.iter().map(Const::as_real).collect();
-    match (name, ints, reals) {
-        ("MAX" | "MAX0", Some(v), _) => v.into_iter().max().map(Const::Int),
-        ("MIN" | "MIN0", Some(v), _) => v.into_iter().min().map(Const::Int),
-        ("MAX" | "AMAX1" | "DMAX1", _, Some(v)) if !v.is_empty() => {
+    match (name, ints.as_deref(), reals) {
+        (
+            "INT" | "IFIX" | "IDINT" | "INT2" | "INT8" | "LONG" | "SHORT" | "REAL" | "FLOAT"
+            | "SNGL" | "DBLE" | "DFLOAT",
+            _,
+            Some(v),
+        ) if v.len() == 1 => Some(args[0].clone()),
+        ("MAX" | "MAX0" | "AMAX0", Some(v), _) => v.iter().copied().max().map(Const::Int),
+        ("MIN" | "MIN0" | "AMIN0", Some(v), _) => v.iter().copied().min().map(Const::Int),
+        ("MAX" | "AMAX1" | "DMAX1" | "MAX1", _, Some(v)) if !v.is_empty() => {
             Some(Const::Real(v.into_iter().fold(f64::MIN, f64::max)))
         }
-        ("MIN" | "AMIN1" | "DMIN1", _, Some(v)) if !v.is_empty() => {
+        ("MIN" | "AMIN1" | "DMIN1" | "MIN1", _, Some(v)) if !v.is_empty() => {
             Some(Const::Real(v.into_iter().fold(f64::MAX, f64::min)))
         }
-        ("MOD", Some(v), _) if v.len() == 2 => v[0].checked_rem(v[1]).map(Const::Int),
-        ("ABS" | "IABS", Some(v), _) if v.len() == 1 => v[0].checked_abs().map(Const::Int),
+        ("MOD", Some(&[a, b]), _) => a.checked_rem(b).map(Const::Int),
+        ("ABS" | "IABS", Some(&[a]), _) => a.checked_abs().map(Const::Int),
         ("ABS", _, Some(v)) if v.len() == 1 => Some(Const::Real(v[0].abs())),
-        ("INT" | "IFIX" | "IDINT", _, Some(v)) if v.len() == 1 && v[0].abs() < 9.0e18 => {
-            Some(Const::Int(v[0].trunc() as i64))
-        }
         ("NINT", _, Some(v)) if v.len() == 1 && v[0].abs() < 9.0e18 => {
             Some(Const::Int(v[0].round() as i64))
         }
-        ("REAL" | "FLOAT" | "DBLE" | "SNGL", _, Some(v)) if v.len() == 1 => Some(Const::Real(v[0])),
+        ("IAND" | "AND", Some(&[a, b]), _) => Some(Const::Int(a & b)),
+        ("IOR" | "OR", Some(&[a, b]), _) => Some(Const::Int(a | b)),
+        ("IEOR" | "XOR", Some(&[a, b]), _) => Some(Const::Int(a ^ b)),
+        ("ISHFT", Some(&[a, shift]), _) => ishft(a, shift).map(Const::Int),
         _ => None,
     }
+}
+
+/// `ISHFT` of a non-negative value whose result does not depend on the
+/// integer's kind: bits shifted out at the left would, so such a shift
+/// does not fold.
+fn ishft(a: i64, shift: i64) -> Option<i64> {
+    if a < 0 || shift.abs() > 62 {
+        return None;
+    }
+    if shift < 0 {
+        return Some(a >> -shift);
+    }
+    let v = i128::from(a) << shift;
+    (v <= i128::from(i32::MAX)).then_some(v as i64)
+}
+
+/// `c` as a value of the function's result type: `DBLE(3)/2` is 1.5, not 1.
+fn of_result_type(c: Const, result: ResultType) -> Option<Const> {
+    Some(match (result, c) {
+        (ResultType::Of(Ty::Integer), Const::Real(v)) if v.abs() < 9.0e18 => {
+            Const::Int(v.trunc() as i64)
+        }
+        (ResultType::Of(Ty::Integer), Const::Real(_)) => return None,
+        (ResultType::Of(Ty::Real | Ty::Double), Const::Int(n)) => Const::Real(n as f64),
+        (_, c) => c,
+    })
 }
 
 /// Binding strength of an operator level, for minimal parentheses.

@@ -1,64 +1,11 @@
 //! The functions of the HPF_LIBRARY module (HPF 1.1, section 7): in a unit
-//! that USEs it they are intrinsics, which read their arguments and write
-//! nothing. Elsewhere the same names are ordinary external functions. (The
-//! library's inquiry subroutines need nothing: a CALL is a call.)
+//! that USEs it they are intrinsics (rows of [`crate::intrinsics`]), which
+//! read their arguments and write nothing. Elsewhere the same names are
+//! ordinary external functions. (The library's inquiry subroutines need
+//! nothing: a CALL is a call.)
 
 use crate::ast::Name;
-
-const FUNCTIONS: &[&str] = &[
-    "ALL_PREFIX",
-    "ALL_SCATTER",
-    "ALL_SUFFIX",
-    "ANY_PREFIX",
-    "ANY_SCATTER",
-    "ANY_SUFFIX",
-    "COPY_PREFIX",
-    "COPY_SCATTER",
-    "COPY_SUFFIX",
-    "COUNT_PREFIX",
-    "COUNT_SCATTER",
-    "COUNT_SUFFIX",
-    "GRADE_DOWN",
-    "GRADE_UP",
-    "IALL",
-    "IALL_PREFIX",
-    "IALL_SCATTER",
-    "IALL_SUFFIX",
-    "IANY",
-    "IANY_PREFIX",
-    "IANY_SCATTER",
-    "IANY_SUFFIX",
-    "ILEN",
-    "IPARITY",
-    "IPARITY_PREFIX",
-    "IPARITY_SCATTER",
-    "IPARITY_SUFFIX",
-    "LEADZ",
-    "MAXVAL_PREFIX",
-    "MAXVAL_SCATTER",
-    "MAXVAL_SUFFIX",
-    "MINVAL_PREFIX",
-    "MINVAL_SCATTER",
-    "MINVAL_SUFFIX",
-    "PARITY",
-    "PARITY_PREFIX",
-    "PARITY_SCATTER",
-    "PARITY_SUFFIX",
-    "POPCNT",
-    "POPPAR",
-    "PRODUCT_PREFIX",
-    "PRODUCT_SCATTER",
-    "PRODUCT_SUFFIX",
-    "SORT_DOWN",
-    "SORT_UP",
-    "SUM_PREFIX",
-    "SUM_SCATTER",
-    "SUM_SUFFIX",
-];
-
-fn is_function(name: &str) -> bool {
-    FUNCTIONS.contains(&name)
-}
+use crate::intrinsics::{self, Intrinsic};
 
 /// The library functions one `USE HPF_LIBRARY` statement makes visible.
 pub struct LibraryUse<'a> {
@@ -69,15 +16,15 @@ pub struct LibraryUse<'a> {
 }
 
 impl LibraryUse<'_> {
-    /// Whether `local` names a library function in the unit. A renamed
+    /// The library function `local` names in the unit, if any. A renamed
     /// function is visible only by its new name.
-    pub fn sees(&self, local: &str) -> bool {
+    pub fn function(&self, local: &str) -> Option<&'static Intrinsic> {
         let listed = self
             .names
             .iter()
-            .any(|(l, lib)| l.text == local && is_function(lib));
-        listed
-            || !self.only && is_function(local) && !self.names.iter().any(|(_, lib)| lib == local)
+            .find_map(|(l, lib)| (l.text == local).then(|| intrinsics::hpf_library(lib))?);
+        let renamed_away = self.names.iter().any(|(_, lib)| lib == local);
+        listed.or_else(|| (!self.only && !renamed_away).then(|| intrinsics::hpf_library(local))?)
     }
 }
 
@@ -92,24 +39,32 @@ mod tests {
         }
     }
 
+    fn seen(u: &LibraryUse, local: &str) -> Option<&'static str> {
+        u.function(local).map(|r| r.name)
+    }
+
     #[test]
     fn only_lists_and_renames() {
         let all = LibraryUse {
             only: false,
             names: &[],
         };
-        assert!(all.sees("SUM_SCATTER") && !all.sees("FOO"));
+        assert_eq!(seen(&all, "SUM_SCATTER"), Some("SUM_SCATTER"));
+        assert_eq!(seen(&all, "FOO"), None);
         let renamed = [(name("SS"), "SUM_SCATTER".to_string())];
         let r = LibraryUse {
             only: false,
             names: &renamed,
         };
-        assert!(r.sees("SS") && !r.sees("SUM_SCATTER") && r.sees("GRADE_UP"));
+        assert_eq!(seen(&r, "SS"), Some("SUM_SCATTER"));
+        assert_eq!(seen(&r, "SUM_SCATTER"), None);
+        assert_eq!(seen(&r, "GRADE_UP"), Some("GRADE_UP"));
         let listed = [(name("ILEN"), "ILEN".to_string())];
         let o = LibraryUse {
             only: true,
             names: &listed,
         };
-        assert!(o.sees("ILEN") && !o.sees("GRADE_UP"));
+        assert_eq!(seen(&o, "ILEN"), Some("ILEN"));
+        assert_eq!(seen(&o, "GRADE_UP"), None);
     }
 }

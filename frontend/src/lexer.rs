@@ -40,7 +40,7 @@ keywords! {
     With = "WITH", Distribute = "DISTRIBUTE", Onto = "ONTO", Cyclic = "CYCLIC",
     Independent = "INDEPENDENT", New = "NEW", Dynamic = "DYNAMIC",
     Realign = "REALIGN", Redistribute = "REDISTRIBUTE", Inherit = "INHERIT",
-    Extrinsic = "EXTRINSIC", Use = "USE",
+    Extrinsic = "EXTRINSIC", Use = "USE", Namelist = "NAMELIST",
 }
 
 /// Words written without their blank (`ENDDO`) and the words they stand for.
@@ -122,6 +122,9 @@ pub enum Tok {
     Hpf,
     /// Put by [`crate::classify`]: a FORMAT statement (contents not kept).
     Format,
+    /// Put by [`crate::classify`]: the `POINTER` of a Cray pointer
+    /// statement, `POINTER (P, A(N))`.
+    CrayPointer,
 }
 
 impl Tok {
@@ -138,6 +141,7 @@ impl Tok {
             Tok::Unmodelled(u) => u.what.clone(),
             Tok::Hpf => "`!HPF$`".into(),
             Tok::Format => "`FORMAT`".into(),
+            Tok::CrayPointer => "`POINTER`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }
@@ -188,6 +192,8 @@ pub enum LexError {
     BadChar,
     Unterminated,
     IntTooLarge,
+    /// A digit the base of a BOZ constant does not have (`B'102'`).
+    BozDigit(char),
 }
 
 #[derive(Logos, Debug, PartialEq)]
@@ -203,6 +209,12 @@ enum Raw {
     #[token("'", |l| string(l, '\''))]
     #[token("\"", |l| string(l, '"'))]
     Str(String),
+    /// `B'101'`, `O'17'`, `Z'FF'`, `X'FF'` and `'FF'X`, `'17'O` (GNU, DEC).
+    #[regex("[BbOoZzXx]'[0-9A-Za-z]+'", boz)]
+    #[regex("[BbOoZzXx]\"[0-9A-Za-z]+\"", boz)]
+    #[regex("'[0-9A-Fa-f]+'[BbOoZzXx]", boz)]
+    #[regex("\"[0-9A-Fa-f]+\"[BbOoZzXx]", boz)]
+    Boz(i64),
     #[regex(r"\.[A-Za-z]+\.", dot_operator)]
     Dot(Tok),
     #[token("+")]
@@ -321,6 +333,12 @@ fn number(lex: &mut logos::Lexer<Raw>) -> Result<Tok, LexError> {
             n += 1 + k;
         }
     }
+    if n == 0 && matches!(rest.first(), Some(b'H' | b'h')) {
+        let before = &lex.source()[..lex.span().start];
+        if let Some(count) = hollerith_count(before, lex.slice()) {
+            return Ok(hollerith(lex, count));
+        }
+    }
     let int_text = lex.slice().to_string();
     lex.bump(n);
     if real {
@@ -331,6 +349,52 @@ fn number(lex: &mut logos::Lexer<Raw>) -> Result<Tok, LexError> {
             .map(Tok::Int)
             .map_err(|_| LexError::IntTooLarge)
     }
+}
+
+/// The length of the Hollerith constant `<digits>H...` whose digits
+/// follow `before`, when they start one: after `(`, `,`, `/` or `=` (blanks
+/// between), where a count followed by `H` can be nothing else
+/// (`FORMAT(1X, 5HHELLO)`, `DATA A /4HABCD/`, `CALL F(3HABC)`).
+pub fn hollerith_count(before: &str, digits: &str) -> Option<usize> {
+    let opens = before
+        .trim_end_matches([' ', '\t'])
+        .ends_with(['(', ',', '/', '=']);
+    let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    (opens && all_digits).then(|| digits.parse().ok()).flatten()
+}
+
+/// The `count` characters after the `H` (fewer when the statement ends
+/// first, as when an editor dropped trailing blanks), as a character
+/// constant.
+fn hollerith(lex: &mut logos::Lexer<Raw>, count: usize) -> Tok {
+    let text: String = lex.remainder()[1..].chars().take(count).collect();
+    lex.bump(1 + text.len());
+    Tok::Str(text)
+}
+
+/// The value of a BOZ constant: its bits as an integer of 64 (`Z'FF'` is
+/// 255; a 64-bit pattern with the top bit set is negative).
+fn boz(lex: &mut logos::Lexer<Raw>) -> Result<i64, LexError> {
+    let s = lex.slice();
+    let (letter, digits) = if s.starts_with(['\'', '"']) {
+        (s.as_bytes()[s.len() - 1], &s[1..s.len() - 2])
+    } else {
+        (s.as_bytes()[0], &s[2..s.len() - 1])
+    };
+    let radix = match letter.to_ascii_uppercase() {
+        b'B' => 2,
+        b'O' => 8,
+        _ => 16,
+    };
+    let mut v: u64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(radix).ok_or(LexError::BozDigit(c))?;
+        v = v
+            .checked_mul(u64::from(radix))
+            .and_then(|v| v.checked_add(u64::from(d)))
+            .ok_or(LexError::IntTooLarge)?;
+    }
+    Ok(v as i64)
 }
 
 /// A character constant; a doubled quote stands for one.
@@ -382,6 +446,7 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
             Ok(Raw::Number(t)) | Ok(Raw::Dot(t)) => t,
             Ok(Raw::DotReal) => Tok::Real(lex.slice().to_string()),
             Ok(Raw::Str(v)) => Tok::Str(v),
+            Ok(Raw::Boz(v)) => Tok::Int(v),
             Ok(Raw::Plus) => Tok::Plus,
             Ok(Raw::Minus) => Tok::Minus,
             Ok(Raw::Star) => Tok::Star,
@@ -413,6 +478,10 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
                         }
                         LexError::Unterminated => "unterminated character constant".into(),
                         LexError::IntTooLarge => "integer constant too large".into(),
+                        LexError::BozDigit(c) => format!(
+                            "`{}` is not a digit of this binary, octal or hexadecimal constant",
+                            c.escape_debug()
+                        ),
                     };
                     problem = Some(LexProblem { at: s, message });
                 }
@@ -426,7 +495,7 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
 
 /// A word becomes a keyword (or the keywords of a compound such as
 /// `ENDDO`) or a name. Keywords are looked up without allocating.
-fn push_word(toks: &mut Vec<Spanned>, word: &str, at: usize) {
+pub fn push_word(toks: &mut Vec<Spanned>, word: &str, at: usize) {
     let mut buf = [0u8; 16];
     let upper = (word.len() <= buf.len()).then(|| {
         let b = &mut buf[..word.len()];
@@ -500,6 +569,55 @@ mod tests {
         );
         let (_, p) = tokenize("X = 'abc", 0);
         assert_eq!(p.unwrap().message, "unterminated character constant");
+    }
+
+    #[test]
+    fn hollerith_constants_after_an_opening_or_separating_character() {
+        assert_eq!(
+            toks("(5HHI YO,1H )"),
+            [
+                Tok::LParen,
+                Tok::Str("HI YO".into()),
+                Tok::Comma,
+                Tok::Str(" ".into()),
+                Tok::RParen
+            ]
+        );
+        assert_eq!(toks("/ 3habc/")[1], Tok::Str("abc".into()));
+        // A count past the end of the statement takes what is there.
+        assert_eq!(toks("=9HAB"), [Tok::Equals, Tok::Str("AB".into())]);
+        // Not after a name, an operator or a `*`: `REAL*8 H`, `DO 10 H = ...`.
+        assert_eq!(
+            toks("REAL*8H"),
+            [
+                Tok::Kw(Kw::Real),
+                Tok::Star,
+                Tok::Int(8),
+                Tok::Ident("H".into())
+            ]
+        );
+        assert_eq!(toks("X+2H")[2], Tok::Int(2));
+    }
+
+    #[test]
+    fn boz_constants_are_integers() {
+        assert_eq!(
+            toks("B'101' O'17' Z'ff' X\"FF\" 'FF'X '17'o"),
+            [5, 15, 255, 255, 255, 15].map(Tok::Int)
+        );
+        assert_eq!(toks("Z'FFFFFFFFFFFFFFFF'"), [Tok::Int(-1)]);
+        // A string followed by something else stays a string.
+        assert_eq!(
+            toks("'FF',X"),
+            [Tok::Str("FF".into()), Tok::Comma, Tok::Ident("X".into())]
+        );
+        assert_eq!(toks("ZZ'1'")[0], Tok::Ident("ZZ".into()));
+        let (_, p) = tokenize("L = B'102'", 0);
+        let p = p.unwrap();
+        assert_eq!(p.at, 4);
+        assert!(p.message.contains("`2` is not a digit"), "{}", p.message);
+        let (_, p) = tokenize("L = Z'1FFFFFFFFFFFFFFFF'", 0);
+        assert_eq!(p.unwrap().message, "integer constant too large");
     }
 
     #[test]

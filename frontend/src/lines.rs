@@ -7,6 +7,11 @@
 //! labels as leading digits. Both: `!` comments outside strings, `;`
 //! between statements, HPF directive lines (`!HPF$`, `CHPF$`, `*HPF$`).
 //!
+//! Fixed form ignores blanks outside character and Hollerith constants
+//! (`. EQ .` is `.EQ.`, `GO TO` is `GOTO`, `X MAX` is `XMAX`): its
+//! statements are built without them, and [`crate::fixed_words`] splits
+//! the keywords that then run into names (`DO10I=1,N`).
+//!
 //! Each logical statement keeps a map from its text back to file positions,
 //! so every token reports where it really stands: the stage reads
 //! [`SourceLine`]s, which already know their file, line and columns (a
@@ -14,6 +19,7 @@
 //! expanded in it).
 
 use crate::ast::{FileId, Pos};
+use crate::lexer::hollerith_count;
 use crate::source::{Form, Reporter};
 
 /// One physical line and where its characters stand in the sources.
@@ -69,6 +75,9 @@ pub struct LogicalStmt {
     pub label: Option<(u32, Pos)>,
     /// An HPF directive (the sentinel is not in `text`).
     pub hpf: bool,
+    /// Fixed-form statement text, whose blanks were left out: words may
+    /// run together. HPF directives keep their blanks.
+    pub squeezed: bool,
     /// Runs of `text` that stand on consecutive columns of one line. A
     /// non-ASCII character gets a run of its own, so within a run byte
     /// offsets and columns advance together.
@@ -109,6 +118,8 @@ struct Builder<'r> {
     cur: Option<LogicalStmt>,
     /// The quote character of a string still open at the end of the text.
     quote: Option<char>,
+    /// Characters still to come of a Hollerith constant (`5HHELLO`).
+    hollerith: usize,
     /// Where the next character would stand if it continued the last run.
     next: Option<Pos>,
     last_ascii: bool,
@@ -124,6 +135,7 @@ impl<'r> Builder<'r> {
             out: Vec::new(),
             cur: None,
             quote: None,
+            hollerith: 0,
             next: None,
             last_ascii: true,
             first: None,
@@ -137,6 +149,7 @@ impl<'r> Builder<'r> {
             code_start: 0,
             label,
             hpf,
+            squeezed: self.form == Form::Fixed && !hpf,
             segs: Vec::new(),
         });
     }
@@ -167,10 +180,16 @@ impl<'r> Builder<'r> {
     }
 
     /// Appends code characters `chars[from..to]` of `line`, splitting at
-    /// `;` outside strings. Stops at a `!` comment outside strings.
+    /// `;` outside constants, leaving out the blanks of a squeezed
+    /// statement. Stops at a `!` comment outside constants.
     fn push_code(&mut self, chars: &[char], from: usize, to: usize, line: &SourceLine) {
         for (i, &c) in chars.iter().enumerate().take(to).skip(from) {
             let pos = line.pos(i);
+            if self.hollerith > 0 {
+                self.hollerith -= 1;
+                self.push_char(c, pos);
+                continue;
+            }
             match self.quote {
                 Some(q) if c == q => self.quote = None,
                 Some(_) => {}
@@ -182,6 +201,8 @@ impl<'r> Builder<'r> {
                         self.start(None, hpf);
                         continue;
                     }
+                    'H' | 'h' => self.hollerith = self.hollerith_ahead(),
+                    ' ' | '\t' if self.cur.as_ref().is_some_and(|s| s.squeezed) => continue,
                     _ => {}
                 },
             }
@@ -189,8 +210,19 @@ impl<'r> Builder<'r> {
         }
     }
 
+    /// The length of the Hollerith constant whose `H` comes next, or 0.
+    fn hollerith_ahead(&self) -> usize {
+        let Some(cur) = &self.cur else {
+            return 0;
+        };
+        let text = &cur.text[cur.code_start..];
+        let body = text.trim_end_matches(|c: char| c.is_ascii_digit());
+        hollerith_count(body, &text[body.len()..]).unwrap_or(0)
+    }
+
     fn finish(&mut self) {
         self.quote = None;
+        self.hollerith = 0;
         self.next = None;
         self.last_ascii = true;
         let first = self.first.take();
@@ -437,7 +469,7 @@ mod tests {
         );
         let (v, rep) = run(Form::Fixed, &src);
         assert!(rep.diags.is_empty(), "{:?}", rep.diags);
-        assert_eq!(codes(&v), ["X = 1 +    2", "Y = 3", "CONTINUE"]);
+        assert_eq!(codes(&v), ["X=1+2", "Y=3", "CONTINUE"]);
         assert_eq!(v[0].label.map(|l| l.0), Some(10));
         assert_eq!(v[0].label.unwrap().1.col, 4);
         assert_eq!(v[2].label.map(|l| l.0), Some(20));
@@ -456,14 +488,37 @@ mod tests {
     #[test]
     fn fixed_continuation_zero_is_not_continuation_and_tabs_start_text() {
         let (v, _) = run(Form::Fixed, "      X = 1\n     0Y = 2\n10\tZ = 3\n\t1+ 4\n");
-        assert_eq!(codes(&v), ["X = 1", "Y = 2", "Z = 3+ 4"]);
+        assert_eq!(codes(&v), ["X=1", "Y=2", "Z=3+4"]);
         assert_eq!(v[2].label.map(|l| l.0), Some(10));
     }
 
     #[test]
     fn fixed_bang_inside_string_is_not_a_comment() {
         let (v, _) = run(Form::Fixed, "      PRINT *, 'A!B' ! c\n");
-        assert_eq!(codes(&v), ["PRINT *, 'A!B'"]);
+        assert_eq!(codes(&v), ["PRINT*,'A!B'"]);
+    }
+
+    #[test]
+    fn fixed_blanks_are_left_out_but_constants_keep_theirs() {
+        let src = "      IF (X . EQ . 'A B') Y = 1\n  100 FORMAT (1X, 6HA ;B!', 'C D')\n      D = 1\n     &  0\n";
+        let (v, rep) = run(Form::Fixed, src);
+        assert!(rep.diags.is_empty(), "{:?}", rep.diags);
+        assert_eq!(
+            codes(&v),
+            ["IF(X.EQ.'A B')Y=1", "FORMAT(1X,6HA ;B!','C D')", "D=10"]
+        );
+        assert!(v.iter().all(|s| s.squeezed));
+        // `Y` keeps its place on the line.
+        let off = v[0].text.find('Y').unwrap();
+        assert_eq!(v[0].pos_at(off).col, 27);
+        let off = v[2].text.find('0').unwrap();
+        assert_eq!((v[2].pos_at(off).line, v[2].pos_at(off).col), (4, 9));
+        // Directives and free form keep their blanks.
+        let (v, _) = run(Form::Fixed, "CHPF$ ALIGN A(I) WITH T(I)\n");
+        assert_eq!(codes(&v), ["ALIGN A(I) WITH T(I)"]);
+        let (w, _) = run(Form::Free, "x = a . b\n");
+        assert_eq!(codes(&w), ["x = a . b"]);
+        assert!(!v[0].squeezed && !w[0].squeezed);
     }
 
     #[test]

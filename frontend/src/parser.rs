@@ -239,7 +239,7 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
     let (mut toks, problem) = tokenize(&st.text, st.code_start);
     let first = toks.first()?.0;
     let pos = st.pos_at(first);
-    if let Err(warning) = classify(&mut toks, st.hpf) {
+    if let Err(warning) = classify(&mut toks, st.hpf, st.squeezed) {
         rep.warning(pos, warning);
         return None;
     }

@@ -132,20 +132,17 @@ pub fn split_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// How many diagnostics one file may produce before the rest are dropped,
-/// so that a garbage file cannot flood the output (or memory).
-const MAX_DIAGNOSTICS_PER_FILE: usize = 200;
-
 /// How much of a source line a diagnostic keeps; the renderer shows 200
 /// characters, so a 10 MB line is not copied into every message.
 const MAX_SOURCE_LINE: usize = 400;
 
-/// The files read so far and the diagnostics against them.
+/// The files read so far and the diagnostics against them. All are kept
+/// (at most a few per statement or line, so memory stays proportional to
+/// the input); [`crate::diagnostics::shown`] chooses what is printed.
 #[derive(Default)]
 pub struct Reporter {
     pub files: Vec<SourceFile>,
     pub diags: Vec<Diagnostic>,
-    per_file: Vec<usize>,
 }
 
 impl Reporter {
@@ -155,7 +152,6 @@ impl Reporter {
             path: path.to_string(),
             lines: split_lines(text),
         });
-        self.per_file.push(0);
         self.files.len() - 1
     }
 
@@ -183,23 +179,6 @@ impl Reporter {
         let Some(file) = self.files.get(pos.file) else {
             return;
         };
-        let count = &mut self.per_file[pos.file];
-        *count += 1;
-        if *count > MAX_DIAGNOSTICS_PER_FILE {
-            if *count == MAX_DIAGNOSTICS_PER_FILE + 1 {
-                self.diags.push(Diagnostic {
-                    severity: Severity::Error,
-                    path: file.path.clone(),
-                    line: 0,
-                    col: 0,
-                    message: format!(
-                        "too many diagnostics ({MAX_DIAGNOSTICS_PER_FILE}); the rest of this file's are not shown"
-                    ),
-                    source_line: None,
-                });
-            }
-            return;
-        }
         let source_line = (pos.line as usize)
             .checked_sub(1)
             .and_then(|i| file.lines.get(i))
@@ -248,23 +227,5 @@ mod tests {
             .unwrap_err()
             .contains("UTF-8"));
         assert_eq!(check_text(b"x = 1".to_vec()).unwrap(), "x = 1");
-    }
-
-    #[test]
-    fn diagnostics_stop_after_the_cap() {
-        let mut r = Reporter::default();
-        let f = r.add_file("a.f90", "x\n");
-        for _ in 0..MAX_DIAGNOSTICS_PER_FILE + 50 {
-            r.error(
-                Pos {
-                    file: f,
-                    line: 1,
-                    col: 1,
-                },
-                "bad",
-            );
-        }
-        assert_eq!(r.diags.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
-        assert!(r.diags.last().unwrap().message.contains("too many"));
     }
 }

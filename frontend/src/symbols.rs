@@ -16,6 +16,7 @@ use crate::ast::{
 };
 use crate::fold::{self, Const, Env};
 use crate::hpf_library::LibraryUse;
+use crate::intrinsics::{self, Form, Intrinsic};
 
 /// What a bare name in an expression stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,12 +32,12 @@ pub enum NameClass {
 }
 
 /// What `NAME(args)` stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ApplyClass {
     Element,
     /// `C(1:3)` on a CHARACTER scalar.
     Substring,
-    Intrinsic,
+    Intrinsic(&'static Intrinsic),
     /// An external function: a call.
     Function,
     /// A statement function of the unit: evaluated in place.
@@ -69,6 +70,8 @@ pub struct Symbols<'a> {
     externals: HashSet<String>,
     declared_intrinsics: HashSet<String>,
     stmt_functions: HashMap<String, StmtFunction<'a>>,
+    /// Cray pointees: they may be any storage.
+    pointees: HashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
     program_units: &'a HashSet<&'a str>,
     /// `USE HPF_LIBRARY` statements: their functions are intrinsics.
@@ -103,6 +106,7 @@ impl<'a> Symbols<'a> {
             externals: HashSet::new(),
             declared_intrinsics: HashSet::new(),
             stmt_functions: HashMap::new(),
+            pointees: HashSet::new(),
             program_units,
             hpf_library: Vec::new(),
         };
@@ -151,12 +155,20 @@ impl<'a> Symbols<'a> {
                         }
                     }
                 }
+                // A pointee may be any storage: never a definition that kills.
+                DeclKind::CrayPointer(pairs) => {
+                    for (_, pointee) in pairs {
+                        s.add_dims(pointee);
+                        s.pointees.insert(pointee.name.text.clone());
+                    }
+                }
                 DeclKind::UseHpfLibrary { only, names } => {
                     s.hpf_library.push(LibraryUse { only: *only, names })
                 }
                 DeclKind::Equivalence(_)
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)
+                | DeclKind::Namelist(_)
                 | DeclKind::Hpf(_) => {}
             }
         }
@@ -292,6 +304,11 @@ impl<'a> Symbols<'a> {
         self.params.get(name)
     }
 
+    /// A Cray pointee, which may be any storage.
+    pub fn is_pointee(&self, name: &str) -> bool {
+        self.pointees.contains(name)
+    }
+
     pub fn is_external(&self, name: &str) -> bool {
         self.externals.contains(name)
     }
@@ -330,11 +347,31 @@ impl<'a> Symbols<'a> {
             ApplyClass::Substring
         } else if self.stmt_functions.contains_key(name) {
             ApplyClass::StatementFunction
-        } else if self.is_intrinsic(name) {
-            ApplyClass::Intrinsic
+        } else if let Some(row) = self.intrinsic(name, Form::Function) {
+            ApplyClass::Intrinsic(row)
         } else {
             ApplyClass::Function
         }
+    }
+
+    /// The intrinsic of this form that `name` stands for (an HPF_LIBRARY
+    /// function where the unit USEs it), unless the unit made the name
+    /// into something else (EXTERNAL, an array, a statement function, a
+    /// dummy argument, a unit of the program). A type statement does not:
+    /// `INTEGER IARGC` types the intrinsic.
+    pub fn intrinsic(&self, name: &str, form: Form) -> Option<&'static Intrinsic> {
+        let hidden = self.externals.contains(name)
+            || self.dims.contains_key(name)
+            || self.stmt_functions.contains_key(name)
+            || self.program_units.contains(name)
+            || self.unit.args.iter().any(|a| a.text == name);
+        if hidden {
+            return None;
+        }
+        intrinsics::lookup(name, form).or_else(|| match form {
+            Form::Function => self.hpf_library.iter().find_map(|u| u.function(name)),
+            Form::Subroutine => None,
+        })
     }
 }
 
@@ -344,16 +381,8 @@ impl Env for Symbols<'_> {
         self.params.get(name).or_else(|| self.kept.get(name))
     }
 
-    /// An intrinsic name that the unit has not made into something else.
-    fn is_intrinsic(&self, name: &str) -> bool {
-        (self.declared_intrinsics.contains(name)
-            || is_intrinsic_name(name)
-            || self.hpf_library.iter().any(|u| u.sees(name)))
-            && !self.externals.contains(name)
-            && !self.dims.contains_key(name)
-            && !self.stmt_functions.contains_key(name)
-            && !self.program_units.contains(name)
-            && !self.unit.args.iter().any(|a| a.text == name)
+    fn intrinsic(&self, name: &str) -> Option<&'static Intrinsic> {
+        Symbols::intrinsic(self, name, Form::Function)
     }
 }
 
@@ -409,161 +438,4 @@ pub fn type_name(t: &TypeSpec) -> &'static str {
         TypeSpec::Logical => "logical",
         TypeSpec::Character => "character",
     }
-}
-
-/// The intrinsic functions of Fortran 77, Fortran 90 and the HPF library
-/// that programs of this kind call.
-pub fn is_intrinsic_name(name: &str) -> bool {
-    matches!(
-        name,
-        "ABS"
-            | "ACHAR"
-            | "ACOS"
-            | "ADJUSTL"
-            | "ADJUSTR"
-            | "AIMAG"
-            | "AINT"
-            | "ALL"
-            | "ALLOCATED"
-            | "ALOG"
-            | "ALOG10"
-            | "AMAX0"
-            | "AMAX1"
-            | "AMIN0"
-            | "AMIN1"
-            | "AMOD"
-            | "ANINT"
-            | "ANY"
-            | "ASIN"
-            | "ASSOCIATED"
-            | "ATAN"
-            | "ATAN2"
-            | "BTEST"
-            | "CABS"
-            | "CCOS"
-            | "CEILING"
-            | "CEXP"
-            | "CHAR"
-            | "CLOG"
-            | "CMPLX"
-            | "CONJG"
-            | "COS"
-            | "COSH"
-            | "COUNT"
-            | "CSHIFT"
-            | "CSIN"
-            | "CSQRT"
-            | "DABS"
-            | "DACOS"
-            | "DASIN"
-            | "DATAN"
-            | "DATAN2"
-            | "DBLE"
-            | "DCOS"
-            | "DCOSH"
-            | "DDIM"
-            | "DEXP"
-            | "DIGITS"
-            | "DIM"
-            | "DINT"
-            | "DLOG"
-            | "DLOG10"
-            | "DMAX1"
-            | "DMIN1"
-            | "DMOD"
-            | "DNINT"
-            | "DOT_PRODUCT"
-            | "DPROD"
-            | "DSIGN"
-            | "DSIN"
-            | "DSINH"
-            | "DSQRT"
-            | "DTAN"
-            | "DTANH"
-            | "EOSHIFT"
-            | "EPSILON"
-            | "EXP"
-            | "EXPONENT"
-            | "FLOAT"
-            | "FLOOR"
-            | "FRACTION"
-            | "HUGE"
-            | "IABS"
-            | "IACHAR"
-            | "IAND"
-            | "IBCLR"
-            | "IBSET"
-            | "ICHAR"
-            | "IDIM"
-            | "IDINT"
-            | "IDNINT"
-            | "IEOR"
-            | "IFIX"
-            | "INDEX"
-            | "INT"
-            | "IOR"
-            | "ISHFT"
-            | "ISIGN"
-            | "KIND"
-            | "LBOUND"
-            | "LEN"
-            | "LEN_TRIM"
-            | "LGE"
-            | "LGT"
-            | "LLE"
-            | "LLT"
-            | "LOG"
-            | "LOG10"
-            | "LOGICAL"
-            | "MATMUL"
-            | "MAX"
-            | "MAX0"
-            | "MAX1"
-            | "MAXLOC"
-            | "MAXVAL"
-            | "MERGE"
-            | "MIN"
-            | "MIN0"
-            | "MIN1"
-            | "MINLOC"
-            | "MINVAL"
-            | "MOD"
-            | "MODULO"
-            | "NEAREST"
-            | "NINT"
-            | "NOT"
-            | "NUMBER_OF_PROCESSORS"
-            | "PACK"
-            | "PRECISION"
-            | "PRESENT"
-            | "PROCESSORS_SHAPE"
-            | "PRODUCT"
-            | "RADIX"
-            | "RANGE"
-            | "REAL"
-            | "REPEAT"
-            | "RESHAPE"
-            | "SCALE"
-            | "SCAN"
-            | "SELECTED_INT_KIND"
-            | "SELECTED_REAL_KIND"
-            | "SHAPE"
-            | "SIGN"
-            | "SIN"
-            | "SINH"
-            | "SIZE"
-            | "SNGL"
-            | "SPACING"
-            | "SPREAD"
-            | "SQRT"
-            | "SUM"
-            | "TAN"
-            | "TANH"
-            | "TINY"
-            | "TRANSPOSE"
-            | "TRIM"
-            | "UBOUND"
-            | "UNPACK"
-            | "VERIFY"
-    )
 }

@@ -75,3 +75,23 @@ fn an_unknown_or_opaque_callee_touches_every_block() {
     // OPAQ has a statement the analyses do not model (it might call anything).
     assert_eq!(used_at(&f, 8), ["U", "W", "X", "Y"]);
 }
+
+#[test]
+fn a_timer_that_calls_intrinsic_subroutines_touches_only_its_blocks() {
+    let (f, diags) = lower_src(
+        "t.f",
+        "      PROGRAM P
+      COMMON /A/ X
+      COMMON /T/ T0
+      CALL TICK
+      END
+      SUBROUTINE TICK
+      COMMON /T/ T0
+      CALL CPU_TIME(T0)
+      END
+",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    // CPU_TIME is no procedure of unknown effects: TICK touches /T/ only.
+    assert_eq!(used_at(&f, 4), ["T0"]);
+}

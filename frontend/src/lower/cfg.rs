@@ -21,6 +21,7 @@
 //! STOP and `end` have no successor.
 
 use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
+use crate::intrinsics::Form;
 use kaiseki_facts::{CfgEntry, CfgExit, Cond, Io, Opaque, Stmt as StmtFact, StmtLabel};
 
 use super::refs::StmtRefs;
@@ -216,9 +217,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             StmtKind::Call { name, args } => {
                 let id = self.number(s.pos, s.label, "call", true);
                 let mut r = StmtRefs::default();
-                r.calls.push((name.text.clone(), name.pos));
-                for a in args {
-                    self.arg(&mut r, a);
+                match self.syms.intrinsic(&name.text, Form::Subroutine) {
+                    Some(row) => self.intrinsic_args(&mut r, row, name.pos, args),
+                    None => {
+                        r.calls.push((name.text.clone(), name.pos));
+                        for a in args {
+                            self.arg(&mut r, a);
+                        }
+                    }
                 }
                 self.emit_refs(id, r);
                 single(id, true)

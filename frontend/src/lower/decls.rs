@@ -18,7 +18,8 @@ use kaiseki_facts::{
 
 use super::UnitLowerer;
 use crate::ast::{DataObject, Decl, DeclKind, Pos, Unit, UnitKind};
-use crate::fold::{self, Env};
+use crate::fold;
+use crate::intrinsics::{self, Form};
 use crate::symbols::{base_name, type_name};
 
 /// Where a declaration stands for numbering: its place in the unit's file.
@@ -106,6 +107,18 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         .or_insert(e.name.pos);
                 }
             }
+            DeclKind::CrayPointer(pairs) => {
+                for (pointer, pointee) in pairs {
+                    for n in [pointer, &pointee.name] {
+                        self.declared_vars.entry(n.text.clone()).or_insert(n.pos);
+                    }
+                }
+            }
+            DeclKind::Namelist(names) => {
+                for n in names {
+                    self.declared_vars.entry(n.text.clone()).or_insert(n.pos);
+                }
+            }
             DeclKind::Common { block, entities } => {
                 let block = if block.is_empty() {
                     "//".to_string()
@@ -160,6 +173,18 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     "intrinsic"
                 };
                 for n in names {
+                    let known = [Form::Function, Form::Subroutine]
+                        .iter()
+                        .any(|&f| intrinsics::lookup(&n.text, f).is_some());
+                    if kind == "intrinsic" && !known {
+                        self.error(
+                            n.pos,
+                            format!(
+                                "`{}` is declared INTRINSIC but is not an intrinsic procedure",
+                                n.text
+                            ),
+                        );
+                    }
                     self.g.facts.external.push(External {
                         unit: unit.clone(),
                         name: n.text.clone(),
@@ -250,7 +275,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             }
         }
         for (name, &pos) in &self.fn_uses.clone() {
-            let typed_elsewhere = syms.is_intrinsic(name)
+            let typed_elsewhere = syms.intrinsic(name, Form::Function).is_some()
+                || syms.intrinsic(name, Form::Subroutine).is_some()
                 || self.g.program.units.iter().any(|u| u.name.text == *name);
             if syms.implicit_none
                 && !syms.has_type(name)

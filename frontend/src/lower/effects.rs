@@ -14,6 +14,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::ast::{DeclKind, Expr, ExprKind, Program, Stmt, StmtKind, Unit};
+use crate::intrinsics::Form;
 use crate::symbols::{ApplyClass, Symbols};
 
 /// The COMMON blocks a call of each unit of the program may touch.
@@ -184,7 +185,10 @@ impl Walk<'_, '_> {
                 self.expr(e)
             }
             StmtKind::Call { name, args } => {
-                self.call(&name.text);
+                // An intrinsic subroutine (CPU_TIME, GETARG) touches no COMMON.
+                if self.syms.intrinsic(&name.text, Form::Subroutine).is_none() {
+                    self.call(&name.text);
+                }
                 args.iter().for_each(|e| self.expr(e));
             }
             StmtKind::Read { items } | StmtKind::Write { items } | StmtKind::Print { items } => {
@@ -207,7 +211,7 @@ impl Walk<'_, '_> {
             ExprKind::Apply { name, args } => {
                 match self.syms.classify_apply(name, args) {
                     ApplyClass::Function => self.call(name),
-                    ApplyClass::Intrinsic => {}
+                    ApplyClass::Intrinsic(_) => {}
                     _ => {
                         self.names.insert(name.clone());
                     }

@@ -9,6 +9,11 @@
 //! its definition), as they are read.
 //! PARAMETER constants, intrinsic and procedure names are not references.
 //!
+//! - An intrinsic reads its arguments, except those the table of
+//!   [`crate::intrinsics`] says it writes (`CALL GETARG(1, S)` defines S;
+//!   one it overwrites entirely, `CALL CPU_TIME(T)`, as a `must_def`).
+//!   It is no call: it touches no COMMON variable. A wrong number of
+//!   arguments is an error.
 //! - An actual argument of a CALL or of a non-intrinsic function that is a
 //!   variable, an array element or a whole array is passed by reference: a
 //!   use and a (may) definition at the same place; other arguments are
@@ -18,8 +23,9 @@
 //!   the uses in its bounds: sound, since the section is part of it.
 //! - A definition is a `must_def` when it overwrites the whole variable:
 //!   an assignment or READ of a scalar or a whole array, and the DO
-//!   variable; never an element, an argument, a substring, or a name that
-//!   shares storage with another (see [`super::storage`]).
+//!   variable; never an element, an argument, a substring, a name that
+//!   shares storage with another (see [`super::storage`]) or a Cray
+//!   pointee (which may be any storage).
 
 use kaiseki_facts::{
     ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
@@ -28,6 +34,7 @@ use kaiseki_facts::{
 use super::{Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos};
 use crate::fold;
+use crate::intrinsics::{Effect, Intrinsic};
 use crate::symbols::{ApplyClass, NameClass};
 use std::collections::BTreeSet;
 
@@ -81,7 +88,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             pos,
             must: access == Access::MustDef
                 && !matches!(shape, Shape::Element(_))
-                && self.storage.place(var).is_none(),
+                && self.storage.place(var).is_none()
+                && !self.syms.is_pointee(var),
             shape,
         };
         match access {
@@ -124,7 +132,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     self.name_ref(r, name, e.pos, Access::Use);
                     args.iter().for_each(|a| self.read(r, a));
                 }
-                ApplyClass::Intrinsic => args.iter().for_each(|a| self.read(r, a)),
+                ApplyClass::Intrinsic(row) => self.intrinsic_args(r, row, e.pos, args),
                 ApplyClass::Function => {
                     self.fn_uses.entry(name.clone()).or_insert(e.pos);
                     r.calls.push((name.clone(), e.pos));
@@ -164,7 +172,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     args.iter().for_each(|a| self.read(r, a));
                     self.name_ref(r, name, e.pos, Access::Def);
                 }
-                ApplyClass::Intrinsic | ApplyClass::Function | ApplyClass::StatementFunction => {
+                ApplyClass::Intrinsic(_) | ApplyClass::Function | ApplyClass::StatementFunction => {
                     self.error(
                         e.pos,
                         format!("`{name}` is not an array and cannot be assigned"),
@@ -209,6 +217,37 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
     }
 
+    /// The references of calling intrinsic `row` (whose name stands at
+    /// `pos`) with `args`, by what it does to each.
+    pub(super) fn intrinsic_args(
+        &mut self,
+        r: &mut StmtRefs<'a>,
+        row: &'static Intrinsic,
+        pos: Pos,
+        args: &'a [Expr],
+    ) {
+        if !row.takes(args.len()) {
+            self.error(
+                pos,
+                format!(
+                    "intrinsic `{}` takes {}, not {}",
+                    row.name,
+                    row.arity_text(),
+                    args.len()
+                ),
+            );
+        }
+        self.fn_uses.entry(row.name.to_string()).or_insert(pos);
+        for (i, a) in args.iter().enumerate() {
+            match row.effect(i) {
+                Effect::Read => self.read(r, a),
+                Effect::Write => self.write(r, a, true),
+                Effect::MayWrite => self.write(r, a, false),
+                Effect::Update => self.arg(r, a),
+            }
+        }
+    }
+
     /// What evaluating statement function `name` reads besides its
     /// arguments: the unit's variables in its body, as uses at the call
     /// (`pos`); array elements there are whole-array uses, since their
@@ -238,7 +277,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                             self.fn_uses.entry(callee.clone()).or_insert(pos);
                             r.calls.push((callee.clone(), pos));
                         }
-                        ApplyClass::Intrinsic => {}
+                        ApplyClass::Intrinsic(_) => {}
                     }
                     stack.extend(args.iter().rev());
                 }

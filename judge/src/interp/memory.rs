@@ -221,10 +221,14 @@ impl UnitInfo {
                     }
                 }
                 DeclKind::Equivalence(sets) => info.equivalences.extend(sets.iter().cloned()),
+                DeclKind::CrayPointer(_) => {
+                    info.unsupported = Some("Cray pointers are not supported by the judge".into())
+                }
                 DeclKind::Data(sets) => data.extend(sets),
                 DeclKind::Save(_)
                 | DeclKind::External(_)
                 | DeclKind::Intrinsic(_)
+                | DeclKind::Namelist(_)
                 | DeclKind::ImplicitNone
                 | DeclKind::Hpf(_)
                 | DeclKind::UseHpfLibrary { .. } => {}
