@@ -3,7 +3,7 @@
 //! gfortran's REAL is single precision, the judge's is double).
 //! gfortran is required: without it these tests fail, they never skip.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, storage_program, Generated};
+use kaiseki_judge::gen::{affine_nest, scalar_program, shared_nests, storage_program, Generated};
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
 
@@ -208,6 +208,11 @@ fn generated_scalar_programs_print_what_gfortran_prints() {
 #[test]
 fn generated_loop_nests_print_what_gfortran_prints() {
     check_generated("nest", affine_nest, 0..25);
+}
+
+#[test]
+fn generated_shared_nests_print_what_gfortran_prints() {
+    check_generated("shared", shared_nests, 0..25);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The generators: deterministic per seed, varied across seeds, and every
 //! program parses and runs in the judge on all its inputs, in bounds.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, storage_program, Generated};
+use kaiseki_judge::gen::{affine_nest, scalar_program, shared_nests, storage_program, Generated};
 use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
 use std::collections::BTreeSet;
 
@@ -21,6 +21,8 @@ fn same_seed_same_program_other_seed_other_program() {
     assert_ne!(affine_nest(3).source, affine_nest(4).source);
     assert_eq!(storage_program(3).source, storage_program(3).source);
     assert_ne!(storage_program(3).source, storage_program(4).source);
+    assert_eq!(shared_nests(3).source, shared_nests(3).source);
+    assert_ne!(shared_nests(3).source, shared_nests(4).source);
 }
 
 #[test]
@@ -264,4 +266,73 @@ fn storage_programs_have_dependences_between_names_of_one_cell() {
         in_sub && at_call,
         "in a subroutine: {in_sub}, at a call: {at_call}"
     );
+}
+
+#[test]
+fn shared_nests_run_on_all_inputs_and_take_both_arms() {
+    for seed in 0..150 {
+        let g = shared_nests(seed);
+        runs_cleanly(&g);
+        // P (the last value read) is 1 in some run and 0 in another.
+        let p: BTreeSet<&str> = g
+            .inputs
+            .iter()
+            .filter_map(|i| i.last())
+            .map(|s| &**s)
+            .collect();
+        assert_eq!(p, BTreeSet::from(["0", "1"]), "{:?}", g.inputs);
+    }
+}
+
+#[test]
+fn shared_nests_have_the_shapes_they_promise() {
+    let texts: Vec<String> = (0..60).map(|s| shared_nests(s).source).collect();
+    let any = |pat: &str| texts.iter().any(|t| t.contains(pat));
+    for pat in [
+        "IF (P .GT. 0) THEN",
+        "ELSE",
+        "IF (MOD(",
+        "M = M + ",
+        "M = M - ",
+        "L + ",
+        ", 2\n",
+        ", -1\n",
+    ] {
+        assert!(any(pat), "no program has {pat:?}");
+    }
+    // Outermost DO statements: the two initialization loops, then two or
+    // three nests.
+    let outermost = |t: &str| {
+        t.lines()
+            .filter(|l| l.strip_prefix("      ").unwrap_or(l).starts_with("DO "))
+            .count()
+    };
+    assert!(texts.iter().all(|t| (4..=5).contains(&outermost(t))));
+}
+
+#[test]
+fn shared_nests_join_nests_and_straight_line_code_through_arrays() {
+    // Array dependences without common loops after the initialization:
+    // between two nests, or between a nest and the code around it.
+    let mut kinds = BTreeSet::new();
+    for seed in 0..40 {
+        let g = shared_nests(seed);
+        let lines: Vec<&str> = g.source.lines().collect();
+        let init_end = lines
+            .iter()
+            .rposition(|l| l.contains("REAL(MOD("))
+            .expect("initialization loops") as u32
+            + 1;
+        let run = run_source(&g.file_name, &g.source, &g.inputs[0], &Config::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        for d in dependences(&run.trace) {
+            if (d.var == "A" || d.var == "B") && d.loops.is_empty() && d.src.pos.line > init_end + 2
+            {
+                kinds.insert(d.kind);
+            }
+        }
+    }
+    for k in [DepKind::Flow, DepKind::Anti, DepKind::Output] {
+        assert!(kinds.contains(&k), "no {k:?} dependence between nests");
+    }
 }

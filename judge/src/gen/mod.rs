@@ -6,10 +6,12 @@
 
 mod affine;
 mod emit;
+mod nests;
 mod scalar;
 mod storage;
 
 pub use affine::affine_nest;
+pub use nests::shared_nests;
 pub use scalar::scalar_program;
 pub use storage::storage_program;
 
