@@ -16,6 +16,7 @@
 //! references spelled as symbols ([`symbolic`]).
 //!
 //! Underneath: [`linear`] (checked integer affine expressions),
+//! [`ranges`] (the cheap bounds test asked first),
 //! [`diophantine`] (general integer solution of linear equations),
 //! [`feasibility`] (exact integer feasibility, Omega-test style, budgeted).
 //!
@@ -30,6 +31,7 @@ pub mod feasibility;
 pub mod functors;
 pub mod linear;
 pub mod pair;
+mod ranges;
 mod samples;
 pub mod symbolic;
 pub mod vectors;

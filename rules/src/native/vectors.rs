@@ -1,6 +1,9 @@
 //! Direction and distance vectors over all common loops, by hierarchical
 //! refinement of the exact test.
 //!
+//! First the cheap bounds test ([`super::ranges`]): subscript ranges that
+//! never overlap need no other question.
+//!
 //! The subscript equations are solved once in general form (the GCD test:
 //! no integer solution, no dependence); the domain and each common loop's
 //! distance `I'_g - I_g` are rewritten over the solution's parameters. Then,
@@ -161,6 +164,9 @@ impl Pair<'_> {
                 exact: false,
             }]
         };
+        if self.never_meet_by_ranges() {
+            return Vec::new();
+        }
         let solution = match diophantine::solve(&self.equations(), self.nvars()) {
             Ok(Some(solution)) => solution,
             Ok(None) => return Vec::new(),
@@ -316,13 +322,17 @@ impl Search {
         );
         match answer {
             Feasibility::Feasible(w) => {
-                let space = Space {
-                    domain: &frame.domain,
-                    distances: &frame.distances,
-                    map: &frame.map,
-                };
-                self.samples
-                    .walk(&space, &w, if first { FIRST_WALK } else { WALK });
+                // Samples answer questions about directions: a pair without
+                // common loops asks none after this one.
+                if !self.distances.is_empty() {
+                    let space = Space {
+                        domain: &frame.domain,
+                        distances: &frame.distances,
+                        map: &frame.map,
+                    };
+                    self.samples
+                        .walk(&space, &w, if first { FIRST_WALK } else { WALK });
+                }
                 frame
                     .map
                     .point(&w)
