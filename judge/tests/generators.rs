@@ -291,7 +291,7 @@ fn shared_nests_have_the_shapes_they_promise() {
     for pat in [
         "IF (P .GT. 0) THEN",
         "ELSE",
-        "IF (MOD(",
+        "IF (I .GT. ",
         "M = M + ",
         "M = M - ",
         "L + ",

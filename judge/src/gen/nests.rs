@@ -2,7 +2,8 @@
 //! between them: most dependences of a real program join references in
 //! different nests. 2-3 nests of depth 1-3 (triangular bounds, steps 1, 2
 //! and -1, an upper bound N read at run time or set), IF blocks on an
-//! input P (one run takes each arm) and on DO variables, accumulations
+//! input P and logical IFs on DO variables (the runs take every N the
+//! arrays are declared for, each with P = 1 and P = 0), accumulations
 //! into the scalars S and T, subscripts offset by a scalar L of known value
 //! and by an induction variable M (`M = M + c` first in a loop's body, M
 //! set just before the loop). The arrays are declared with the bounds
@@ -110,10 +111,8 @@ pub fn shared_nests(seed: u64) -> Generated {
     e.stmt("PRINT *, SUM(A), SUM(B), S, T, N, I, J, K, M");
     e.stmt("END");
 
-    // Each arm of each IF on P, with the fewest and the most iterations.
-    let n_values: &[i64] = if read_n { &[nmin, nmax] } else { &[nmin] };
-    let inputs = n_values
-        .iter()
+    // Each arm of each IF on P, with every N the arrays are declared for.
+    let inputs = (nmin..=nmax)
         .flat_map(|n| {
             [1, 0].map(|p| match read_n {
                 true => vec![n.to_string(), p.to_string()],
@@ -148,9 +147,17 @@ fn statement(g: &mut AffineGen, level: usize) -> Stmt {
             other: g.assignment(level),
         },
         2 if level > 0 => {
-            let var = LOOP_VARS[g.rng.range(0, level as i64 - 1) as usize];
+            // Below and above the middle of the DO variable's values: both
+            // arms run in a loop that spans them.
+            let k = g.rng.range(0, level as i64 - 1) as usize;
+            let mid = (g.vars[k].lo + g.vars[k].hi).div_euclid(2);
+            let mid = if mid < 0 {
+                format!("({mid})")
+            } else {
+                mid.to_string()
+            };
             Stmt::LogicalIf {
-                cond: format!("MOD({var}, 2) .EQ. 0"),
+                cond: format!("{} .GT. {mid}", LOOP_VARS[k]),
                 then,
             }
         }
