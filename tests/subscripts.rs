@@ -797,3 +797,73 @@ fn symbolic_bounds_prove_independence_only_where_ranges_cannot_meet() {
         ["flow < * possible"]
     );
 }
+
+/// Pairs in different nests, in straight-line code, one in a loop and one
+/// outside go through the subscript test like pairs in one nest: A(I) for
+/// I = 1..10 never meets A(J+10) or A(J+20) of the next nest, nor A(50);
+/// it may meet A(5), which is not every element it writes: possible.
+#[test]
+fn pairs_outside_one_nest_are_tested() {
+    let source = "      PROGRAM X
+      REAL A(100)
+      DO 10 I = 1, 10
+        A(I) = 1.0
+   10 CONTINUE
+      DO 20 J = 1, 10
+        A(J + 20) = A(J + 10)
+   20 CONTINUE
+      A(5) = 2.0
+      X = A(5)
+      Y = A(50)
+      PRINT *, X, Y
+      END
+";
+    let rows = deps_of("across.f", source);
+    let a_i = (4, 9);
+    for other in [(7, 9), (7, 21), (11, 11)] {
+        let between: Vec<&Dep> = rows
+            .iter()
+            .filter(|r| r.src == a_i && r.dst == other)
+            .collect();
+        assert!(between.is_empty(), "{between:?}");
+    }
+    assert_eq!(pair_rows(&rows, a_i, (9, 7), &[]), ["output   possible"]);
+    assert_eq!(pair_rows(&rows, (9, 7), (10, 11), &[]), ["flow   exact"]);
+}
+
+/// A pair without common loops is exact only when both touch one element
+/// and nothing else can write it in between: A(K) may be A(5).
+#[test]
+fn a_write_in_between_leaves_a_pair_without_common_loops_possible() {
+    let source = "      PROGRAM Y
+      REAL A(100)
+      READ *, K
+      A(5) = 2.0
+      X = A(5)
+      A(K) = 3.0
+      Y = A(5)
+      PRINT *, X, Y
+      END
+";
+    let rows = deps_of("between.f", source);
+    assert_eq!(pair_rows(&rows, (4, 7), (5, 11), &[]), ["flow   exact"]);
+    assert_eq!(pair_rows(&rows, (4, 7), (7, 11), &[]), ["flow   possible"]);
+    assert_eq!(pair_rows(&rows, (6, 7), (7, 11), &[]), ["flow   possible"]);
+}
+
+/// A loop of constant bounds writes A(3) in every iteration: the read
+/// after the loop always sees its last write.
+#[test]
+fn a_constant_element_written_in_a_loop_reaches_a_read_after_it_exactly() {
+    let source = "      PROGRAM Z
+      REAL A(100)
+      DO 10 I = 1, 10
+        A(3) = REAL(I)
+   10 CONTINUE
+      X = A(3)
+      PRINT *, X
+      END
+";
+    let rows = deps_of("after_loop.f", source);
+    assert_eq!(pair_rows(&rows, (4, 9), (6, 11), &[]), ["flow   exact"]);
+}
