@@ -184,12 +184,14 @@ fn vector_record(loops: &[i64], v: &DepVector) -> String {
 /// except in the same iterations of the common loops (it would make another
 /// distance), so the dependence is a direct one whenever it happens.
 ///
-/// The rules ask for both orders of nearly every pair: one search answers
-/// both ([`Pair::dependence_vectors_both_ways`], from the reference that
-/// sorts first by what it is ([`super::RefInfo`]'s order), so the answer depends
-/// neither on which order is asked first nor on how the loops are
-/// numbered), and the other order's records wait in the run's memo
-/// ([`Waiting`]).
+/// The rules ask for both orders of nearly every pair in one nest: one
+/// search answers both ([`Pair::dependence_vectors_both_ways`], from the
+/// reference that sorts first by what it is ([`super::RefInfo`]'s order), so
+/// the answer depends neither on which order is asked first nor on how the
+/// loops are numbered), and the other order's records wait in the run's
+/// memo ([`Waiting`]). A pair without common loops is asked in one order
+/// only (no back edge leads from the later reference to the earlier one),
+/// so its other order is not searched.
 fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let key: Vec<&str> = args.iter().map(text).collect();
     let waiting = ctx.memo(|_| Waiting::default());
@@ -233,7 +235,7 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
         Ok(p) => (p.dependence_vectors(), Vec::new()),
         Err(_) => (anything(), anything()),
     };
-    if key[..2] == key[2..] {
+    if key[..2] == key[2..] || loops.is_empty() {
         return records(search(&u, &v, false).0);
     }
     // Equal references (up to the numbering of their loops) make the same
