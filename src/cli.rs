@@ -9,7 +9,7 @@ use std::path::PathBuf;
     name = "kaiseki",
     version,
     about = "Dependence, subscript, parallelization, HPF communication and unrolling analyses of Fortran loop programs, on Datalog",
-    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki analyze prog.f -o out/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
+    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki parallel prog.f\n  kaiseki openmp prog.f -o prog_omp.f\n  kaiseki analyze prog.f -o out/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -82,6 +82,39 @@ pub enum Command {
         #[command(flatten)]
         rules: RulesArg,
         /// Threads: groups of program units are analyzed in parallel (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// Say for every loop whether its iterations can run in parallel, what that takes and what stops it.
+    #[command(
+        after_help = "Examples:\n  kaiseki parallel prog.f\n  kaiseki parallel prog.f --format csv > loops.csv\n\nVerdicts: parallel, parallel-with-transforms (the private, lastprivate, reductions and\ninductions columns say which), sequential (blockers: each carried dependence as\n`kind VAR src_line->dst_line`), excluded (I/O, calls, jumps out, STOP, DO WHILE)."
+    )]
+    Parallel {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+        format: TableFormat,
+        #[command(flatten)]
+        rules: RulesArg,
+        /// Threads: groups of program units are analyzed in parallel (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// Write the program with OpenMP directives before the outermost parallel loop of each nest.
+    #[command(
+        after_help = "Examples:\n  kaiseki openmp prog.f -o prog_omp.f\n  gfortran -fopenmp prog_omp.f && OMP_NUM_THREADS=4 ./a.out\n\nEvery line but the directives and the closed forms of induction variables is the original's."
+    )]
+    Openmp {
+        file: PathBuf,
+        /// The Fortran file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        rules: RulesArg,
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         jobs: Option<u16>,
         #[command(flatten)]

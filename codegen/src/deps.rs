@@ -5,7 +5,8 @@
 //! CSV header (stable): `unit,kind,var,src_line,src_col,dst_line,dst_col,
 //! loops,distance,direction,carrier,certainty,minimal`.
 
-use kaiseki_facts::{FactBase, Table, Value};
+use crate::{num, quote_from, sym};
+use kaiseki_facts::{FactBase, Table};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub const CSV_HEADER: [&str; 13] = [
@@ -194,20 +195,6 @@ impl<'a> Index<'a> {
             stmts,
             loop_line,
         }
-    }
-}
-
-fn num(v: &Value) -> i64 {
-    match v {
-        Value::Number(n) => *n,
-        Value::Symbol(_) => 0,
-    }
-}
-
-fn sym(v: &Value) -> &str {
-    match v {
-        Value::Symbol(s) => s,
-        Value::Number(_) => "",
     }
 }
 
@@ -409,18 +396,6 @@ pub fn csv_lines(rows: &[DepRow]) -> String {
         out.push('\n');
     }
     out
-}
-
-/// Quotes the CSV field `out[start..]` when it holds a comma, a quote or a
-/// newline.
-fn quote_from(out: &mut String, start: usize) {
-    let special = |b: &u8| matches!(b, b',' | b'"' | b'\n');
-    if out.as_bytes()[start..].iter().any(special) {
-        let field = out.split_off(start);
-        out.push('"');
-        out.push_str(&field.replace('"', "\"\""));
-        out.push('"');
-    }
 }
 
 /// The rows as an aligned table for people.

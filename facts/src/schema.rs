@@ -103,6 +103,18 @@ relations! {
     /// `assign_affine(stmt, form)`: the right-hand side of the scalar assignment `stmt` is the affine form `form`.
     AssignAffine assign_affine { stmt: i64, form: i64 }
 
+    /// `reduction_update(stmt, var, op)`: assignment `stmt` updates `var` (a scalar, or an element of array `var` with the same subscripts on both sides) as a reduction does: `var = var + e` or `- e` (op `+`), `var = var * e` (`*`), `var = MAX(var, e)` (`max`), `var = MIN(var, e)` (`min`), where `e` does not mention `var`.
+    ReductionUpdate reduction_update { stmt: i64, var: String, op: String }
+
+    /// `minmax_test(stmt, var, op, value)`: statement `stmt` is an IF with one part (a logical IF, or a block IF without ELSE IF and ELSE) whose condition compares scalar `var` with `value` (folded source text not mentioning `var`): `value .GT. var` or `var .LT. value` (also GE, LE) is op `max`, the reverse `min`.
+    MinmaxTest minmax_test { stmt: i64, var: String, op: String, value: String }
+
+    /// `guarded(stmt, test)`: statement `stmt` is in the part of the IF `test` (a `minmax_test`) that runs when its condition holds, directly (a statement nested in another construct there is guarded by that construct's statement only).
+    Guarded guarded { stmt: i64, test: i64 }
+
+    /// `copy_assign(stmt, var, value)`: the guarded assignment `stmt` gives scalar `var` the value of the expression `value` (folded source text).
+    CopyAssign copy_assign { stmt: i64, var: String, value: String }
+
     /// `cond(stmt, text)`: statement `stmt` branches on the condition `text` (block and logical IF, ELSE IF, DO WHILE, arithmetic IF).
     Cond cond { stmt: i64, text: String }
 

@@ -31,10 +31,10 @@ pub mod synth;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use lower::{lower, lower_units, CallEffects};
-pub use source::{MacroArg, SourceOptions};
+pub use source::{form_of, Form, MacroArg, SourceOptions};
 
 use preprocess::Input;
-use source::{form_of, is_preprocessed, read_text, Reporter};
+use source::{is_preprocessed, read_text, Reporter};
 
 /// Parses the given files (fixed or free form by extension; `.F`, `.F90`,
 /// `.fpp`... through the C preprocessor with the macros of `opts`) into one

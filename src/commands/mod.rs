@@ -4,6 +4,8 @@ mod analyze;
 mod check;
 mod deps;
 mod facts;
+mod openmp;
+mod parallel;
 mod query;
 
 use crate::cli::{Cli, Command, FileFormat, Shape};
@@ -49,6 +51,32 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             format,
             all,
             dot,
+            rules.rules.as_deref(),
+            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+        ),
+        Command::Parallel {
+            files,
+            format,
+            rules,
+            jobs,
+            input,
+        } => parallel::run(
+            &files,
+            &input.0,
+            format,
+            rules.rules.as_deref(),
+            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+        ),
+        Command::Openmp {
+            file,
+            output,
+            rules,
+            jobs,
+            input,
+        } => openmp::run(
+            &file,
+            &input.0,
+            &output,
             rules.rules.as_deref(),
             jobs.map_or_else(crate::groups::default_jobs, usize::from),
         ),

@@ -62,6 +62,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             }
         }
         self.in_loops(id);
+        self.mark_guarded(id);
         if executable {
             self.exec.push(id);
         }
@@ -178,6 +179,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             StmtKind::LogicalIf { cond, stmt } => {
                 let id = self.number(s.pos, s.label, "logical_if", true);
                 self.condition(id, cond);
+                let test = self.minmax_test(id, cond);
+                let outer_guard = std::mem::replace(&mut self.guard, test);
                 let mut exits = vec![id];
                 if let Some(inner) = self.stmt(stmt) {
                     if let Some(e) = inner.entry {
@@ -185,6 +188,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     }
                     exits.extend(inner.exits);
                 }
+                self.guard = outer_guard;
                 Frag {
                     entry: Some(id),
                     exits,
@@ -352,6 +356,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         let mut to_next: Option<i64> = None;
         let mut to_endif: Vec<i64> = Vec::new();
         let mut first = None;
+        // Only an IF with one part can be a min/max test (see `reductions`).
+        let one_part = arms.len() == 1 && else_part.is_none();
+        let mut outer_guard = None;
         for (i, arm) in arms.iter().enumerate() {
             let test = if i == 0 {
                 self.number(s.pos, s.label.or(arm.label), "if", true)
@@ -360,6 +367,13 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.number(arm.pos, arm.label, "elseif", true)
             };
             self.condition(test, &arm.cond);
+            if i == 0 {
+                // The IF is guarded by an outer test; its parts are not.
+                outer_guard = self.guard.take();
+                if one_part {
+                    self.guard = self.minmax_test(test, &arm.cond);
+                }
+            }
             first.get_or_insert(test);
             if let Some(prev) = to_next.replace(test) {
                 self.edge(prev, test);
@@ -388,6 +402,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             to_endif.extend(body.exits);
         }
         self.flush_decls(Some(end));
+        self.guard = outer_guard;
         let endif = self.number(end, end_label, "endif", true);
         to_endif.extend(to_next);
         self.connect(&to_endif, endif);

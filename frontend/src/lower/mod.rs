@@ -14,6 +14,7 @@
 //! - [`refs`]: `def`/`use`, array references and subscripts, calls, I/O;
 //! - [`effects`]: the COMMON blocks a call may touch;
 //! - [`affine`]: affine forms of subscripts, bounds and assignments;
+//! - [`reductions`]: the statement shapes reductions are made of;
 //! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
 //! - [`storage`]: storage association (`storage`, `storage_ref`, `storage_address`);
 //! - [`hpf`]: HPF directives.
@@ -32,6 +33,7 @@ mod decls;
 mod effects;
 mod hpf;
 mod loops;
+mod reductions;
 mod refs;
 mod storage;
 
@@ -186,6 +188,8 @@ struct UnitLowerer<'g, 'p, 'a> {
     storage: storage::Layout,
     /// The unit's templates and remapped names (see [`hpf`]).
     hpf_maps: hpf::Mappings,
+    /// The min/max test whose THEN part is being lowered (see [`reductions`]).
+    guard: Option<i64>,
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
@@ -226,6 +230,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             equivalence_groups: 0,
             storage,
             hpf_maps: hpf::Mappings::of(unit, syms),
+            guard: None,
         }
     }
 

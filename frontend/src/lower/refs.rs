@@ -521,6 +521,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.read(&mut r, rhs);
         self.write(&mut r, lhs, true);
         self.emit_refs(stmt, r);
+        self.reduction_shapes(stmt, lhs, rhs);
         let ExprKind::Var(name) = &lhs.kind else {
             return;
         };

@@ -1,0 +1,372 @@
+//! `kaiseki openmp`: the program written back with `!$OMP PARALLEL DO`
+//! before every loop of `omp_loop` (rules/dl/parallel.dl), its clauses
+//! from the parallelization relations, and each induction variable set in
+//! closed form (`omp_induction`) first in the body; every other line is
+//! byte-identical. Nothing is decided here: the loops, clauses and
+//! statements are relations.
+
+use crate::parallel::{decisions, LoopDecision};
+use crate::{num, sym};
+use kaiseki_facts::{FactBase, Table};
+use std::collections::{BTreeMap, HashMap};
+
+/// What to write around one loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OmpLoop {
+    /// Line of the DO statement (1-based).
+    pub do_line: usize,
+    /// Line of its END DO; `None` for a DO ending on a labelled statement,
+    /// where OpenMP assumes the end directive.
+    pub end_line: Option<usize>,
+    /// `PRIVATE(T)`, `REDUCTION(+:S)`, ...
+    pub clauses: Vec<String>,
+    /// Statements put first in the body.
+    pub prologue: Vec<String>,
+}
+
+/// The loops of `file` to write directives around, in line order.
+pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop> {
+    let rows_of = |name: &str| {
+        derived
+            .iter()
+            .find(|t| t.name == name)
+            .map_or(&[][..], |t| &t.rows[..])
+    };
+    let units: HashMap<&str, &str> = facts
+        .unit
+        .iter()
+        .map(|u| (u.unit.as_str(), u.file.as_str()))
+        .collect();
+    let stmts: HashMap<i64, (&str, i64, i64)> = facts
+        .stmt
+        .iter()
+        .map(|s| (s.stmt, (s.unit.as_str(), s.line, s.col)))
+        .collect();
+    let ends: HashMap<i64, i64> = facts.loop_end.iter().map(|e| (e.r#loop, e.stmt)).collect();
+    let mut prologues: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for r in rows_of("omp_induction") {
+        prologues
+            .entry(num(&r[0]))
+            .or_default()
+            .push(sym(&r[2]).to_string());
+    }
+    let decided = decisions(derived);
+    let mut loops: Vec<OmpLoop> = rows_of("omp_loop")
+        .iter()
+        .filter_map(|r| {
+            let l = num(&r[0]);
+            let &(unit, line, _) = stmts.get(&l)?;
+            if units.get(unit) != Some(&file) {
+                return None;
+            }
+            let end_line = ends
+                .get(&l)
+                .and_then(|e| stmts.get(e))
+                .filter(|(_, _, col)| *col != 0)
+                .map(|(_, line, _)| *line as usize);
+            Some(OmpLoop {
+                do_line: line as usize,
+                end_line,
+                clauses: decided.get(&l).map(clauses).unwrap_or_default(),
+                prologue: prologues.remove(&l).unwrap_or_default(),
+            })
+        })
+        .collect();
+    loops.sort_by_key(|l| l.do_line);
+    loops
+}
+
+/// The data-sharing and reduction clauses of a loop's decision.
+fn clauses(d: &LoopDecision) -> Vec<String> {
+    let list = |name: &str, vars: Vec<&String>| -> Option<String> {
+        let names: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();
+        (!names.is_empty()).then(|| format!("{name}({})", names.join(", ")))
+    };
+    let plain = d
+        .private
+        .iter()
+        .filter(|v| !d.firstprivate.contains(*v) && !d.lastprivate.contains(*v))
+        .collect();
+    let mut out: Vec<String> = [
+        list("PRIVATE", plain),
+        list("FIRSTPRIVATE", d.firstprivate.iter().collect()),
+        list("LASTPRIVATE", d.lastprivate.iter().collect()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut by_op: BTreeMap<String, Vec<&String>> = BTreeMap::new();
+    for (op, v) in &d.reductions {
+        by_op.entry(op.to_ascii_uppercase()).or_default().push(v);
+    }
+    for (op, vars) in by_op {
+        let names: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();
+        out.push(format!("REDUCTION({op}:{})", names.join(", ")));
+    }
+    out
+}
+
+/// `source` with the directives and prologues of `loops` inserted; `fixed`
+/// for fixed-form source (72 columns, continuation in column 6).
+pub fn rewrite(source: &str, fixed: bool, loops: &[OmpLoop]) -> String {
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    let newline = if source.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut before: HashMap<usize, Vec<String>> = HashMap::new();
+    let mut after: HashMap<usize, Vec<String>> = HashMap::new();
+    for l in loops {
+        before
+            .entry(l.do_line)
+            .or_default()
+            .extend(directive(&l.clauses, fixed));
+        if !l.prologue.is_empty() {
+            let last = statement_end(&lines, l.do_line, fixed);
+            let indent = body_indent(&lines, last, fixed);
+            for s in &l.prologue {
+                after
+                    .entry(last)
+                    .or_default()
+                    .extend(statement_lines(&indent, s, fixed));
+            }
+        }
+        if let Some(end) = l.end_line {
+            let last = statement_end(&lines, end, fixed);
+            after
+                .entry(last)
+                .or_default()
+                .push("!$OMP END PARALLEL DO".to_string());
+        }
+    }
+    let mut out = String::with_capacity(source.len() + 64 * loops.len());
+    for (i, line) in lines.iter().enumerate() {
+        let n = i + 1;
+        for d in before.get(&n).into_iter().flatten() {
+            out.push_str(d);
+            out.push_str(newline);
+        }
+        out.push_str(line);
+        if let Some(extra) = after.get(&n) {
+            if !line.ends_with('\n') {
+                out.push_str(newline);
+            }
+            for e in extra {
+                out.push_str(e);
+                out.push_str(newline);
+            }
+        }
+    }
+    out
+}
+
+/// `!$OMP PARALLEL DO` and its clauses, one continuation line per clause
+/// (split further where one would pass column 72 in fixed form).
+fn directive(clauses: &[String], fixed: bool) -> Vec<String> {
+    let mut out = vec!["!$OMP PARALLEL DO".to_string()];
+    let limit = if fixed { 72 } else { 132 };
+    for c in clauses {
+        for part in split_clause(c, limit - "!$OMP& ".len()) {
+            if fixed {
+                out.push(format!("!$OMP& {part}"));
+            } else {
+                let last = out.len() - 1;
+                out[last].push_str(" &");
+                out.push(format!("!$OMP& {part}"));
+            }
+        }
+    }
+    out
+}
+
+/// `NAME(a, b, c)` as several clauses of the same name, each at most
+/// `width` characters where the names allow.
+fn split_clause(clause: &str, width: usize) -> Vec<String> {
+    if clause.len() <= width {
+        return vec![clause.to_string()];
+    }
+    let Some(open) = clause.find('(') else {
+        return vec![clause.to_string()];
+    };
+    // `REDUCTION(+:A, B)` keeps its `+:` in each part.
+    let head_end = clause[open..].find(':').map_or(open + 1, |c| open + c + 1);
+    let (head, body) = clause.split_at(head_end);
+    let body = body.trim_end_matches(')');
+    let mut parts: Vec<String> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for name in body.split(", ") {
+        let len: usize = current.iter().map(|n| n.len() + 2).sum();
+        if !current.is_empty() && head.len() + len + name.len() + 1 > width {
+            parts.push(format!("{head}{})", current.join(", ")));
+            current.clear();
+        }
+        current.push(name);
+    }
+    parts.push(format!("{head}{})", current.join(", ")));
+    parts
+}
+
+/// The last line of the statement that starts on line `start` (1-based):
+/// its continuation lines follow.
+fn statement_end(lines: &[&str], start: usize, fixed: bool) -> usize {
+    let mut last = start;
+    if fixed {
+        let mut n = start + 1;
+        while let Some(line) = lines.get(n - 1) {
+            if is_fixed_comment(line) {
+                n += 1;
+                continue;
+            }
+            let col6 = line.chars().nth(5);
+            if line.len() > 5
+                && !line.starts_with('\t')
+                && col6.is_some_and(|c| c != ' ' && c != '0')
+            {
+                last = n;
+                n += 1;
+            } else {
+                break;
+            }
+        }
+    } else {
+        while lines
+            .get(last - 1)
+            .is_some_and(|l| free_code(l).trim_end().ends_with('&'))
+            && last < lines.len()
+        {
+            last += 1;
+        }
+    }
+    last
+}
+
+/// A fixed-form comment or blank line.
+fn is_fixed_comment(line: &str) -> bool {
+    line.trim().is_empty() || line.starts_with(['C', 'c', '*', '!'])
+}
+
+/// A free-form line without its trailing comment.
+fn free_code(line: &str) -> &str {
+    let mut quote = None;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, '!') => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// The indentation of the statements of a body whose DO statement ends on
+/// line `last`: that of the next statement line, at least the DO's.
+fn body_indent(lines: &[&str], last: usize, fixed: bool) -> String {
+    let indent_of = |l: &str| l.len() - l.trim_start().len();
+    let next = lines[last..].iter().find(|l| {
+        !(if fixed {
+            is_fixed_comment(l)
+        } else {
+            l.trim().is_empty()
+        })
+    });
+    let width = match next {
+        Some(l) if !fixed || !l.starts_with('\t') => indent_of(l),
+        _ => 0,
+    };
+    " ".repeat(if fixed { width.max(6) } else { width })
+}
+
+/// A statement at `indent`, continued in fixed form past column 72.
+fn statement_lines(indent: &str, stmt: &str, fixed: bool) -> Vec<String> {
+    let line = format!("{indent}{stmt}");
+    if !fixed || line.len() <= 72 {
+        return vec![line];
+    }
+    let mut out = vec![line[..72].to_string()];
+    let mut rest = &line[72..];
+    while !rest.is_empty() {
+        let take = rest.len().min(66);
+        out.push(format!("     &{}", &rest[..take]));
+        rest = &rest[take..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn omp(
+        do_line: usize,
+        end_line: Option<usize>,
+        clauses: &[&str],
+        prologue: &[&str],
+    ) -> OmpLoop {
+        OmpLoop {
+            do_line,
+            end_line,
+            clauses: clauses.iter().map(|c| c.to_string()).collect(),
+            prologue: prologue.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn free_form_directive_wraps_the_loop_and_keeps_other_lines() {
+        let src = "program p\n  do i = 1, n\n    s = s + a(i)\n  end do\nend\n";
+        let out = rewrite(src, false, &[omp(2, Some(4), &["REDUCTION(+:S)"], &[])]);
+        assert_eq!(
+            out,
+            "program p\n!$OMP PARALLEL DO &\n!$OMP& REDUCTION(+:S)\n  do i = 1, n\n    s = s + a(i)\n  end do\n!$OMP END PARALLEL DO\nend\n"
+        );
+    }
+
+    #[test]
+    fn fixed_form_prologue_follows_the_do_and_its_continuation() {
+        let src = "      DO 10 I = 1,\n     &  N\n        K = K + 2\n   10 CONTINUE\n      END\n";
+        let out = rewrite(
+            src,
+            true,
+            &[omp(1, None, &["LASTPRIVATE(K)"], &["K = 0 + 2*(I - (1))"])],
+        );
+        assert_eq!(
+            out,
+            "!$OMP PARALLEL DO\n!$OMP& LASTPRIVATE(K)\n      DO 10 I = 1,\n     &  N\n        K = 0 + 2*(I - (1))\n        K = K + 2\n   10 CONTINUE\n      END\n"
+        );
+    }
+
+    #[test]
+    fn long_clauses_split_within_72_columns() {
+        let vars: Vec<String> = (0..20).map(|i| format!("VARIABLE{i}")).collect();
+        let clause = format!("PRIVATE({})", vars.join(", "));
+        let lines = directive(&[clause], true);
+        assert!(lines.len() > 3, "{lines:?}");
+        assert!(lines.iter().all(|l| l.len() <= 72), "{lines:?}");
+        let named: Vec<&str> = lines[1..]
+            .iter()
+            .flat_map(|l| l["!$OMP& PRIVATE(".len()..l.len() - 1].split(", "))
+            .collect();
+        assert_eq!(named, vars.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn reduction_clauses_group_variables_by_operator() {
+        let mut d = LoopDecision::default();
+        for (op, v) in [("+", "S"), ("max", "XMAX"), ("+", "T")] {
+            d.reductions.insert((op.into(), v.into()));
+        }
+        d.private.insert("W".into());
+        d.private.insert("L".into());
+        d.lastprivate.insert("L".into());
+        assert_eq!(
+            clauses(&d),
+            [
+                "PRIVATE(W)",
+                "LASTPRIVATE(L)",
+                "REDUCTION(+:S, T)",
+                "REDUCTION(MAX:XMAX)"
+            ]
+        );
+    }
+}

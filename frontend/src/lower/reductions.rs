@@ -1,0 +1,187 @@
+//! The statement shapes a reduction is made of (spec 001, section 2.3):
+//! `reduction_update(stmt, var, op)` (`S = S + X(I)`, `P = P * X(I)`,
+//! `XMAX = MAX(XMAX, X(I))`, `H(K) = H(K) + 1`), `minmax_test(stmt, var,
+//! op, value)` (`IF (X(I) .GT. XMAX)`), and, under such a test,
+//! `guarded(stmt, test)` and `copy_assign(stmt, var, value)`. Only the
+//! shape of one statement is read here; whether every reference of a
+//! variable in a loop has one of these shapes is the rules' question
+//! (`rules/dl/parallel.dl`).
+
+use kaiseki_facts::{CopyAssign, Guarded, MinmaxTest, ReductionUpdate};
+
+use super::UnitLowerer;
+use crate::ast::{BinOp, Expr, ExprKind};
+use crate::fold;
+use crate::symbols::{ApplyClass, NameClass};
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
+    /// The reduction shapes of the assignment `stmt`: `lhs = rhs`.
+    pub(super) fn reduction_shapes(&mut self, stmt: i64, lhs: &'a Expr, rhs: &'a Expr) {
+        let Some(var) = self.target(lhs) else {
+            return;
+        };
+        let target = fold::text(lhs, self.syms);
+        if let Some(op) = self.update_op(&target, var, rhs) {
+            self.g.facts.reduction_update.push(ReductionUpdate {
+                stmt,
+                var: var.to_string(),
+                op: op.to_string(),
+            });
+        }
+        if self.guard.is_some() && matches!(lhs.kind, ExprKind::Var(_)) {
+            self.g.facts.copy_assign.push(CopyAssign {
+                stmt,
+                var: var.to_string(),
+                value: fold::text(rhs, self.syms),
+            });
+        }
+    }
+
+    /// `guarded(stmt, test)` for a statement numbered while the THEN part
+    /// of a min/max test is lowered.
+    pub(super) fn mark_guarded(&mut self, stmt: i64) {
+        if let Some(test) = self.guard {
+            self.g.facts.guarded.push(Guarded { stmt, test });
+        }
+    }
+
+    /// Records `minmax_test` when the condition of `stmt`, an IF whose only
+    /// part is the one that `cond` guards, compares a scalar with a value
+    /// that does not mention it; returns `stmt` then, the guard of the
+    /// statements of its THEN part.
+    pub(super) fn minmax_test(&mut self, stmt: i64, cond: &Expr) -> Option<i64> {
+        let ExprKind::Binary(op, a, b) = &cond.kind else {
+            return None;
+        };
+        // `value .GT. var` and `var .LT. value` keep the larger value.
+        let larger = match op {
+            BinOp::Gt | BinOp::Ge => true,
+            BinOp::Lt | BinOp::Le => false,
+            _ => return None,
+        };
+        let syms = self.syms;
+        fn scalar<'e>(syms: &crate::symbols::Symbols, e: &'e Expr) -> Option<&'e String> {
+            match &e.kind {
+                ExprKind::Var(n) if syms.classify_name(n) == NameClass::Scalar => Some(n),
+                _ => None,
+            }
+        }
+        // With a scalar on both sides, either may be the one kept.
+        let mut found = Vec::new();
+        if let Some(v) = scalar(syms, b).filter(|v| !mentions(a, v)) {
+            found.push((v, larger, a));
+        }
+        if let Some(v) = scalar(syms, a).filter(|v| !mentions(b, v)) {
+            found.push((v, !larger, b));
+        }
+        if found.is_empty() {
+            return None;
+        }
+        for (var, max, value) in found {
+            self.g.facts.minmax_test.push(MinmaxTest {
+                stmt,
+                var: var.clone(),
+                op: if max { "max" } else { "min" }.to_string(),
+                value: fold::text(value, self.syms),
+            });
+        }
+        Some(stmt)
+    }
+
+    /// The variable an assignment's left side defines: a scalar, or the
+    /// array of an element.
+    fn target(&self, lhs: &'a Expr) -> Option<&'a str> {
+        match &lhs.kind {
+            ExprKind::Var(n) if self.syms.classify_name(n) == NameClass::Scalar => Some(n),
+            ExprKind::Apply { name, args } => {
+                matches!(self.syms.classify_apply(name, args), ApplyClass::Element).then_some(name)
+            }
+            _ => None,
+        }
+    }
+
+    /// The reduction operator of `target = rhs`: the target is one term of
+    /// a `+`/`-` chain (added, not subtracted) or of a `*` chain, or one
+    /// argument of MAX/MIN, and the other terms do not mention `var`.
+    fn update_op(&self, target: &str, var: &str, rhs: &Expr) -> Option<&'static str> {
+        let is_target = |e: &Expr| fold::text(e, self.syms) == target;
+        let only_once = |terms: &[&Expr]| {
+            let (hits, rest): (Vec<&&Expr>, Vec<&&Expr>) = terms.iter().partition(|e| is_target(e));
+            hits.len() == 1 && rest.iter().all(|e| !mentions(e, var))
+        };
+        match &rhs.kind {
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => {
+                let mut terms = Vec::new();
+                additive_terms(rhs, true, &mut terms);
+                let added: Vec<&Expr> = terms.iter().filter(|t| t.1).map(|t| t.0).collect();
+                let subtracted = terms.iter().filter(|t| !t.1).map(|t| t.0);
+                let ok = only_once(&added) && subtracted.clone().all(|e| !mentions(e, var));
+                ok.then_some("+")
+            }
+            ExprKind::Binary(BinOp::Mul, ..) => {
+                let mut factors = Vec::new();
+                product_factors(rhs, &mut factors);
+                only_once(&factors).then_some("*")
+            }
+            ExprKind::Apply { name, args } => {
+                let ApplyClass::Intrinsic(row) = self.syms.classify_apply(name, args) else {
+                    return None;
+                };
+                let op = match row.name {
+                    "MAX" | "AMAX0" | "AMAX1" | "DMAX1" | "MAX0" | "MAX1" => "max",
+                    "MIN" | "AMIN0" | "AMIN1" | "DMIN1" | "MIN0" | "MIN1" => "min",
+                    _ => return None,
+                };
+                let args: Vec<&Expr> = args.iter().collect();
+                only_once(&args).then_some(op)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The terms of a `+`/`-` chain with their signs (true: added).
+fn additive_terms<'e>(e: &'e Expr, sign: bool, out: &mut Vec<(&'e Expr, bool)>) {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Add, a, b) => {
+            additive_terms(a, sign, out);
+            additive_terms(b, sign, out);
+        }
+        ExprKind::Binary(BinOp::Sub, a, b) => {
+            additive_terms(a, sign, out);
+            additive_terms(b, !sign, out);
+        }
+        _ => out.push((e, sign)),
+    }
+}
+
+/// The factors of a `*` chain.
+fn product_factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            product_factors(a, out);
+            product_factors(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Whether `name` occurs anywhere in `e` (as a variable, an array or a
+/// function).
+pub(super) fn mentions(e: &Expr, name: &str) -> bool {
+    match &e.kind {
+        ExprKind::Var(n) => n == name,
+        ExprKind::Apply { name: n, args } => n == name || args.iter().any(|a| mentions(a, name)),
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .any(|x| mentions(x, name)),
+        ExprKind::Unary(_, x) => mentions(x, name),
+        ExprKind::Binary(_, a, b) => mentions(a, name) || mentions(b, name),
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
+    }
+}

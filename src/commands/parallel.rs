@@ -1,0 +1,53 @@
+//! `kaiseki parallel`: for every loop, whether its iterations can run in
+//! parallel, what that takes and what stops it (spec 001).
+
+use crate::cli::TableFormat;
+use crate::{groups, pipeline};
+use kaiseki_codegen::parallel;
+use kaiseki_facts::{FactBase, Table};
+use kaiseki_frontend::SourceOptions;
+use kaiseki_rules::Select;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The facts and the parallelization relations of each group of units,
+/// and whether any error was reported.
+pub fn analyze(
+    files: &[PathBuf],
+    opts: &SourceOptions,
+    rules: Option<&Path>,
+    jobs: usize,
+) -> Result<(Vec<(FactBase, Vec<Table>)>, bool), String> {
+    let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
+    let rules = rules.map(pipeline::load_rules).transpose()?;
+    let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
+        facts.request.push(kaiseki_facts::Request {
+            what: "parallel".into(),
+        });
+        let derived =
+            pipeline::derive_with(&facts, rules.as_ref(), Select::Only(parallel::RELATIONS))?;
+        Ok((facts, derived))
+    })?;
+    diags.extend(lower_diags);
+    Ok((analyzed, pipeline::report(&diags)))
+}
+
+pub fn run(
+    files: &[PathBuf],
+    opts: &SourceOptions,
+    format: TableFormat,
+    rules: Option<&Path>,
+    jobs: usize,
+) -> Result<ExitCode, String> {
+    let (analyzed, had_errors) = analyze(files, opts, rules, jobs)?;
+    let mut rows: Vec<parallel::ParallelRow> = analyzed
+        .iter()
+        .flat_map(|(facts, derived)| parallel::rows(facts, derived))
+        .collect();
+    rows.sort();
+    super::emit(&match format {
+        TableFormat::Csv => parallel::to_csv(&rows),
+        TableFormat::Table => parallel::to_table(&rows),
+    })?;
+    Ok(super::status(had_errors))
+}
