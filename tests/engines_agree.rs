@@ -13,6 +13,12 @@ use kaiseki_facts::FactBase;
 use std::path::Path;
 
 fn assert_agree(name: &str, facts: &FactBase) {
+    // The analyses run on request too.
+    let mut facts = facts.clone();
+    for what in ["parallel", "coincidence"] {
+        facts.request.push(kaiseki_facts::Request { what: what.into() });
+    }
+    let facts = &facts;
     let diff = kaiseki_rules::compare_builtin(facts).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(
         diff.is_empty(),
@@ -29,6 +35,14 @@ fn interpreted_and_compiled_rules_agree_on_the_examples() {
         assert!(!facts.def.is_empty(), "{}", path.display());
         assert_agree(&path.display().to_string(), &facts);
     }
+}
+
+#[test]
+fn interpreted_and_compiled_rules_agree_on_the_parallelization_tests() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/tsvc.f");
+    let facts = lower_file(&path);
+    assert!(!facts.reduction_update.is_empty() && !facts.minmax_test.is_empty());
+    assert_agree("tsvc.f", &facts);
 }
 
 #[test]

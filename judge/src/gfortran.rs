@@ -20,6 +20,16 @@ pub fn compiler() -> Result<String, String> {
 /// Compiles `source` (form chosen by the extension of `file_name`) in `dir`
 /// with run-time bounds checking; returns the executable.
 pub fn compile(dir: &Path, file_name: &str, source: &str) -> Result<PathBuf, String> {
+    compile_with(dir, file_name, source, &[])
+}
+
+/// [`compile`] with more options (`-fopenmp`).
+pub fn compile_with(
+    dir: &Path,
+    file_name: &str,
+    source: &str,
+    options: &[&str],
+) -> Result<PathBuf, String> {
     let gfortran = compiler()?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let src = dir.join(file_name);
@@ -27,6 +37,7 @@ pub fn compile(dir: &Path, file_name: &str, source: &str) -> Result<PathBuf, Str
     let exe = dir.join(format!("{file_name}.exe"));
     let out = Command::new(gfortran)
         .arg("-fcheck=bounds")
+        .args(options)
         .arg("-o")
         .arg(&exe)
         .arg(&src)

@@ -18,11 +18,12 @@ pub fn run(
 ) -> Result<ExitCode, String> {
     let start = Instant::now();
     let mut lowered = pipeline::lower_files(files, opts);
-    // The loop dependence information of every tested pair is for reports
-    // like this one; `deps` does not pay for it.
-    lowered.facts.request.push(kaiseki_facts::Request {
-        what: "coincidence".into(),
-    });
+    // The loop dependence information of every tested pair and the
+    // parallelization are for reports like this one; `deps` does not pay
+    // for them.
+    for what in ["coincidence", "parallel"] {
+        lowered.facts.request.push(kaiseki_facts::Request { what: what.into() });
+    }
     let lowered_at = start.elapsed();
     let select = if stats { Select::All } else { Select::Outputs };
     let derived = pipeline::derive(&lowered.facts, rules, select)?;
