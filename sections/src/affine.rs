@@ -136,6 +136,15 @@ impl Affine {
     }
 }
 
+/// `floor(a / b)` for `b != 0` (`div_euclid` rounds up for negative `b`).
+pub fn floor_div(a: i64, b: i64) -> i64 {
+    if b > 0 {
+        a.div_euclid(b)
+    } else {
+        (-a).div_euclid(-b)
+    }
+}
+
 /// Non-negative gcd; `gcd(0, x) = |x|`.
 pub fn gcd(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
@@ -213,6 +222,13 @@ mod tests {
         assert_eq!(f.residue(2), Some(1));
         assert_eq!(f.residue(4), None);
         assert_eq!(Affine::constant(-3).residue(4), Some(1));
+    }
+
+    #[test]
+    fn floor_division_rounds_down() {
+        assert_eq!(floor_div(1, -3), -1);
+        assert_eq!(floor_div(-7, 2), -4);
+        assert_eq!(floor_div(6, -3), -2);
     }
 
     #[test]

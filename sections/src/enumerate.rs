@@ -1,6 +1,7 @@
 //! The meaning of sections, by brute force: the index tuples a section
 //! holds once every symbol has a value. The tests hold each operation to it.
 
+use crate::affine::floor_div;
 use crate::dim::{Dim, Triplet};
 use crate::section::Section;
 use crate::Approx;
@@ -59,7 +60,7 @@ pub fn elements(
 /// `first, first+stride, ...` while not past `bound`, as Fortran counts.
 pub fn indices(t: &Triplet, env: &BTreeMap<String, i64>) -> Option<Vec<i64>> {
     let (f, b, s) = (t.first().eval(env)?, t.bound().eval(env)?, t.stride());
-    let count = (b.checked_sub(f)?.div_euclid(s) + 1).max(0);
+    let count = (floor_div(b.checked_sub(f)?, s) + 1).max(0);
     if count > 1_000_000 {
         return None;
     }

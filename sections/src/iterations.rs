@@ -11,7 +11,7 @@
 //! several dimensions use `k` (`A(K, K)`), may expands each on its own (a
 //! product holding the diagonal), must keeps the first iteration.
 
-use crate::affine::{gcd, Affine};
+use crate::affine::{floor_div, gcd, Affine};
 use crate::assumptions::Assumptions;
 use crate::section::{assemble, prepare, Axis, Prepared, Section};
 use crate::span::Span;
@@ -56,7 +56,7 @@ impl Loop {
     /// The number of iterations when it is a constant.
     fn trips(&self) -> Option<i64> {
         let d = self.hi.sub(&self.lo)?.as_constant()?;
-        Some((d.div_euclid(self.step) + 1).max(0))
+        Some((floor_div(d, self.step) + 1).max(0))
     }
 
     /// The least and greatest values `var` can take (the bound, not the last iteration).

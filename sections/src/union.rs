@@ -51,10 +51,10 @@ pub fn union(a: &Section, b: &Section, mode: Approx, ctx: &Assumptions) -> Appro
         })
         .collect();
     if let [j] = differing[..] {
-        if let (Axis::Span(s), Axis::Span(t)) = (&x[j], &y[j]) {
-            if let Some(joined) = exact_union(s, t, ctx) {
+        if let (Axis::Span(_), Axis::Span(_)) = (&x[j], &y[j]) {
+            if let (joined, true) = hull(&x[j], &y[j], ctx) {
                 let mut axes = x;
-                axes[j] = Axis::Span(joined);
+                axes[j] = joined;
                 let (section, exact) = assemble(axes, mode, ctx);
                 return Approximation { section, exact };
             }
