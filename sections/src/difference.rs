@@ -86,6 +86,9 @@ pub fn difference_pieces(
                 pieces.push(piece);
             }
         }
+        if j + 1 == x.len() {
+            break;
+        }
         let (common, e) = axis_meet(&x[j], &y[j], mode, ctx);
         exact &= e;
         match common {
@@ -141,7 +144,8 @@ pub(crate) fn span_difference(
 ) -> (Vec<Span>, bool) {
     let covers_lattice = match b.step {
         1 => true,
-        0 => a.step == 0 && a.anchor == b.anchor,
+        // A point is its bounds: everything between them is in it.
+        0 => (b.lo == b.anchor && b.hi == b.anchor) || (a.step == 0 && a.anchor == b.anchor),
         m => a.step % m == 0 && a.anchor.sub(&b.anchor).and_then(|d| d.residue(m)) == Some(0),
     };
     if !covers_lattice {

@@ -122,8 +122,9 @@ pub(crate) fn exact_union(a: &Span, b: &Span, ctx: &Assumptions) -> Option<Span>
     }
     let as_lattice = |s: &Span| Span { step, ..s.clone() };
     let (a, b) = (as_lattice(a), as_lattice(b));
+    // An element-bound (aligned) on either side of the gap allows a full step.
     let gap = |hi: &Span, lo: &Span| {
-        if hi.hi_aligned() && lo.lo_aligned() {
+        if hi.hi_aligned() || lo.lo_aligned() {
             step
         } else {
             1

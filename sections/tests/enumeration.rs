@@ -36,19 +36,20 @@ fn envs(ctx: &Assumptions) -> Vec<Env> {
 fn set(s: &Section, env: &Env, reading: Approx, rank: usize) -> Set {
     match elements(s, env, EXTENT, reading).expect("every symbol has a value") {
         Elements::Set(x) => x,
-        Elements::Everything => (0..rank).fold(vec![vec![]], |acc: Vec<Vec<i64>>, _| {
-            acc.into_iter()
-                .flat_map(|t| {
-                    (EXTENT.0..=EXTENT.1).map(move |v| {
-                        let mut t = t.clone();
-                        t.push(v);
-                        t
+        Elements::Everything => (0..rank)
+            .fold(vec![vec![]], |acc: Vec<Vec<i64>>, _| {
+                acc.into_iter()
+                    .flat_map(|t| {
+                        (EXTENT.0..=EXTENT.1).map(move |v| {
+                            let mut t = t.clone();
+                            t.push(v);
+                            t
+                        })
                     })
-                })
-                .collect()
-        })
-        .into_iter()
-        .collect(),
+                    .collect()
+            })
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -63,13 +64,22 @@ fn has_unknown(s: &Section) -> bool {
 /// A result against the true set in one environment.
 fn judge(what: &str, r: &Approximation, truth: &Set, mode: Approx, env: &Env, rank: usize) {
     if mode == Approx::Must {
-        assert!(!has_unknown(&r.section), "{what}: a must-result with `?`: {r:?}");
+        assert!(
+            !has_unknown(&r.section),
+            "{what}: a must-result with `?`: {r:?}"
+        );
     }
     let got = set(&r.section, env, Approx::May, rank);
     let shown = r.section.named("A");
     match mode {
-        Approx::May => assert!(got.is_superset(truth), "{what}: may {shown} misses elements at {env:?}"),
-        Approx::Must => assert!(got.is_subset(truth), "{what}: must {shown} has extra elements at {env:?}"),
+        Approx::May => assert!(
+            got.is_superset(truth),
+            "{what}: may {shown} misses elements at {env:?}"
+        ),
+        Approx::Must => assert!(
+            got.is_subset(truth),
+            "{what}: must {shown} has extra elements at {env:?}"
+        ),
     }
     if r.exact {
         assert_eq!(&got, truth, "{what}: {shown} claimed exact at {env:?}");
@@ -256,7 +266,11 @@ fn a_loop() -> impl Strategy<Value = Loop> {
         3 => (-6i64..=6).prop_map(Affine::constant),
         1 => (-3i64..=3).prop_map(|c| Affine::symbol("N").add_constant(c).unwrap()),
     ];
-    (edge.clone(), edge, prop::sample::select(vec![1i64, 1, 2, 3, -1, -2]))
+    (
+        edge.clone(),
+        edge,
+        prop::sample::select(vec![1i64, 1, 2, 3, -1, -2]),
+    )
         .prop_map(|(lo, hi, step)| Loop::new("K", lo, hi, step))
 }
 
