@@ -210,7 +210,7 @@ fn expand(span: &Span, l: &Loop, runs: Answer, ctx: &Assumptions) -> Option<(Spa
     let exact = step == 1 && span.step == 1 && runs == Answer::Yes && l.step.abs() == 1 && {
         // Every interval non-empty, and each meets the next (linear in k:
         // checked at both ends).
-        let le_at = |x: &Affine, y: &Affine, k: &Affine| Some(ctx.le(&at(x, k)?, &at(y, k)?)?);
+        let le_at = |x: &Affine, y: &Affine, k: &Affine| ctx.le(&at(x, k)?, &at(y, k)?);
         let next = Affine::symbol(&l.var).add_constant(1)?;
         let lo_next = at(&span.lo, &next)?;
         let hi_next = at(&span.hi, &next)?;

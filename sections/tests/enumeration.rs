@@ -57,7 +57,7 @@ fn has_unknown(s: &Section) -> bool {
     match s {
         Section::Unknown => true,
         Section::Empty => false,
-        Section::Dims(d) => d.iter().any(|x| *x == Dim::Unknown),
+        Section::Dims(d) => d.contains(&Dim::Unknown),
     }
 }
 
