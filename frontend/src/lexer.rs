@@ -125,6 +125,10 @@ pub enum Tok {
     /// Put by [`crate::classify`]: the `POINTER` of a Cray pointer
     /// statement, `POINTER (P, A(N))`.
     CrayPointer,
+    /// Put by [`crate::classify`]: the `(` that opens an implied-DO list
+    /// of a READ, WRITE or PRINT (never a parenthesized expression or a
+    /// complex constant).
+    ImpliedDoOpen,
 }
 
 impl Tok {
@@ -157,7 +161,7 @@ fn punct_text(t: &Tok) -> &'static str {
         Tok::Pow => "**",
         Tok::Slash => "/",
         Tok::Concat => "//",
-        Tok::LParen => "(",
+        Tok::LParen | Tok::ImpliedDoOpen => "(",
         Tok::RParen => ")",
         Tok::LCtor => "(/",
         Tok::RCtor => "/)",

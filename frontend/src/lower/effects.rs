@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::ast::{DeclKind, Expr, ExprKind, Program, Stmt, StmtKind, Unit};
+use crate::ast::{DeclKind, Expr, ExprKind, IoItem, Program, Stmt, StmtKind, Unit};
 use crate::intrinsics::Form;
 use crate::symbols::{ApplyClass, Symbols};
 
@@ -191,8 +191,11 @@ impl Walk<'_, '_> {
                 }
                 args.iter().for_each(|e| self.expr(e));
             }
-            StmtKind::Read { items } | StmtKind::Write { items } | StmtKind::Print { items } => {
-                items.iter().for_each(|e| self.expr(e))
+            StmtKind::Read { control, items }
+            | StmtKind::Write { control, items }
+            | StmtKind::Print { control, items } => {
+                control.exprs().for_each(|e| self.expr(e));
+                items.iter().for_each(|i| self.io_item(i));
             }
             StmtKind::Opaque { .. } => self.unknown = true,
             StmtKind::Goto(_)
@@ -200,6 +203,19 @@ impl Walk<'_, '_> {
             | StmtKind::Return
             | StmtKind::Stop
             | StmtKind::Format => {}
+        }
+    }
+
+    fn io_item(&mut self, item: &IoItem) {
+        match item {
+            IoItem::Expr(e) => self.expr(e),
+            IoItem::ImpliedDo(d) => {
+                self.names.insert(d.var.text.clone());
+                for e in [&d.lower, &d.upper].into_iter().chain(&d.step) {
+                    self.expr(e);
+                }
+                d.items.iter().for_each(|i| self.io_item(i));
+            }
         }
     }
 

@@ -11,7 +11,8 @@
 //! - [`cfg`]: statements, labels, CFG edges, entries and exits;
 //! - [`blocks`]: basic blocks and `ref_next` inside them;
 //! - [`loops`]: DO and DO WHILE loops, bounds, trip counts;
-//! - [`refs`]: `def`/`use`, array references and subscripts, calls, I/O;
+//! - [`refs`]: `def`/`use`, array references and subscripts, calls;
+//! - [`io`]: READ, WRITE and PRINT;
 //! - [`effects`]: the COMMON blocks a call may touch;
 //! - [`affine`]: affine forms of subscripts, bounds and assignments;
 //! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
@@ -31,6 +32,7 @@ mod cfg;
 mod decls;
 mod effects;
 mod hpf;
+mod io;
 mod loops;
 mod refs;
 mod storage;
@@ -186,6 +188,9 @@ struct UnitLowerer<'g, 'p, 'a> {
     storage: storage::Layout,
     /// The unit's templates and remapped names (see [`hpf`]).
     hpf_maps: hpf::Mappings,
+    /// The variables of the implied DOs around the I/O item being lowered
+    /// (see [`io`]).
+    implied: Vec<&'a str>,
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
@@ -226,6 +231,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             equivalence_groups: 0,
             storage,
             hpf_maps: hpf::Mappings::of(unit, syms),
+            implied: Vec::new(),
         }
     }
 

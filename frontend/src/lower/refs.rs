@@ -7,7 +7,8 @@
 //! then the subscripts of the assigned element), then the definitions;
 //! the items of a READ list one after the other (each item's uses, then
 //! its definition), as they are read.
-//! PARAMETER constants, intrinsic and procedure names are not references.
+//! PARAMETER constants, intrinsic and procedure names are not references,
+//! nor are implied-DO variables inside their own lists (see [`super::io`]).
 //!
 //! - An intrinsic reads its arguments, except those the table of
 //!   [`crate::intrinsics`] says it writes (`CALL GETARG(1, S)` defines S;
@@ -23,9 +24,10 @@
 //!   the uses in its bounds: sound, since the section is part of it.
 //! - A definition is a `must_def` when it overwrites the whole variable:
 //!   an assignment or READ of a scalar or a whole array, and the DO
-//!   variable; never an element, an argument, a substring, a name that
-//!   shares storage with another (see [`super::storage`]) or a Cray
-//!   pointee (which may be any storage).
+//!   variable (see [`super::io`] for when a READ is certain); never an
+//!   element, an argument, a substring, a name that shares storage with
+//!   another (see [`super::storage`]) or a Cray pointee (which may be any
+//!   storage).
 
 use kaiseki_facts::{
     ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
@@ -106,6 +108,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         pos: Pos,
         access: Access,
     ) {
+        if self.implied.contains(&name) {
+            return;
+        }
         let class = self.syms.classify_name(name);
         match class {
             NameClass::Constant | NameClass::Procedure => {
@@ -294,7 +299,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     }
 
     /// `A(subscripts)`: one reference per access, then the subscripts' uses.
-    /// A section (some subscript is `lo:hi`) references the whole array.
+    /// A section (some subscript is `lo:hi`), or an element of an implied
+    /// DO whose subscripts use its variables, references the whole array.
     fn element(
         &mut self,
         r: &mut StmtRefs<'a>,
@@ -303,11 +309,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         args: &'a [Expr],
         accesses: &[Access],
     ) {
-        let section = args
+        let range = args
             .iter()
             .any(|a| matches!(a.kind, ExprKind::Range { .. }));
+        let section = range || args.iter().any(|a| mentions(a, &self.implied));
         let rank = self.syms.rank(name);
-        if !section && rank != args.len() {
+        if !range && rank != args.len() {
             self.error(
                 pos,
                 format!(
@@ -510,6 +517,25 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
         }
+    }
+}
+
+/// Whether `e` reads one of `names` as a bare name.
+fn mentions(e: &Expr, names: &[&str]) -> bool {
+    match &e.kind {
+        ExprKind::Var(n) => names.contains(&n.as_str()),
+        ExprKind::Apply { args, .. } => args.iter().any(|a| mentions(a, names)),
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .any(|x| mentions(x, names)),
+        ExprKind::Unary(_, x) => mentions(x, names),
+        ExprKind::Binary(_, a, b) => mentions(a, names) || mentions(b, names),
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
     }
 }
 
