@@ -19,8 +19,9 @@
 //! an order no statement-level analysis can give: test programs avoid them.
 //!
 //! END= is taken when the input runs out, ERR= when a value does not
-//! parse; IOSTAT= is then -1 or 1 (else 0) and execution goes on after the
-//! statement. EOR= is never taken (the input has no records); SIZE= is
+//! parse or the input already ran out (the file is then past its endfile
+//! record, as gfortran has it); IOSTAT= is then -1 or 1 (else 0) and
+//! execution goes on after the statement. EOR= is never taken (the input has no records); SIZE= is
 //! refused.
 
 use super::eval::Val;
@@ -172,10 +173,15 @@ impl Interp<'_> {
                 let place = self.place(fr, e)?;
                 for &index in &place.indices {
                     let field = match source {
+                        Source::Input if self.input_ended => {
+                            let why = "READ after the end of the input".to_string();
+                            return Ok(Some(Fault::Bad(e.pos, why)));
+                        }
                         Source::Input => self.input.pop_front(),
                         Source::Fields(f) => f.pop_front(),
                     };
                     let Some(text) = field else {
+                        self.input_ended |= matches!(source, Source::Input);
                         return Ok(Some(Fault::End(e.pos)));
                     };
                     match parse_input(&text, place.binding.ty) {

@@ -160,6 +160,8 @@ struct Interp<'p> {
     statics: Vec<HashMap<String, Binding>>,
     allocated: Vec<bool>,
     input: VecDeque<String>,
+    /// A READ met the end of `input` (see [`io`]).
+    input_ended: bool,
     output: String,
     trace: Option<Vec<Access>>,
     /// Set while evaluating declarations (dimension bounds of dummies):
@@ -202,6 +204,7 @@ impl<'p> Interp<'p> {
             commons: HashMap::new(),
             statics: vec![HashMap::new(); program.units.len()],
             allocated: vec![false; program.units.len()],
+            input_ended: false,
             input: input
                 .iter()
                 .map(|s| s.as_ref().trim().to_string())
