@@ -125,12 +125,14 @@ impl Ctx<'_> {
                 // `(u, f)`: the unit first, the format second (F90 9.4.1).
                 None if i == 0 => "UNIT".to_string(),
                 None if i == 1 && seen == ["UNIT"] => "FMT".to_string(),
-                None => return Err(user(
-                    at,
-                    format!(
+                None => {
+                    return Err(user(
+                        at,
+                        format!(
                         "{stmt}: only the unit and then the format may be given without a keyword"
                     ),
-                )),
+                    ))
+                }
             };
             if seen.contains(&key) {
                 return Err(user(at, format!("{stmt}: {key}= is given twice")));

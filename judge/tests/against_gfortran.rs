@@ -275,7 +275,13 @@ fn io_statements_print_what_gfortran_prints() {
     let first: Vec<String> = (1..=10).map(|v| v.to_string()).collect();
     let inputs: Vec<Vec<String>> = [&["7", "8"][..], &["x", "y"], &[]]
         .iter()
-        .map(|rest| first.iter().cloned().chain(rest.iter().map(|s| s.to_string())).collect())
+        .map(|rest| {
+            first
+                .iter()
+                .cloned()
+                .chain(rest.iter().map(|s| s.to_string()))
+                .collect()
+        })
         .collect();
     if let Err(e) = agree(&work_dir("io"), "iog.f", source, &inputs) {
         panic!("{e}");
