@@ -126,12 +126,8 @@ impl Ctx<'_> {
                 None if i == 0 => "UNIT".to_string(),
                 None if i == 1 && seen == ["UNIT"] => "FMT".to_string(),
                 None => {
-                    return Err(user(
-                        at,
-                        format!(
-                        "{stmt}: only the unit and then the format may be given without a keyword"
-                    ),
-                    ))
+                    let why = "only the unit and then the format may be given without a keyword";
+                    return Err(user(at, format!("{stmt}: {why}")));
                 }
             };
             if seen.contains(&key) {
@@ -151,17 +147,9 @@ impl Ctx<'_> {
                 "SIZE" => c.size = Some(expr("a variable")?),
                 "END" | "ERR" | "EOR" => {
                     let label = match expr("a label")?.kind {
-                        ExprKind::Int(v) => {
-                            u32::try_from(v).ok().filter(|v| (1..=99999).contains(v))
-                        }
-                        _ => None,
+                        ExprKind::Int(v) => self.label(at, v)?,
+                        _ => return Err(user(at, format!("{stmt}: {key}= needs a label"))),
                     };
-                    let label = label.ok_or_else(|| {
-                        user(
-                            at,
-                            format!("{stmt}: {key}= needs a statement label (1 to 99999)"),
-                        )
-                    })?;
                     match key.as_str() {
                         "END" => c.end = Some(label),
                         "ERR" => c.err = Some(label),
@@ -233,6 +221,16 @@ impl Ctx<'_> {
             }
         }
         out
+    }
+
+    /// A statement label: 1 to 99999.
+    pub fn label(&self, at: usize, v: i64) -> Result<u32, GrammarError> {
+        match u32::try_from(v) {
+            Ok(v) if (1..=99999).contains(&v) => Ok(v),
+            _ => Err(ParseError::User {
+                error: (at, format!("`{v}` is not a statement label (1 to 99999)")),
+            }),
+        }
     }
 
     /// A letter of an IMPLICIT range.

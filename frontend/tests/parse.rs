@@ -978,7 +978,7 @@ fn implied_do_lists_nest_and_are_told_from_complex_constants() {
 fn bad_io_control_lists_are_errors_at_the_specifier() {
     let (_, d) = parse_source(
         "io.f90",
-        "program io\n  read (5, *, end=x) n\n  write (6, *, 7) x\n  write (6, *, unit=7) x\n  read (5, rec=*) x\n  x = 1\nend\n",
+        "program io\n  read (5, *, end=x) n\n  read (5, *, err=0) n\n  write (6, *, 7) x\n  write (6, *, unit=7) x\n  read (5, rec=*) x\n  x = 1\nend\n",
     );
     let shown: Vec<(u32, u32, &str)> = d
         .iter()
@@ -987,14 +987,15 @@ fn bad_io_control_lists_are_errors_at_the_specifier() {
     assert_eq!(
         shown,
         [
-            (2, 15, "READ: END= needs a statement label (1 to 99999)"),
+            (2, 15, "READ: END= needs a label"),
+            (3, 15, "`0` is not a statement label (1 to 99999)"),
             (
-                3,
+                4,
                 16,
                 "WRITE: only the unit and then the format may be given without a keyword"
             ),
-            (4, 16, "WRITE: UNIT= is given twice"),
-            (5, 12, "READ: `*` is not a value for REC="),
+            (5, 16, "WRITE: UNIT= is given twice"),
+            (6, 12, "READ: `*` is not a value for REC="),
         ]
     );
     assert!(d.iter().all(Diagnostic::is_error));
