@@ -423,6 +423,65 @@ fn one_program(name: &str, source: &str, inputs: &[&str]) -> Vec<Program> {
     }]
 }
 
+/// Calls touch the caller's COMMON members over the bytes their callees
+/// read or write (in other layouts, through an EQUIVALENCE, through the
+/// callees' calls, in a loop and on a path an input picks), and define a
+/// member that the call names only in a subscript.
+#[test]
+fn member_level_call_effects_lose_no_dependence() {
+    let source = "      PROGRAM CE
+      INTEGER I1, I2, K, N
+      REAL A(4), B, C, Q(10)
+      COMMON /D/ I1, I2
+      COMMON /E/ A, B, C
+      COMMON /K/ K
+      READ *, N
+      I1 = 1
+      I2 = 2
+      K = 1
+      DO 10 J = 1, 3
+        A(J) = REAL(J)
+        CALL SETK(N)
+        B = B + A(J)
+        CALL READR
+        CALL MID
+        Q(K) = C
+        CALL BUMP(Q(K))
+        CALL ALL(N)
+   10 CONTINUE
+      PRINT *, I1, I2, K, A(1), B, C
+      END
+      SUBROUTINE SETK(N)
+      COMMON /D/ R, L
+      IF (N .GT. 0) L = N
+      END
+      SUBROUTINE READR
+      COMMON /D/ R, L
+      PRINT *, L
+      END
+      SUBROUTINE MID
+      COMMON /E/ Z(4), Y, X
+      REAL W
+      EQUIVALENCE (W, Z(3))
+      X = W + Y
+      END
+      SUBROUTINE BUMP(V)
+      COMMON /K/ K
+      K = MOD(K, 9) + 1
+      V = 0.0
+      END
+      SUBROUTINE ALL(N)
+      IF (N .GT. 1) CALL SETK(N)
+      CALL READR
+      END
+";
+    let inputs: &[&[&str]] = &[&["0"], &["1"], &["5"]];
+    check_all(
+        "call_effects",
+        &with_inputs("call_effects.f", source, inputs),
+    );
+}
+
 /// The DO statement reads its bounds before it defines its variable; the
 /// body redefines a bound variable, which the trip count does not see.
 #[test]

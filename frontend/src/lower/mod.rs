@@ -145,8 +145,9 @@ struct Hidden {
 enum Reach {
     /// Every variable of the unit (an opaque statement).
     Everything,
-    /// The unit's members of these COMMON blocks (a call); `None`: of all.
-    Common(Option<std::collections::BTreeSet<String>>),
+    /// What these procedures may touch (see [`effects`]): the unit's
+    /// members of COMMON blocks.
+    Calls(Vec<String>),
 }
 
 struct UnitLowerer<'g, 'p, 'a> {
