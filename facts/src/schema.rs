@@ -22,7 +22,7 @@ relations! {
     /// `dummy_arg(unit, pos, var)`: the `pos`-th (1-based) dummy argument of a subroutine or function.
     DummyArg dummy_arg { unit: String, pos: i64, var: String }
 
-    /// `stmt(stmt, unit, line, col, kind)`: a statement; `kind` names it (`assign`, `do`, `enddo`, `if`, `elseif`, `else`, `endif`, `logical_if`, `goto`, `computed_goto`, `arith_if`, `continue`, `call`, `return`, `stop`, `read`, `write`, `print`, `end`, `opaque`, `decl`, `format`, ...); `enddo` statements that the source does not spell (the end of a labelled DO) are placed on the line of the terminal statement with `col` 0.
+    /// `stmt(stmt, unit, line, col, kind)`: a statement; `kind` names it (`assign`, `do`, `enddo`, `if`, `elseif`, `else`, `endif`, `logical_if`, `goto`, `computed_goto`, `arith_if`, `continue`, `call`, `return`, `stop`, `read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`, `end`, `opaque`, `decl`, `format`, ...); `enddo` statements that the source does not spell (the end of a labelled DO) are placed on the line of the terminal statement with `col` 0.
     Stmt stmt { stmt: i64, unit: String, line: i64, col: i64, kind: String }
 
     /// `stmt_label(stmt, label)`: the statement carries this label.
@@ -109,7 +109,7 @@ relations! {
     /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function); its actual arguments are both `def` and `use` references of the statement.
     Call call { stmt: i64, callee: String }
 
-    /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`); READ items are `def`s, output items `use`s; a CHARACTER unit (an internal file) is a `use` of READ and a `def` of WRITE, other units and specifiers are `use`s, IOSTAT= a `def`, END=/ERR=/EOR= `cfg_edge`s.
+    /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`); READ items are `def`s, output items `use`s; a CHARACTER unit (an internal file) is a `use` of READ and a `def` of WRITE, other units and specifiers are `use`s, IOSTAT= a `def`, the variables INQUIRE sets (and IOMSG=, NEWUNIT=) possible `def`s, END=/ERR=/EOR= `cfg_edge`s.
     Io io { stmt: i64, kind: String }
 
     /// `opaque(stmt, reason)`: statement `stmt` is valid Fortran outside what the analyses model; rules must assume it reads and writes every variable it might.

@@ -359,6 +359,15 @@ pub enum StmtKind {
         items: Vec<IoItem>,
     },
     Format,
+    /// OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE or ENDFILE (`what`, lower
+    /// case) with a specifier list: its unit (or FILE=) and the values it
+    /// reads in `control` (with IOSTAT= and ERR=), and the variables an
+    /// INQUIRE (or OPEN's NEWUNIT=, IOMSG=) sets in `outputs`.
+    File {
+        what: String,
+        control: IoControl,
+        outputs: Vec<Expr>,
+    },
     /// Valid Fortran that the analyses do not model (a warning was given);
     /// analyses treat it as reading and writing everything it might.
     Opaque {

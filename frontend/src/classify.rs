@@ -378,6 +378,13 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             );
             return;
         }
+        "OPEN" | "CLOSE" | "INQUIRE" | "REWIND" | "BACKSPACE" | "ENDFILE"
+            if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen)
+                && close_of(toks, s + 1) == Some(toks.len() - 1) =>
+        {
+            toks[s].1 = Tok::FileStmt(w.clone());
+            return;
+        }
         _ if UNMODELLED_STATEMENTS.contains(&w.as_str()) => {
             aside(toks, format!("{w} statement"), None);
             return;
@@ -494,9 +501,15 @@ mod tests {
 
     #[test]
     fn unmodelled_statements_are_set_aside() {
+        // File statements with a specifier list are left to the grammar;
+        // other forms (`REWIND 5`, INQUIRE with an output list) set aside.
         let t = classified("OPEN(UNIT=1, FILE='x', STATUS='OLD')");
+        assert_eq!(t[0], Tok::FileStmt("OPEN".into()));
+        let t = classified("REWIND 5");
         assert_eq!(t.len(), 1);
-        assert!(is_unmodelled(&t[0], "OPEN statement"));
+        assert!(is_unmodelled(&t[0], "REWIND statement"));
+        let t = classified("INQUIRE (IOLENGTH=N) A, B");
+        assert!(is_unmodelled(&t[0], "INQUIRE statement"));
         let t = classified("IF (X) EXIT");
         assert!(is_unmodelled(&t[4], "EXIT statement (a jump)"));
         let t = classified("WHERE (A > 0)");

@@ -149,6 +149,13 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
                 io_items(items, read, &mut exprs, out);
                 exprs
             }
+            StmtKind::File {
+                control, outputs, ..
+            } => {
+                let set = outputs.iter().chain(&control.iostat);
+                out.extend(set.filter_map(base_name));
+                control.exprs().chain(outputs).collect()
+            }
             StmtKind::Opaque { .. } => return false,
             StmtKind::Goto(_)
             | StmtKind::Continue

@@ -129,6 +129,9 @@ pub enum Tok {
     /// of a READ, WRITE or PRINT (never a parenthesized expression or a
     /// complex constant).
     ImpliedDoOpen,
+    /// Put by [`crate::classify`]: the word opening OPEN, CLOSE, INQUIRE,
+    /// REWIND, BACKSPACE or ENDFILE with a parenthesized specifier list.
+    FileStmt(String),
 }
 
 impl Tok {
@@ -146,6 +149,7 @@ impl Tok {
             Tok::Hpf => "`!HPF$`".into(),
             Tok::Format => "`FORMAT`".into(),
             Tok::CrayPointer => "`POINTER`".into(),
+            Tok::FileStmt(w) => format!("`{w}`"),
             other => format!("`{}`", punct_text(other)),
         }
     }

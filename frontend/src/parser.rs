@@ -163,6 +163,55 @@ impl Ctx<'_> {
         Ok(c)
     }
 
+    /// OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE, ENDFILE (`stmt`, upper
+    /// case): the unit first without a keyword or as UNIT=; IOSTAT= and
+    /// ERR= as for READ; IOMSG=, NEWUNIT= and an INQUIRE's specifiers
+    /// other than UNIT=, FILE=, IOSTAT=, ERR= are variables it sets; the
+    /// others values it reads. INQUIRE with IOLENGTH= is not modelled.
+    pub fn file_stmt(&self, stmt: &str, specs: Vec<IoSpec>) -> Result<StmtKind, GrammarError> {
+        let mut c = IoControl::default();
+        let mut outputs = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let user = |at: usize, message: String| ParseError::User {
+            error: (at, message),
+        };
+        for (i, (at, key, value)) in specs.into_iter().enumerate() {
+            let key = match key {
+                Some(k) => k,
+                None if i == 0 => "UNIT".to_string(),
+                None => {
+                    let why = "only the unit may be given without a keyword";
+                    return Err(user(at, format!("{stmt}: {why}")));
+                }
+            };
+            if seen.contains(&key) {
+                return Err(user(at, format!("{stmt}: {key}= is given twice")));
+            }
+            seen.push(key.clone());
+            let Some(value) = value else {
+                return Err(user(at, format!("{stmt}: `*` is not a value for {key}=")));
+            };
+            match key.as_str() {
+                "UNIT" => c.unit = Some(value),
+                "IOSTAT" => c.iostat = Some(value),
+                "ERR" => match value.kind {
+                    ExprKind::Int(v) => c.err = Some(self.label(at, v)?),
+                    _ => return Err(user(at, format!("{stmt}: ERR= needs a label"))),
+                },
+                "IOLENGTH" => self.unmodelled(at, &format!("{stmt} with IOLENGTH=")),
+                "IOMSG" | "NEWUNIT" => outputs.push(value),
+                "FILE" => c.values.push(value),
+                _ if stmt == "INQUIRE" => outputs.push(value),
+                _ => c.values.push(value),
+            }
+        }
+        Ok(StmtKind::File {
+            what: stmt.to_lowercase(),
+            control: c,
+            outputs,
+        })
+    }
+
     /// An F90 type declaration with attributes.
     pub fn typed(
         &self,

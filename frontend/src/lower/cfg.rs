@@ -244,6 +244,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             StmtKind::Read { control, items } => self.io(s, "read", control, items),
             StmtKind::Write { control, items } => self.io(s, "write", control, items),
             StmtKind::Print { control, items } => self.io(s, "print", control, items),
+            StmtKind::File {
+                what,
+                control,
+                outputs,
+            } => self.file(s, what, control, outputs),
             StmtKind::Format => {
                 self.number(s.pos, s.label, "format", false);
                 return None;

@@ -283,6 +283,12 @@ impl Walk<'_, '_> {
                 self.control(control, true);
                 items.iter().for_each(|i| self.io_item(i, false));
             }
+            StmtKind::File {
+                control, outputs, ..
+            } => {
+                self.control(control, false);
+                outputs.iter().for_each(|e| self.write(e));
+            }
             StmtKind::Opaque { .. } => self.unknown = true,
             StmtKind::Goto(_)
             | StmtKind::Continue

@@ -83,6 +83,43 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
     }
 
+    /// OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE, ENDFILE: an `io` row of
+    /// kind `what`; the unit (an external one) and the values are read,
+    /// IOSTAT= is defined, the variables an INQUIRE sets possibly (an
+    /// INQUIRE about a unit that is not connected leaves some undefined);
+    /// ERR= is a jump.
+    pub(super) fn file(
+        &mut self,
+        s: &'a Stmt,
+        what: &str,
+        control: &'a IoControl,
+        outputs: &'a [Expr],
+    ) -> Frag {
+        let id = self.number(s.pos, s.label, what, true);
+        self.g.facts.io.push(Io {
+            stmt: id,
+            kind: what.to_string(),
+        });
+        let mut r = StmtRefs::default();
+        for e in control.unit.iter().chain(&control.values) {
+            self.read(&mut r, e);
+        }
+        self.emit_refs(id, r);
+        let mut r = StmtRefs::default();
+        for v in outputs {
+            self.write(&mut r, v, false);
+        }
+        if let Some(v) = &control.iostat {
+            self.write(&mut r, v, true);
+        }
+        self.emit_refs(id, r);
+        self.gotos.extend(control.jumps().map(|l| (id, l, s.pos)));
+        Frag {
+            entry: Some(id),
+            exits: vec![id],
+        }
+    }
+
     /// One item: its references as one group, or an implied DO's groups
     /// (bounds, variable, items). `certain`: a READ item here is certainly
     /// transferred.

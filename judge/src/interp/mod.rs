@@ -673,6 +673,15 @@ impl<'p> Interp<'p> {
             StmtKind::Write { control, items } | StmtKind::Print { control, items } => {
                 return self.exec_io(fr, s, control, items, false)
             }
+            StmtKind::File { what, .. } => {
+                return fail(
+                    s.pos,
+                    format!(
+                        "statement not supported by the judge: {}",
+                        what.to_uppercase()
+                    ),
+                )
+            }
             StmtKind::Opaque { reason } => {
                 return fail(
                     s.pos,
