@@ -1039,8 +1039,8 @@ end subroutine s
 fn unmodelled_statements_are_opaque_with_warnings() {
     let (p, d) = parse_source(
         "o.f90",
-        "program o\n  open (unit=1, file='x')\n  select case (n)\n  case (1)\n    x = 1\n  case default\n    x = 2\n  end select\n\
-         where (a > 0) a = 0\n  inquire (unit=1, exist=l)\n  read (5, nml=grp)\n  rewind 5\n  x = 1\nend\n",
+        "program o\n  flush (1)\n  select case (n)\n  case (1)\n    x = 1\n  case default\n    x = 2\n  end select\n\
+         where (a > 0) a = 0\n  backspace 5\n  read (5, nml=grp)\n  rewind 5\n  x = 1\nend\n",
     );
     assert!(errors(&d).is_empty(), "{d:?}");
     assert_eq!(
