@@ -211,6 +211,64 @@ fn legacy_fixed_form_is_clean_and_formats_make_no_dependences() {
     }
 }
 
+/// OPEN, CLOSE and INQUIRE are modelled, not opaque: no warning, their
+/// specifier variables in the rows, and a routine that opens a file
+/// touches only what it names (here nothing of /W/), not every COMMON
+/// variable of its caller.
+#[test]
+fn file_statements_give_rows_and_keep_their_routine_known() {
+    let dir = scratch_dir("cli_files");
+    let file = dir.join("files.f");
+    std::fs::write(
+        &file,
+        "      PROGRAM F
+      COMMON /W/ A(10)
+      INTEGER IOU, IOS
+      IOU = 7
+      A(1) = 0.0
+      CALL INITIO(IOU, IOS)
+      PRINT *, IOS, A(1)
+      END
+      SUBROUTINE INITIO(IOU, IOS)
+      LOGICAL LIVING
+      INQUIRE (FILE='x.dat', EXIST=LIVING)
+      IF (LIVING) OPEN (UNIT=IOU, FILE='x.dat', IOSTAT=IOS)
+      IF (LIVING) CLOSE (UNIT=IOU, STATUS='DELETE')
+      OPEN (UNIT=IOU, FILE='x.dat', STATUS='NEW', IOSTAT=IOS)
+      END
+",
+    )
+    .expect("write");
+    let out = kaiseki(["check", path_str(&file)]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!out.stderr.contains("warning"), "{}", out.stderr);
+    let out = kaiseki(["deps", path_str(&file), "--format", "csv"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let rows = parse_deps_csv(&out.stdout);
+    let flows: Vec<(&str, &str, u32, u32)> = rows
+        .iter()
+        .filter(|r| r.kind == "flow")
+        .map(|r| (r.unit.as_str(), r.var.as_str(), r.src.0, r.dst.0))
+        .collect();
+    for want in [
+        ("INITIO", "LIVING", 11, 12),
+        ("INITIO", "LIVING", 11, 13),
+        ("F", "IOU", 4, 6),
+        ("F", "IOS", 6, 7),
+        ("F", "A", 5, 7),
+    ] {
+        assert!(flows.contains(&want), "{want:?} in {flows:?}");
+    }
+    // The call touches no element of A: A(1) flows past it, and nothing
+    // of A is at the call's line.
+    assert!(
+        rows.iter()
+            .all(|r| r.var != "A" || (r.src.0 != 6 && r.dst.0 != 6)),
+        "{}",
+        out.stdout
+    );
+}
+
 #[test]
 fn unreadable_inputs_are_errors_not_crashes() {
     let dir = scratch_dir("cli_unreadable");

@@ -423,6 +423,65 @@ fn one_program(name: &str, source: &str, inputs: &[&str]) -> Vec<Program> {
     }]
 }
 
+/// Calls touch the caller's COMMON members over the bytes their callees
+/// read or write (in other layouts, through an EQUIVALENCE, through the
+/// callees' calls, in a loop and on a path an input picks), and define a
+/// member that the call names only in a subscript.
+#[test]
+fn member_level_call_effects_lose_no_dependence() {
+    let source = "      PROGRAM CE
+      INTEGER I1, I2, K, N
+      REAL A(4), B, C, Q(10)
+      COMMON /D/ I1, I2
+      COMMON /E/ A, B, C
+      COMMON /K/ K
+      READ *, N
+      I1 = 1
+      I2 = 2
+      K = 1
+      DO 10 J = 1, 3
+        A(J) = REAL(J)
+        CALL SETK(N)
+        B = B + A(J)
+        CALL READR
+        CALL MID
+        Q(K) = C
+        CALL BUMP(Q(K))
+        CALL ALL(N)
+   10 CONTINUE
+      PRINT *, I1, I2, K, A(1), B, C
+      END
+      SUBROUTINE SETK(N)
+      COMMON /D/ R, L
+      IF (N .GT. 0) L = N
+      END
+      SUBROUTINE READR
+      COMMON /D/ R, L
+      PRINT *, L
+      END
+      SUBROUTINE MID
+      COMMON /E/ Z(4), Y, X
+      REAL W
+      EQUIVALENCE (W, Z(3))
+      X = W + Y
+      END
+      SUBROUTINE BUMP(V)
+      COMMON /K/ K
+      K = MOD(K, 9) + 1
+      V = 0.0
+      END
+      SUBROUTINE ALL(N)
+      IF (N .GT. 1) CALL SETK(N)
+      CALL READR
+      END
+";
+    let inputs: &[&[&str]] = &[&["0"], &["1"], &["5"]];
+    check_all(
+        "call_effects",
+        &with_inputs("call_effects.f", source, inputs),
+    );
+}
+
 /// The DO statement reads its bounds before it defines its variable; the
 /// body redefines a bound variable, which the trip count does not see.
 #[test]
@@ -483,4 +542,85 @@ fn constants_and_symbolic_bounds_lose_no_dependence() {
         })
         .collect();
     check_all("constants", &programs);
+}
+
+fn with_inputs(name: &str, source: &str, inputs: &[&[&str]]) -> Vec<Program> {
+    vec![Program {
+        file_name: name.to_string(),
+        source: source.to_string(),
+        inputs: inputs
+            .iter()
+            .map(|i| i.iter().map(|s| s.to_string()).collect())
+            .collect(),
+    }]
+}
+
+/// Implied-DO lists in READ, WRITE and PRINT, nested and inside a loop,
+/// on a unit held in an INTEGER variable: the elements they run over are
+/// whole-array references, their variables definitions (A(K) is no
+/// element of the K = 5 before it).
+#[test]
+fn implied_do_lists_lose_no_dependence() {
+    let source = "      PROGRAM IMPL
+      INTEGER IOU, K, N, I, J, M, A(5), B(3,2)
+      REAL X(5)
+      IOU = 6
+      N = 4
+      M = 2
+      K = 5
+      READ (*,*) (A(K), K = 1, N)
+      PRINT *, A(2)
+      DO 10 I = 1, N
+        X(I) = A(I) * 2.0
+   10 CONTINUE
+      WRITE (IOU, *) (X(K), A(K), K = 1, N), K
+      READ (5, *) ((B(I,J), I = 1, 3), J = 1, M)
+      DO 20 J = 1, M
+        B(1,J) = B(2,J) + B(3,J)
+   20 CONTINUE
+      WRITE (IOU, *) ((B(I,J), J = 1, M), I = 3, 1, -1)
+      DO 30 I = 2, N
+        PRINT *, (A(K), K = 1, I - 1), A(I+1)
+        A(I) = A(I) + A(I-1)
+   30 CONTINUE
+      PRINT *, I, J, K, N, IOU
+      END
+";
+    let input: Vec<String> = (1..=10).map(|v| v.to_string()).collect();
+    let input: Vec<&str> = input.iter().map(String::as_str).collect();
+    check_all(
+        "implied_do",
+        &with_inputs("implied_do.f", source, &[&input]),
+    );
+}
+
+/// A WRITE into a CHARACTER variable (an internal file) defines it and a
+/// READ from it uses it; IOSTAT= is defined, END= and ERR= jump, and a
+/// READ that may stop early defines its items only possibly.
+#[test]
+fn internal_files_iostat_and_end_lose_no_dependence() {
+    let source = "      PROGRAM INTERN
+      CHARACTER*20 LINE, LINES(2)
+      INTEGER K, M, N, IOS
+      N = 7
+      WRITE (LINE, *) N, N + 1
+      READ (LINE, *) M, K
+      WRITE (LINES(2), *) M
+      READ (LINES(2), *) N
+      PRINT *, LINE, M, K, N
+      READ (*, *, IOSTAT=IOS) K
+      PRINT *, IOS, K
+      READ (*, *, END=30, ERR=30) M
+      K = M
+   30 PRINT *, K, M
+      END
+";
+    check_all(
+        "internal_files",
+        &with_inputs(
+            "internal_files.f",
+            source,
+            &[&[], &["3"], &["3", "4"], &["x"]],
+        ),
+    );
 }

@@ -22,7 +22,7 @@ relations! {
     /// `dummy_arg(unit, pos, var)`: the `pos`-th (1-based) dummy argument of a subroutine or function.
     DummyArg dummy_arg { unit: String, pos: i64, var: String }
 
-    /// `stmt(stmt, unit, line, col, kind)`: a statement; `kind` names it (`assign`, `do`, `enddo`, `if`, `elseif`, `else`, `endif`, `logical_if`, `goto`, `computed_goto`, `arith_if`, `continue`, `call`, `return`, `stop`, `read`, `write`, `print`, `end`, `opaque`, `decl`, `format`, ...); `enddo` statements that the source does not spell (the end of a labelled DO) are placed on the line of the terminal statement with `col` 0.
+    /// `stmt(stmt, unit, line, col, kind)`: a statement; `kind` names it (`assign`, `do`, `enddo`, `if`, `elseif`, `else`, `endif`, `logical_if`, `goto`, `computed_goto`, `arith_if`, `continue`, `call`, `return`, `stop`, `read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`, `end`, `opaque`, `decl`, `format`, ...); `enddo` statements that the source does not spell (the end of a labelled DO) are placed on the line of the terminal statement with `col` 0.
     Stmt stmt { stmt: i64, unit: String, line: i64, col: i64, kind: String }
 
     /// `stmt_label(stmt, label)`: the statement carries this label.
@@ -70,7 +70,7 @@ relations! {
     /// `use(ref, stmt, var)`: reference `ref` in statement `stmt` reads variable `var` (scalar, array element or whole array).
     Use r#use { r#ref: i64, stmt: i64, var: String }
 
-    /// `must_def(ref)`: definition `ref` certainly overwrites the whole variable (a scalar assignment, a DO variable, a READ item), so it kills earlier definitions; array elements, CALL arguments and EQUIVALENCEd names are only may-definitions.
+    /// `must_def(ref)`: definition `ref` certainly overwrites the whole variable (a scalar assignment, a DO variable, a READ item, an IOSTAT= variable, a CHARACTER scalar a WRITE writes into), so it kills earlier definitions; array elements, CALL arguments, EQUIVALENCEd names and what an I/O statement that may stop early (END=, ERR=, IOSTAT=) or an implied-DO list defines are only may-definitions.
     MustDef must_def { r#ref: i64 }
 
     /// `ref_next(ref, next)`: `next` is the next reference (definition or use) to the same variable after `ref` in the same basic block, in execution order; the program-order fact that lets rules refine block-level dataflow to the points inside a block.
@@ -82,7 +82,7 @@ relations! {
     /// `array_ref(ref, array, rank)`: reference `ref` is to one element of `array`, with `rank` subscripts.
     ArrayRef array_ref { r#ref: i64, array: String, rank: i64 }
 
-    /// `whole_array_ref(ref, array)`: reference `ref` names the whole `array` (an actual argument, an I/O item, an intrinsic's argument).
+    /// `whole_array_ref(ref, array)`: reference `ref` names the whole `array` (an actual argument, an I/O item, an intrinsic's argument, a section, an element of an implied-DO list whose subscripts use its variables).
     WholeArrayRef whole_array_ref { r#ref: i64, array: String }
 
     /// `subscript(ref, dim, form)`: subscript `dim` (1-based) of array reference `ref` is the affine form `form`.
@@ -121,7 +121,7 @@ relations! {
     /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function); its actual arguments are both `def` and `use` references of the statement.
     Call call { stmt: i64, callee: String }
 
-    /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`); READ items are `def`s, output items `use`s.
+    /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`); READ items are `def`s, output items `use`s; a CHARACTER unit (an internal file) is a `use` of READ and a `def` of WRITE, other units and specifiers are `use`s, IOSTAT= a `def`, the variables INQUIRE sets (and IOMSG=, NEWUNIT=) possible `def`s, END=/ERR=/EOR= `cfg_edge`s.
     Io io { stmt: i64, kind: String }
 
     /// `opaque(stmt, reason)`: statement `stmt` is valid Fortran outside what the analyses model; rules must assume it reads and writes every variable it might.

@@ -346,20 +346,100 @@ pub enum StmtKind {
     Return,
     Stop,
     Read {
-        items: Vec<Expr>,
+        control: IoControl,
+        items: Vec<IoItem>,
     },
     Write {
-        items: Vec<Expr>,
+        control: IoControl,
+        items: Vec<IoItem>,
     },
+    /// `PRINT fmt, items`: its control has a format and nothing else.
     Print {
-        items: Vec<Expr>,
+        control: IoControl,
+        items: Vec<IoItem>,
     },
     Format,
+    /// OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE or ENDFILE (`what`, lower
+    /// case) with a specifier list: its unit (or FILE=) and the values it
+    /// reads in `control` (with IOSTAT= and ERR=), and the variables an
+    /// INQUIRE (or OPEN's NEWUNIT=, IOMSG=) sets in `outputs`.
+    File {
+        what: String,
+        control: IoControl,
+        outputs: Vec<Expr>,
+    },
     /// Valid Fortran that the analyses do not model (a warning was given);
     /// analyses treat it as reading and writing everything it might.
     Opaque {
         reason: String,
     },
+}
+
+/// The control list of a READ or WRITE (`(IOU, 100, IOSTAT=IOS, END=99)`),
+/// or the format of PRINT and of `READ fmt, items`.
+#[derive(Clone, Debug, Default)]
+pub struct IoControl {
+    /// `None` for `*`. An INTEGER expression is an external unit number, a
+    /// CHARACTER variable, element or substring an internal file: the types
+    /// tell, so lowering decides.
+    pub unit: Option<Expr>,
+    /// `None` for list-directed `*`; else a FORMAT label (an integer
+    /// constant) or a character expression holding the format.
+    pub format: Option<Expr>,
+    /// Other specifiers whose values the statement reads (REC=, ADVANCE=).
+    pub values: Vec<Expr>,
+    /// IOSTAT=: the variable the statement sets to 0, to a negative value
+    /// at an end of file or record, to a positive one on an error.
+    pub iostat: Option<Expr>,
+    /// SIZE=: the variable a non-advancing READ sets to the characters it read.
+    pub size: Option<Expr>,
+    /// END=, ERR=, EOR=: where the statement jumps on those conditions.
+    pub end: Option<u32>,
+    pub err: Option<u32>,
+    pub eor: Option<u32>,
+}
+
+impl IoControl {
+    /// Whether the statement may stop part way and go on executing (at a
+    /// label, or after it with IOSTAT=), leaving items it did not reach as
+    /// they were; without any of these a failed transfer ends the program.
+    pub fn may_stop_early(&self) -> bool {
+        self.iostat.is_some() || self.end.is_some() || self.err.is_some() || self.eor.is_some()
+    }
+
+    /// The labels the statement may jump to.
+    pub fn jumps(&self) -> impl Iterator<Item = u32> + '_ {
+        [self.end, self.err, self.eor].into_iter().flatten()
+    }
+
+    /// Every expression of the list, in source order of kind: unit,
+    /// format, values, IOSTAT=, SIZE=.
+    pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        let vars = [&self.iostat, &self.size].into_iter().flatten();
+        self.unit
+            .iter()
+            .chain(&self.format)
+            .chain(&self.values)
+            .chain(vars)
+    }
+}
+
+/// An item of an I/O list.
+#[derive(Clone, Debug)]
+pub enum IoItem {
+    Expr(Expr),
+    ImpliedDo(Box<ImpliedDo>),
+}
+
+/// `(items, VAR = lower, upper [, step])` in an I/O list: the items once
+/// per value of VAR, which the statement defines as a DO loop would.
+#[derive(Clone, Debug)]
+pub struct ImpliedDo {
+    pub items: Vec<IoItem>,
+    pub var: Name,
+    pub lower: Expr,
+    pub upper: Expr,
+    pub step: Option<Expr>,
 }
 
 #[derive(Clone, Debug)]

@@ -6,6 +6,8 @@
 //!   become one [`Tok::Unmodelled`] token, so their contents never cause
 //!   syntax errors; constructs say whether they open, continue or close;
 //! - FORMAT contents and DATA value lists are replaced by single tokens;
+//! - the `(` opening an implied-DO list of READ, WRITE or PRINT becomes
+//!   [`Tok::ImpliedDoOpen`];
 //! - HPF directives get a leading [`Tok::Hpf`]; those that mean nothing to
 //!   the analyses and unknown ones are ignored with a warning;
 //! - `USE HPF_LIBRARY` is left to the grammar (it names intrinsics).
@@ -161,7 +163,7 @@ pub fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (i, (_, t, _)) in toks.iter().enumerate().skip(open) {
         match t {
-            Tok::LParen | Tok::LCtor => depth += 1,
+            Tok::LParen | Tok::LCtor | Tok::ImpliedDoOpen => depth += 1,
             Tok::RParen | Tok::RCtor => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
@@ -278,10 +280,7 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             if w != "PRINT" && toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) {
                 items = close_of(toks, s + 1).map_or(toks.len(), |c| c + 1);
             }
-            if items < toks.len() && contains(toks, items, &Tok::Equals) {
-                aside(toks, format!("{w} statement with an implied-DO list"), None);
-                return;
-            }
+            mark_implied_dos(toks, items);
         }
         "GO" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::Kw(Kw::To))
             && word_at(toks, s + 2).is_some() =>
@@ -379,6 +378,13 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             );
             return;
         }
+        "OPEN" | "CLOSE" | "INQUIRE" | "REWIND" | "BACKSPACE" | "ENDFILE"
+            if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen)
+                && close_of(toks, s + 1) == Some(toks.len() - 1) =>
+        {
+            toks[s].1 = Tok::FileStmt(w.clone());
+            return;
+        }
         _ if UNMODELLED_STATEMENTS.contains(&w.as_str()) => {
             aside(toks, format!("{w} statement"), None);
             return;
@@ -395,6 +401,36 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         aside(toks, "pointer assignment".into(), None);
     } else if contains(toks, s, &Tok::LCtor) && !is_type_word(&w) {
         aside(toks, "array constructor".into(), None);
+    }
+}
+
+/// Marks the `(` opening each implied-DO list of an I/O list that starts
+/// at `from`: a parenthesis with a `=` at its own level, which neither an
+/// expression nor a complex constant has, and not after a name (there it
+/// holds subscripts or arguments, where `=` is a keyword argument).
+fn mark_implied_dos(toks: &mut [Spanned], from: usize) {
+    // Open parentheses: (index, opens an implied DO if a `=` shows up).
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut found = Vec::new();
+    for i in from..toks.len() {
+        match toks[i].1 {
+            Tok::LParen | Tok::LCtor => open.push((i, false)),
+            Tok::RParen | Tok::RCtor => {
+                if let Some((at, true)) = open.pop() {
+                    found.push(at);
+                }
+            }
+            Tok::Equals => {
+                if let Some((at, seen)) = open.last_mut() {
+                    *seen = toks[*at].1 == Tok::LParen
+                        && toks[..*at].last().is_none_or(|t| word(&t.1).is_none());
+                }
+            }
+            _ => {}
+        }
+    }
+    for at in found {
+        toks[at].1 = Tok::ImpliedDoOpen;
     }
 }
 
@@ -465,9 +501,15 @@ mod tests {
 
     #[test]
     fn unmodelled_statements_are_set_aside() {
+        // File statements with a specifier list are left to the grammar;
+        // other forms (`REWIND 5`, INQUIRE with an output list) set aside.
         let t = classified("OPEN(UNIT=1, FILE='x', STATUS='OLD')");
+        assert_eq!(t[0], Tok::FileStmt("OPEN".into()));
+        let t = classified("REWIND 5");
         assert_eq!(t.len(), 1);
-        assert!(is_unmodelled(&t[0], "OPEN statement"));
+        assert!(is_unmodelled(&t[0], "REWIND statement"));
+        let t = classified("INQUIRE (IOLENGTH=N) A, B");
+        assert!(is_unmodelled(&t[0], "INQUIRE statement"));
         let t = classified("IF (X) EXIT");
         assert!(is_unmodelled(&t[4], "EXIT statement (a jump)"));
         let t = classified("WHERE (A > 0)");
@@ -480,11 +522,27 @@ mod tests {
         assert!(
             matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Close("SELECT")))
         );
-        let t = classified("PRINT *, (A(I), I = 1, 3)");
-        assert!(is_unmodelled(
-            &t[0],
-            "PRINT statement with an implied-DO list"
-        ));
+    }
+
+    #[test]
+    fn implied_do_lists_open_with_their_own_token() {
+        let opens = |s: &str| -> Vec<usize> {
+            let t = classified(s);
+            let marked = t
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| **t == Tok::ImpliedDoOpen);
+            marked.map(|(i, _)| i).collect()
+        };
+        assert_eq!(opens("PRINT *, (A(I), I = 1, 3)"), [3]);
+        assert_eq!(opens("READ (5,*) ((A(I,J), J=1,N), I=1,M)"), [6, 7]);
+        assert_eq!(opens("WRITE(*,*)(X(K),K=1,2), (1.0, 2.0), (Y)"), [6]);
+        // A keyword argument is no implied DO; nor is the control list.
+        assert_eq!(
+            opens("WRITE (UNIT=6, FMT=*) F(X=1), (1, 2)"),
+            Vec::<usize>::new()
+        );
+        assert_eq!(opens("IF (L) PRINT *, (K, K=1,3)"), [7]);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::{DeclKind, Expr, ExprKind, Stmt, StmtKind, TypeSpec};
+use crate::ast::{DeclKind, Expr, ExprKind, IoItem, Stmt, StmtKind, TypeSpec};
 use crate::data::scalar_values;
 use crate::fold::{self, Const};
 use crate::symbols::{base_name, convert, ApplyClass, Symbols};
@@ -137,11 +137,25 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
                 out.extend(args.iter().filter_map(base_name));
                 args.iter().collect()
             }
-            StmtKind::Read { items } => {
-                out.extend(items.iter().filter_map(base_name));
-                items.iter().collect()
+            StmtKind::Read { control, items }
+            | StmtKind::Write { control, items }
+            | StmtKind::Print { control, items } => {
+                let read = matches!(st.kind, StmtKind::Read { .. });
+                // IOSTAT=, SIZE=, an internal file WRITE writes (a CHARACTER
+                // unit: never one of these INTEGER scalars, but harmless).
+                let set = [&control.iostat, &control.size, &control.unit];
+                out.extend(set.into_iter().flatten().filter_map(base_name));
+                let mut exprs: Vec<&Expr> = control.exprs().collect();
+                io_items(items, read, &mut exprs, out);
+                exprs
             }
-            StmtKind::Write { items } | StmtKind::Print { items } => items.iter().collect(),
+            StmtKind::File {
+                control, outputs, ..
+            } => {
+                let set = outputs.iter().chain(&control.iostat);
+                out.extend(set.filter_map(base_name));
+                control.exprs().chain(outputs).collect()
+            }
             StmtKind::Opaque { .. } => return false,
             StmtKind::Goto(_)
             | StmtKind::Continue
@@ -154,6 +168,31 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
         }
     }
     true
+}
+
+/// Adds the expressions of an I/O list to `exprs`, and to `out` what it
+/// defines: its implied-DO variables, and its items when it is read.
+fn io_items<'a>(
+    items: &'a [IoItem],
+    read: bool,
+    exprs: &mut Vec<&'a Expr>,
+    out: &mut HashSet<&'a str>,
+) {
+    for item in items {
+        match item {
+            IoItem::Expr(e) => {
+                if read {
+                    out.extend(base_name(e));
+                }
+                exprs.push(e);
+            }
+            IoItem::ImpliedDo(d) => {
+                out.insert(&d.var.text);
+                exprs.extend([&d.lower, &d.upper].into_iter().chain(&d.step));
+                io_items(&d.items, read, exprs, out);
+            }
+        }
+    }
 }
 
 /// Adds to `out` the variables `e` passes to functions (by reference).
@@ -242,12 +281,23 @@ mod tests {
             "      CALL T(K)\n",
             "      X = F(1.0, K)\n",
             "      IF (J .GT. 0) THEN\n      PRINT *, G(K)\n      END IF\n",
+            // I/O: an implied-DO variable, an item read inside an implied
+            // DO, IOSTAT= and SIZE=.
+            "      PRINT *, (IA(K), K = 1, 3)\n",
+            "      WRITE (*, *) ((IA(I), I = 1, K), K = 1, 2)\n",
+            "      READ (*, *) (K, I = 1, 2)\n",
+            "      READ (*, *, IOSTAT=K) X\n",
+            "      READ (*, '(A)', ADVANCE='NO', SIZE=K) X\n",
+            "      READ (*, *) D, (IA(I), I = 1, K), (X, K, I = 1, 2)\n",
         ] {
             assert_eq!(k_and_j(body), ["-", "6"], "{body}");
         }
         // An element passed along, a statement function's argument and an
         // intrinsic's are no definition of K.
         let body = "      SQ(I) = I * I\n      CALL T(IA(K))\n      X = SQ(K) + MAX(K, J)\n";
+        assert_eq!(k_and_j(body), ["5", "6"]);
+        // Written, in an implied DO's bounds or a subscript read: kept.
+        let body = "      WRITE (*, *) K, (IA(I), I = 1, K), IA(K)\n      READ (*, *) IA(K)\n";
         assert_eq!(k_and_j(body), ["5", "6"]);
     }
 

@@ -125,6 +125,13 @@ pub enum Tok {
     /// Put by [`crate::classify`]: the `POINTER` of a Cray pointer
     /// statement, `POINTER (P, A(N))`.
     CrayPointer,
+    /// Put by [`crate::classify`]: the `(` that opens an implied-DO list
+    /// of a READ, WRITE or PRINT (never a parenthesized expression or a
+    /// complex constant).
+    ImpliedDoOpen,
+    /// Put by [`crate::classify`]: the word opening OPEN, CLOSE, INQUIRE,
+    /// REWIND, BACKSPACE or ENDFILE with a parenthesized specifier list.
+    FileStmt(String),
 }
 
 impl Tok {
@@ -142,6 +149,7 @@ impl Tok {
             Tok::Hpf => "`!HPF$`".into(),
             Tok::Format => "`FORMAT`".into(),
             Tok::CrayPointer => "`POINTER`".into(),
+            Tok::FileStmt(w) => format!("`{w}`"),
             other => format!("`{}`", punct_text(other)),
         }
     }
@@ -157,7 +165,7 @@ fn punct_text(t: &Tok) -> &'static str {
         Tok::Pow => "**",
         Tok::Slash => "/",
         Tok::Concat => "//",
-        Tok::LParen => "(",
+        Tok::LParen | Tok::ImpliedDoOpen => "(",
         Tok::RParen => ")",
         Tok::LCtor => "(/",
         Tok::RCtor => "/)",

@@ -3,8 +3,8 @@
 //! statement is dropped; the caller goes on with the next one.
 
 use crate::ast::{
-    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, StmtKind, TypeSpec,
-    UnOp,
+    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, IoControl, Name, Pos, StmtKind,
+    TypeSpec, UnOp,
 };
 use crate::classify::classify;
 use crate::lexer::{tokenize, Tok};
@@ -36,6 +36,10 @@ pub enum Attr {
     /// Any other attribute, by name, with where it stands.
     Other(usize, String),
 }
+
+/// One specifier of a READ or WRITE control list: where it stands, its
+/// keyword (`None` when given by position), its value (`None` for `*`).
+pub type IoSpec = (usize, Option<String>, Option<Expr>);
 
 /// One item of a COMMON statement: a block name (`/B/`, `//`) or an entity.
 pub enum CommonItem {
@@ -106,43 +110,106 @@ impl Ctx<'_> {
             .push(Note::Warning(at, message.into()));
     }
 
-    /// I/O on unit `*` or a literal unit with UNIT=, FMT=, REC=, ADVANCE=
-    /// is modelled; a unit that may be an internal file (a character
-    /// variable, written by WRITE) or jumps (END=, ERR=) are not.
-    pub fn check_io(&self, at: usize, stmt: &str, items: &[(Option<String>, Option<Expr>)]) {
-        let mut positional = 0;
-        for (key, value) in items {
+    /// The control list of a READ or WRITE: the unit and format by
+    /// position or keyword, the other specifiers by keyword. NML= (namelist
+    /// I/O) and specifiers after Fortran 90 are not modelled.
+    pub fn io_control(&self, stmt: &str, specs: Vec<IoSpec>) -> Result<IoControl, GrammarError> {
+        let mut c = IoControl::default();
+        let mut seen: Vec<String> = Vec::new();
+        let user = |at: usize, message: String| ParseError::User {
+            error: (at, message),
+        };
+        for (i, (at, key, value)) in specs.into_iter().enumerate() {
             let key = match key {
-                Some(k) => k.as_str(),
+                Some(k) => k,
+                // `(u, f)`: the unit first, the format second (F90 9.4.1).
+                None if i == 0 => "UNIT".to_string(),
+                None if i == 1 && seen == ["UNIT"] => "FMT".to_string(),
                 None => {
-                    positional += 1;
-                    match positional {
-                        1 => "UNIT",
-                        2 => "FMT",
-                        _ => {
-                            self.unmodelled(at, &format!("{stmt} with extra control items"));
-                            continue;
-                        }
-                    }
+                    let why = "only the unit and then the format may be given without a keyword";
+                    return Err(user(at, format!("{stmt}: {why}")));
                 }
             };
-            match key {
-                "UNIT" => {
-                    let literal = match value {
-                        None => true,
-                        Some(e) => matches!(e.kind, ExprKind::Int(_)),
+            if seen.contains(&key) {
+                return Err(user(at, format!("{stmt}: {key}= is given twice")));
+            }
+            seen.push(key.clone());
+            let expr = |what: &str| {
+                value
+                    .clone()
+                    .ok_or_else(|| user(at, format!("{stmt}: `*` is not {what} for {key}=")))
+            };
+            match key.as_str() {
+                "UNIT" => c.unit = value.clone(),
+                "FMT" => c.format = value.clone(),
+                "REC" | "ADVANCE" => c.values.push(expr("a value")?),
+                "IOSTAT" => c.iostat = Some(expr("a variable")?),
+                "SIZE" => c.size = Some(expr("a variable")?),
+                "END" | "ERR" | "EOR" => {
+                    let label = match expr("a label")?.kind {
+                        ExprKind::Int(v) => self.label(at, v)?,
+                        _ => return Err(user(at, format!("{stmt}: {key}= needs a label"))),
                     };
-                    if !literal {
-                        self.unmodelled(
-                            at,
-                            &format!("{stmt} on a unit that is not a constant (it may be an internal file)"),
-                        );
+                    match key.as_str() {
+                        "END" => c.end = Some(label),
+                        "ERR" => c.err = Some(label),
+                        _ => c.eor = Some(label),
                     }
                 }
-                "FMT" | "REC" | "ADVANCE" => {}
+                "NML" => self.unmodelled(at, &format!("{stmt} with NML= (namelist I/O)")),
                 other => self.unmodelled(at, &format!("{stmt} with {other}=")),
             }
         }
+        Ok(c)
+    }
+
+    /// OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE, ENDFILE (`stmt`, upper
+    /// case): the unit first without a keyword or as UNIT=; IOSTAT= and
+    /// ERR= as for READ; IOMSG=, NEWUNIT= and an INQUIRE's specifiers
+    /// other than UNIT=, FILE=, IOSTAT=, ERR= are variables it sets; the
+    /// others values it reads. INQUIRE with IOLENGTH= is not modelled.
+    pub fn file_stmt(&self, stmt: &str, specs: Vec<IoSpec>) -> Result<StmtKind, GrammarError> {
+        let mut c = IoControl::default();
+        let mut outputs = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let user = |at: usize, message: String| ParseError::User {
+            error: (at, message),
+        };
+        for (i, (at, key, value)) in specs.into_iter().enumerate() {
+            let key = match key {
+                Some(k) => k,
+                None if i == 0 => "UNIT".to_string(),
+                None => {
+                    let why = "only the unit may be given without a keyword";
+                    return Err(user(at, format!("{stmt}: {why}")));
+                }
+            };
+            if seen.contains(&key) {
+                return Err(user(at, format!("{stmt}: {key}= is given twice")));
+            }
+            seen.push(key.clone());
+            let Some(value) = value else {
+                return Err(user(at, format!("{stmt}: `*` is not a value for {key}=")));
+            };
+            match key.as_str() {
+                "UNIT" => c.unit = Some(value),
+                "IOSTAT" => c.iostat = Some(value),
+                "ERR" => match value.kind {
+                    ExprKind::Int(v) => c.err = Some(self.label(at, v)?),
+                    _ => return Err(user(at, format!("{stmt}: ERR= needs a label"))),
+                },
+                "IOLENGTH" => self.unmodelled(at, &format!("{stmt} with IOLENGTH=")),
+                "IOMSG" | "NEWUNIT" => outputs.push(value),
+                "FILE" => c.values.push(value),
+                _ if stmt == "INQUIRE" => outputs.push(value),
+                _ => c.values.push(value),
+            }
+        }
+        Ok(StmtKind::File {
+            what: stmt.to_lowercase(),
+            control: c,
+            outputs,
+        })
     }
 
     /// An F90 type declaration with attributes.
@@ -203,6 +270,16 @@ impl Ctx<'_> {
             }
         }
         out
+    }
+
+    /// A statement label: 1 to 99999.
+    pub fn label(&self, at: usize, v: i64) -> Result<u32, GrammarError> {
+        match u32::try_from(v) {
+            Ok(v) if (1..=99999).contains(&v) => Ok(v),
+            _ => Err(ParseError::User {
+                error: (at, format!("`{v}` is not a statement label (1 to 99999)")),
+            }),
+        }
     }
 
     /// A letter of an IMPLICIT range.
@@ -350,6 +427,7 @@ fn is_operator(t: &Tok) -> bool {
             | Tok::Slash
             | Tok::Concat
             | Tok::LParen
+            | Tok::ImpliedDoOpen
             | Tok::LCtor
             | Tok::Eq
             | Tok::Ne

@@ -338,7 +338,7 @@ fn an_opaque_statement_may_jump_and_touch_every_variable() {
   real :: x(10), s
   n = 10
   do i = 1, n
-    open (unit=7, file='a')
+    rewind 7
     s = s + x(i)
   end do
 10 continue

@@ -191,9 +191,9 @@ fn each_executable_statement_kind() {
         ]
     );
     let b = body(&p);
-    assert!(matches!(&b[0].kind, StmtKind::Read { items } if items.len() == 2));
-    assert!(matches!(&b[4].kind, StmtKind::Write { items } if items.len() == 2));
-    assert!(matches!(&b[7].kind, StmtKind::Print { items } if items.is_empty()));
+    assert!(matches!(&b[0].kind, StmtKind::Read { items, .. } if items.len() == 2));
+    assert!(matches!(&b[4].kind, StmtKind::Write { items, .. } if items.len() == 2));
+    assert!(matches!(&b[7].kind, StmtKind::Print { items, .. } if items.is_empty()));
     assert_eq!(b[8].label, Some(100));
     assert!(
         matches!(&b[9].kind, StmtKind::Call { name, args } if name.text == "S" && args.len() == 2)
@@ -887,6 +887,120 @@ fn unknown_and_meaningless_hpf_directives_are_warnings() {
     assert_eq!(p.units[0].body.len(), 1);
 }
 
+// ------------------------------------------------------------------ I/O
+
+/// The control list and the items of the I/O statement `stmt`.
+fn io(stmt: &str) -> (IoControl, Vec<IoItem>) {
+    let p = free(stmt);
+    match &body(&p)[0].kind {
+        StmtKind::Read { control, items }
+        | StmtKind::Write { control, items }
+        | StmtKind::Print { control, items } => (control.clone(), items.clone()),
+        k => panic!("{k:?}"),
+    }
+}
+
+/// Items rendered: expressions as [`show`], implied DOs as
+/// `[items; VAR=lower,upper,step]`.
+fn show_items(items: &[IoItem]) -> String {
+    let shown: Vec<String> = items
+        .iter()
+        .map(|i| match i {
+            IoItem::Expr(e) => show(e),
+            IoItem::ImpliedDo(d) => format!(
+                "[{}; {}={},{},{}]",
+                show_items(&d.items),
+                d.var.text,
+                show(&d.lower),
+                show(&d.upper),
+                d.step.as_ref().map(show).unwrap_or_default()
+            ),
+        })
+        .collect();
+    shown.join(" ")
+}
+
+#[test]
+fn io_control_lists_keep_unit_format_specifiers_and_labels() {
+    let (c, items) = io("read (iu, 100, iostat=ios, end=90, err=91) n");
+    assert_eq!(c.unit.as_ref().map(show).as_deref(), Some("IU"));
+    assert_eq!(c.format.as_ref().map(show).as_deref(), Some("100"));
+    assert_eq!(c.iostat.as_ref().map(show).as_deref(), Some("IOS"));
+    assert_eq!((c.end, c.err, c.eor), (Some(90), Some(91), None));
+    assert_eq!(c.jumps().collect::<Vec<_>>(), [90, 91]);
+    assert!(c.may_stop_early());
+    assert_eq!(show_items(&items), "N");
+    let (c, _) = io("write (fmt='(i5)', unit=line(k)) n");
+    assert_eq!(c.unit.as_ref().map(show).as_deref(), Some("LINE(K)"));
+    assert_eq!(c.format.as_ref().map(show).as_deref(), Some("'(i5)'"));
+    assert!(!c.may_stop_early());
+    let (c, _) = io("read (5, *, rec=k+1, advance='no', size=m, eor=7) x");
+    assert!(c.format.is_none());
+    let values: Vec<String> = c.values.iter().map(show).collect();
+    assert_eq!(values, ["(K Add 1)", "'no'"]);
+    assert_eq!(
+        (c.size.as_ref().map(show).as_deref(), c.eor),
+        (Some("M"), Some(7))
+    );
+    let (c, _) = io("print fmtvar, x");
+    assert_eq!(c.format.as_ref().map(show).as_deref(), Some("FMTVAR"));
+    assert!(c.unit.is_none());
+    let (c, _) = io("read '(a)', s");
+    assert_eq!(c.format.as_ref().map(show).as_deref(), Some("'(a)'"));
+}
+
+#[test]
+fn implied_do_lists_nest_and_are_told_from_complex_constants() {
+    let (_, items) = io("write (iou, 7012) (map2(k), flops2(k), rt2(k), k = i1, i2)");
+    assert_eq!(show_items(&items), "[MAP2(K) FLOPS2(K) RT2(K); K=I1,I2,]");
+    let (_, items) = io("read (5,*) n, ((a(i,j), j=1,n), i=1,m)");
+    assert_eq!(show_items(&items), "N [[A(I,J); J=1,N,]; I=1,M,]");
+    let (_, items) = io("print *, (1.0, 2.0), (x), (b(k), (1, k), k=1,n,2)");
+    assert_eq!(
+        show_items(&items),
+        "CMPLX(1.0,2.0) X [B(K) CMPLX(1,K); K=1,N,2]"
+    );
+    // After a logical IF, and the DO variable's position.
+    let p = free("if (l) write (*,*) (c(k), k=1,3)");
+    let StmtKind::LogicalIf { stmt, .. } = &body(&p)[0].kind else {
+        panic!("logical IF")
+    };
+    let StmtKind::Write { items, .. } = &stmt.kind else {
+        panic!("{:?}", stmt.kind)
+    };
+    let IoItem::ImpliedDo(d) = &items[0] else {
+        panic!("implied DO")
+    };
+    assert_eq!((d.var.pos.line, d.var.pos.col), (2, 27));
+}
+
+#[test]
+fn bad_io_control_lists_are_errors_at_the_specifier() {
+    let (_, d) = parse_source(
+        "io.f90",
+        "program io\n  read (5, *, end=x) n\n  read (5, *, err=0) n\n  write (6, *, 7) x\n  write (6, *, unit=7) x\n  read (5, rec=*) x\n  x = 1\nend\n",
+    );
+    let shown: Vec<(u32, u32, &str)> = d
+        .iter()
+        .map(|x| (x.line, x.col, x.message.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (2, 15, "READ: END= needs a label"),
+            (3, 15, "`0` is not a statement label (1 to 99999)"),
+            (
+                4,
+                16,
+                "WRITE: only the unit and then the format may be given without a keyword"
+            ),
+            (5, 16, "WRITE: UNIT= is given twice"),
+            (6, 12, "READ: `*` is not a value for REC="),
+        ]
+    );
+    assert!(d.iter().all(Diagnostic::is_error));
+}
+
 // ------------------------------------------------------------------ unmodelled
 
 #[test]
@@ -925,8 +1039,8 @@ end subroutine s
 fn unmodelled_statements_are_opaque_with_warnings() {
     let (p, d) = parse_source(
         "o.f90",
-        "program o\n  open (unit=1, file='x')\n  select case (n)\n  case (1)\n    x = 1\n  case default\n    x = 2\n  end select\n\
-         where (a > 0) a = 0\n  print *, (a(i), i = 1, 3)\n  write (iu, *) x\n  read (5, *, end=99) x\n  x = 1\nend\n",
+        "program o\n  flush (1)\n  select case (n)\n  case (1)\n    x = 1\n  case default\n    x = 2\n  end select\n\
+         where (a > 0) a = 0\n  backspace 5\n  read (5, nml=grp)\n  rewind 5\n  x = 1\nend\n",
     );
     assert!(errors(&d).is_empty(), "{d:?}");
     assert_eq!(
@@ -934,7 +1048,7 @@ fn unmodelled_statements_are_opaque_with_warnings() {
         "Opaque,Opaque,Opaque,Opaque,Opaque,Opaque,A"
     );
     assert_eq!(d.len(), 6, "one warning per opaque statement: {d:?}");
-    assert!(d[4].message.contains("internal file"), "{}", d[4]);
+    assert!(d[4].message.contains("READ with NML="), "{}", d[4]);
     assert_eq!((d[1].line, d[1].col), (3, 3));
     assert!(d[1].message.contains("SELECT CASE"), "{}", d[1]);
 }

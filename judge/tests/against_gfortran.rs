@@ -245,3 +245,45 @@ fn data_statements_initialize_what_gfortran_initializes() {
         panic!("{e}");
     }
 }
+
+/// Implied-DO lists (nested, stepping down, running zero times), an
+/// internal file written then read, IOSTAT=, END= and ERR=.
+#[test]
+fn io_statements_print_what_gfortran_prints() {
+    let source = "      PROGRAM IOG
+      INTEGER K, N, I, J, A(5), B(3,2), IOS
+      CHARACTER*40 LINE
+      N = 4
+      READ (*,*) (A(K), K = 1, N)
+      WRITE (6, *) (A(K), K = N, 1, -1), K
+      READ (5, *) ((B(I,J), I = 1, 3), J = 1, 2)
+      PRINT *, ((B(I,J), J = 1, 2), I = 1, 3)
+      WRITE (LINE, *) A(1) + A(2), N
+      READ (LINE, *) I, J
+      PRINT *, I, J, (K, K = 1, 0), K
+      READ (*, *, IOSTAT=IOS) K
+      PRINT *, IOS .GT. 0, IOS .LT. 0, K
+      READ (*, *, END=30, ERR=20) K
+      PRINT *, 'read', K
+      GO TO 40
+   20 PRINT *, 'err'
+      GO TO 40
+   30 PRINT *, 'end'
+   40 CONTINUE
+      END
+";
+    let first: Vec<String> = (1..=10).map(|v| v.to_string()).collect();
+    let inputs: Vec<Vec<String>> = [&["7", "8"][..], &["x", "y"], &[]]
+        .iter()
+        .map(|rest| {
+            first
+                .iter()
+                .cloned()
+                .chain(rest.iter().map(|s| s.to_string()))
+                .collect()
+        })
+        .collect();
+    if let Err(e) = agree(&work_dir("io"), "iog.f", source, &inputs) {
+        panic!("{e}");
+    }
+}

@@ -461,3 +461,104 @@ fn data_the_judge_does_not_run_is_refused() {
         );
     }
 }
+
+#[test]
+fn implied_do_lists_run_as_loops_and_are_one_event_in_the_trace() {
+    let src = "program p
+  integer :: k, n, a(4)
+  n = 3
+  read (*,*) (a(k), k = 1, n)
+  write (*,*) (a(k), k = n, 1, -1), k, (n, k = 1, 2)
+end program
+";
+    let r = run("p.f90", src, &["10", "20", "30"]);
+    assert_eq!(
+        r.output.split_whitespace().collect::<Vec<_>>(),
+        ["30", "20", "10", "0", "3", "3"]
+    );
+    let line = |l: u32| -> Vec<_> {
+        r.trace
+            .iter()
+            .filter(|a| a.pos.line == l)
+            .map(summary)
+            .collect()
+    };
+    // K is written once per implied DO and never read inside it; N, read
+    // twice by the last list, once.
+    assert_eq!(
+        line(4),
+        [
+            t(4, 28, "N", 'R', 0, &[], false),
+            t(4, 21, "K", 'W', 0, &[], false),
+            t(4, 15, "A", 'W', 0, &[], false),
+            t(4, 15, "A", 'W', 1, &[], false),
+            t(4, 15, "A", 'W', 2, &[], false),
+        ]
+    );
+    assert_eq!(
+        line(5),
+        [
+            t(5, 26, "N", 'R', 0, &[], false),
+            t(5, 22, "K", 'W', 0, &[], false),
+            t(5, 16, "A", 'R', 2, &[], false),
+            t(5, 16, "A", 'R', 1, &[], false),
+            t(5, 16, "A", 'R', 0, &[], false),
+            t(5, 37, "K", 'R', 0, &[], false),
+            t(5, 44, "K", 'W', 0, &[], false),
+            t(5, 41, "N", 'R', 0, &[], false),
+        ]
+    );
+}
+
+#[test]
+fn internal_files_iostat_end_and_err() {
+    let src = "program p
+  character*20 :: line
+  integer :: n, m, ios
+  n = 42
+  write (line, *) n, 7
+  read (line, *) m
+  print *, m + 1, line
+  read (*, *, iostat=ios) n
+  print *, ios, n
+  read (*, *, end=9, err=9) n
+  print *, 'not here'
+9 print *, 'end', n
+end program
+";
+    assert_eq!(
+        printed("p.f90", src, &[]),
+        ["43", "42", "7", "-1", "42", "end", "42"]
+    );
+    assert_eq!(
+        printed("p.f90", src, &["x", "y"]),
+        ["43", "42", "7", "1", "42", "end", "42"]
+    );
+    assert_eq!(
+        printed("p.f90", src, &["5", "6"]),
+        ["43", "42", "7", "0", "5", "not", "here", "end", "6"]
+    );
+    let r = run("p.f90", src, &[]);
+    let line_io: Vec<_> = r
+        .trace
+        .iter()
+        .filter(|a| &*a.var == "LINE")
+        .map(summary)
+        .collect();
+    assert_eq!(
+        line_io,
+        [
+            t(5, 10, "LINE", 'W', 0, &[], false),
+            t(6, 9, "LINE", 'R', 0, &[], false),
+            t(7, 19, "LINE", 'R', 0, &[], false),
+        ]
+    );
+    let err = run_source(
+        "p.f90",
+        "program p\n  read (*,*) n\nend program\n",
+        &["x"],
+        &Config::default(),
+    )
+    .unwrap_err();
+    assert!(err.contains("not a valid"), "{err}");
+}

@@ -17,12 +17,13 @@
 //! arm is empty) and to the next `elseif`/`else`/`endif`; the last statement
 //! of every arm goes to the `endif`. GOTOs go to the labelled statement (a
 //! label on END DO, a terminal statement, END IF or END names that node);
-//! a computed GOTO also falls through; RETURN goes to the unit's `end`;
+//! a computed GOTO also falls through, and so does a READ or WRITE that
+//! may jump (END=, ERR=, EOR=); RETURN goes to the unit's `end`;
 //! STOP and `end` have no successor.
 
 use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
 use crate::intrinsics::Form;
-use kaiseki_facts::{CfgEntry, CfgExit, Cond, Io, Opaque, Stmt as StmtFact, StmtLabel};
+use kaiseki_facts::{CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtLabel};
 
 use super::refs::StmtRefs;
 use super::{Hidden, Reach, UnitLowerer};
@@ -244,9 +245,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.exit(id);
                 single(id, false)
             }
-            StmtKind::Read { items } => self.io(s, "read", items),
-            StmtKind::Write { items } => self.io(s, "write", items),
-            StmtKind::Print { items } => self.io(s, "print", items),
+            StmtKind::Read { control, items } => self.io(s, "read", control, items),
+            StmtKind::Write { control, items } => self.io(s, "write", control, items),
+            StmtKind::Print { control, items } => self.io(s, "print", control, items),
+            StmtKind::File {
+                what,
+                control,
+                outputs,
+            } => self.file(s, what, control, outputs),
             StmtKind::Format => {
                 self.number(s.pos, s.label, "format", false);
                 return None;
@@ -314,33 +320,6 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.emit_refs(id, r);
         let text = crate::fold::text(e, self.syms);
         self.g.facts.cond.push(Cond { stmt: id, text });
-    }
-
-    fn io(&mut self, s: &'a Stmt, kind: &str, items: &'a [Expr]) -> Frag {
-        let id = self.number(s.pos, s.label, kind, true);
-        self.g.facts.io.push(Io {
-            stmt: id,
-            kind: kind.to_string(),
-        });
-        if kind == "read" {
-            // Items are read in order: `READ *, N, A(N)` defines N before
-            // the subscript of A(N) uses it.
-            for item in items {
-                let mut r = StmtRefs::default();
-                self.write(&mut r, item, true);
-                self.emit_refs(id, r);
-            }
-        } else {
-            let mut r = StmtRefs::default();
-            for item in items {
-                self.read(&mut r, item);
-            }
-            self.emit_refs(id, r);
-        }
-        Frag {
-            entry: Some(id),
-            exits: vec![id],
-        }
     }
 
     fn block_if(

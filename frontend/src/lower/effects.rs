@@ -1,79 +1,161 @@
-//! What a call may touch: the COMMON blocks the called procedure names, in
-//! its own statements or through the procedures it calls in turn. A call
-//! is then a use and a possible definition of the caller's members of
-//! those blocks only (see `refs::hidden_refs`), not of all its COMMON
-//! variables: a timer or a report routine called between two loops does
-//! not tie them together. Blocks, not members, because two units may lay a
-//! block out differently: the block is the storage they share.
+//! What a call may touch: the bytes of the COMMON blocks the called
+//! procedure may read, and those it may write, in its own statements or
+//! through the procedures it calls in turn. A call is then a use of the
+//! caller's members that overlap what the callee may read, and a possible
+//! definition of those that overlap what it may write (see
+//! `refs::hidden_refs`), not of all its COMMON variables: a timer or a
+//! report routine called between two loops does not tie them together,
+//! and a routine that resets one array does not write the others of its
+//! block.
+//!
+//! Places are bytes in the block, so two units may lay a block out
+//! differently (other names, shapes, splits): the bytes are the storage
+//! they share (see [`super::storage::common_places`]). Where a unit's
+//! layout cannot be told (a size that is not constant, CHARACTER, a member
+//! gfortran would pad), its names stand for the whole block.
 //!
 //! A procedure that is not a unit of the program (an external library
 //! routine, a dummy procedure) may touch anything: unknown. So may a unit
 //! with an opaque statement (it might call anything) or one that calls an
 //! unknown procedure.
+//!
+//! Reads and writes are told apart by where a name stands: an assignment's
+//! left side, a DO or implied-DO variable, a READ item, IOSTAT= and the
+//! like, an internal file WRITE writes, and an actual argument of a call
+//! (which the callee may write) are writes; everything else reads. A
+//! name written anywhere in the unit is written by every call of it (a
+//! possible definition: it kills nothing).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use crate::ast::{DeclKind, Expr, ExprKind, Program, Stmt, StmtKind, Unit};
-use crate::intrinsics::Form;
-use crate::symbols::{ApplyClass, Symbols};
+use super::storage::{common_places, Layout};
+use crate::ast::{Expr, ExprKind, IoControl, IoItem, Program, Stmt, StmtKind, TypeSpec, Unit};
+use crate::intrinsics::{Effect, Form, Intrinsic};
+use crate::symbols::{base_name, ApplyClass, Symbols};
 
-/// The COMMON blocks a call of each unit of the program may touch.
+/// Byte ranges `[lo, hi)` of one COMMON block, sorted and merged; `None`
+/// for the whole block.
+type Span = Option<Vec<(i64, i64)>>;
+
+/// Parts of COMMON blocks, by block name (`//` for blank COMMON).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Regions(BTreeMap<String, Span>);
+
+impl Regions {
+    /// Adds `range` of `block` (`None`: all of it).
+    fn add(&mut self, block: &str, range: Option<(i64, i64)>) {
+        let span = self.0.entry(block.to_string()).or_insert(Some(Vec::new()));
+        match (span.as_mut(), range) {
+            (Some(ranges), Some(r)) => {
+                ranges.push(r);
+                merge(ranges);
+            }
+            _ => *span = None,
+        }
+    }
+
+    fn extend(&mut self, other: &Regions) {
+        for (block, span) in &other.0 {
+            match span {
+                None => self.add(block, None),
+                Some(ranges) => ranges.iter().for_each(|&r| self.add(block, Some(r))),
+            }
+        }
+    }
+
+    /// Whether these regions overlap `range` of `block` (`None`: anywhere in it).
+    pub fn touches(&self, block: &str, range: Option<(i64, i64)>) -> bool {
+        match (self.0.get(block), range) {
+            (None, _) => false,
+            (Some(None), _) | (Some(Some(_)), None) => true,
+            (Some(Some(ranges)), Some((lo, hi))) => ranges.iter().any(|&(a, b)| a < hi && lo < b),
+        }
+    }
+}
+
+/// Sorts and merges overlapping or adjacent ranges.
+fn merge(ranges: &mut Vec<(i64, i64)>) {
+    ranges.sort_unstable();
+    let mut out: Vec<(i64, i64)> = Vec::with_capacity(ranges.len());
+    for &(lo, hi) in ranges.iter() {
+        match out.last_mut() {
+            Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
+        }
+    }
+    *ranges = out;
+}
+
+/// What a call of one unit may read and write.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Touch {
+    pub reads: Regions,
+    pub writes: Regions,
+}
+
+impl Touch {
+    fn extend(&mut self, other: &Touch) {
+        self.reads.extend(&other.reads);
+        self.writes.extend(&other.writes);
+    }
+}
+
+/// What a call of each unit of the program may touch.
 #[derive(Debug, Default)]
 pub struct CallEffects {
-    /// Per unit name: the blocks; `None` when unknown.
-    blocks: HashMap<String, Option<BTreeSet<String>>>,
+    /// Per unit name; `None` when unknown.
+    touch: HashMap<String, Option<Touch>>,
 }
 
 impl CallEffects {
-    /// The blocks a call of `callee` may read or write; `None` when that is
-    /// unknown (any block).
-    pub fn blocks(&self, callee: &str) -> Option<&BTreeSet<String>> {
-        self.blocks.get(callee)?.as_ref()
+    /// What a call of `callee` may read and write; `None` when that is
+    /// unknown (anything).
+    pub fn touch(&self, callee: &str) -> Option<&Touch> {
+        self.touch.get(callee)?.as_ref()
     }
 
-    /// The effects of every unit of `program`: each unit's own blocks, then
-    /// its callees' until nothing changes.
+    /// The effects of every unit of `program`: each unit's own, then its
+    /// callees' until nothing changes.
     pub fn of(program: &Program) -> CallEffects {
-        let names: std::collections::HashSet<&str> =
-            program.units.iter().map(|u| u.name.text.as_str()).collect();
+        let names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
         let direct: Vec<Direct> = program
             .units
             .iter()
             .map(|u| Direct::of(u, &names))
             .collect();
-        let mut blocks: HashMap<String, Option<BTreeSet<String>>> = HashMap::new();
+        let mut touch: HashMap<String, Option<Touch>> = HashMap::new();
         for (u, d) in program.units.iter().zip(&direct) {
-            let own = (!d.unknown).then(|| d.blocks.clone());
-            blocks.insert(u.name.text.clone(), own);
+            let own = (!d.unknown).then(|| d.touch.clone());
+            touch.insert(u.name.text.clone(), own);
         }
         loop {
             let mut changed = false;
             for (u, d) in program.units.iter().zip(&direct) {
-                let mut acc = blocks[&u.name.text].clone();
+                let mut acc = touch[&u.name.text].clone();
                 for callee in &d.callees {
-                    acc = match (acc, blocks.get(callee)) {
+                    acc = match (acc, touch.get(callee)) {
                         (Some(mut a), Some(Some(b))) => {
-                            a.extend(b.iter().cloned());
+                            a.extend(b);
                             Some(a)
                         }
                         _ => None,
                     };
                 }
-                if acc != blocks[&u.name.text] {
-                    blocks.insert(u.name.text.clone(), acc);
+                if acc != touch[&u.name.text] {
+                    touch.insert(u.name.text.clone(), acc);
                     changed = true;
                 }
             }
             if !changed {
-                return CallEffects { blocks };
+                return CallEffects { touch };
             }
         }
     }
 }
 
-/// What one unit names itself.
+/// What one unit touches itself.
 struct Direct {
-    blocks: BTreeSet<String>,
+    touch: Touch,
     /// Procedures it calls that are units of the program.
     callees: BTreeSet<String>,
     /// It calls a procedure that is not a unit of the program, or has an
@@ -82,53 +164,47 @@ struct Direct {
 }
 
 impl Direct {
-    fn of(unit: &Unit, units: &std::collections::HashSet<&str>) -> Direct {
+    fn of(unit: &Unit, units: &HashSet<&str>) -> Direct {
         let (syms, _) = Symbols::build(unit, units);
-        let mut member_of: HashMap<&str, &str> = HashMap::new();
-        for d in &unit.decls {
-            if let DeclKind::Common { block, entities } = &d.kind {
-                for e in entities {
-                    member_of.insert(e.name.text.as_str(), block.as_str());
-                }
-            }
-        }
+        let (layout, _) = Layout::build(unit, &syms);
+        let places = common_places(unit, &syms, &layout);
         let mut walk = Walk {
             syms: &syms,
             units,
-            names: BTreeSet::new(),
+            reads: BTreeSet::new(),
+            writes: BTreeSet::new(),
             callees: BTreeSet::new(),
             unknown: false,
         };
         for s in &unit.body {
             walk.stmt(s);
         }
-        let blocks = walk
-            .names
-            .iter()
-            .filter_map(|n| member_of.get(n.as_str()).map(|b| block_name(b)))
-            .collect();
+        let mut touch = Touch::default();
+        for (names, regions) in [
+            (&walk.reads, &mut touch.reads),
+            (&walk.writes, &mut touch.writes),
+        ] {
+            for n in names {
+                if let Some(p) = places.get(n.as_str()) {
+                    regions.add(&p.block, p.bytes);
+                }
+            }
+        }
         Direct {
-            blocks,
+            touch,
             callees: walk.callees,
             unknown: walk.unknown,
         }
     }
 }
 
-/// Blank COMMON is `//`, as in the `common` facts.
-fn block_name(block: &str) -> String {
-    if block.is_empty() {
-        "//".to_string()
-    } else {
-        block.to_string()
-    }
-}
-
-/// Collects the names a unit's statements mention and the procedures they call.
+/// Collects the names a unit's statements read and write, and the
+/// procedures they call.
 struct Walk<'w, 'a> {
     syms: &'w Symbols<'a>,
-    units: &'w std::collections::HashSet<&'w str>,
-    names: BTreeSet<String>,
+    units: &'w HashSet<&'w str>,
+    reads: BTreeSet<String>,
+    writes: BTreeSet<String>,
     callees: BTreeSet<String>,
     unknown: bool,
 }
@@ -144,9 +220,12 @@ impl Walk<'_, '_> {
 
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
+            // `F(X) = body`: evaluated where F is referenced, so what the
+            // body reads is read by the unit.
+            StmtKind::Assign { rhs, .. } if self.syms.is_stmt_function_def(s) => self.read(rhs),
             StmtKind::Assign { lhs, rhs } => {
-                self.expr(lhs);
-                self.expr(rhs);
+                self.write(lhs);
+                self.read(rhs);
             }
             StmtKind::Do {
                 var,
@@ -156,21 +235,22 @@ impl Walk<'_, '_> {
                 body,
                 ..
             } => {
-                self.names.insert(var.text.clone());
+                self.writes.insert(var.text.clone());
+                self.reads.insert(var.text.clone());
                 for e in [lower, upper].into_iter().chain(step) {
-                    self.expr(e);
+                    self.read(e);
                 }
                 body.iter().for_each(|s| self.stmt(s));
             }
             StmtKind::DoWhile { cond, body, .. } => {
-                self.expr(cond);
+                self.read(cond);
                 body.iter().for_each(|s| self.stmt(s));
             }
             StmtKind::If {
                 arms, else_part, ..
             } => {
                 for arm in arms {
-                    self.expr(&arm.cond);
+                    self.read(&arm.cond);
                     arm.body.iter().for_each(|s| self.stmt(s));
                 }
                 for s in else_part.iter().flat_map(|e| &e.body) {
@@ -178,21 +258,36 @@ impl Walk<'_, '_> {
                 }
             }
             StmtKind::LogicalIf { cond, stmt } => {
-                self.expr(cond);
+                self.read(cond);
                 self.stmt(stmt);
             }
             StmtKind::ComputedGoto { index: e, .. } | StmtKind::ArithIf { expr: e, .. } => {
-                self.expr(e)
+                self.read(e)
             }
             StmtKind::Call { name, args } => {
-                // An intrinsic subroutine (CPU_TIME, GETARG) touches no COMMON.
-                if self.syms.intrinsic(&name.text, Form::Subroutine).is_none() {
-                    self.call(&name.text);
+                match self.syms.intrinsic(&name.text, Form::Subroutine) {
+                    // An intrinsic subroutine (CPU_TIME, GETARG) touches no
+                    // COMMON but what it is given.
+                    Some(row) => self.intrinsic_args(row, args),
+                    None => {
+                        self.call(&name.text);
+                        args.iter().for_each(|e| self.arg(e));
+                    }
                 }
-                args.iter().for_each(|e| self.expr(e));
             }
-            StmtKind::Read { items } | StmtKind::Write { items } | StmtKind::Print { items } => {
-                items.iter().for_each(|e| self.expr(e))
+            StmtKind::Read { control, items } => {
+                self.control(control, false);
+                items.iter().for_each(|i| self.io_item(i, true));
+            }
+            StmtKind::Write { control, items } | StmtKind::Print { control, items } => {
+                self.control(control, true);
+                items.iter().for_each(|i| self.io_item(i, false));
+            }
+            StmtKind::File {
+                control, outputs, ..
+            } => {
+                self.control(control, false);
+                outputs.iter().for_each(|e| self.write(e));
             }
             StmtKind::Opaque { .. } => self.unknown = true,
             StmtKind::Goto(_)
@@ -203,34 +298,117 @@ impl Walk<'_, '_> {
         }
     }
 
-    fn expr(&mut self, e: &Expr) {
+    /// An I/O control list; `write`: of a WRITE or PRINT, whose CHARACTER
+    /// unit (an internal file) it writes.
+    fn control(&mut self, c: &IoControl, write: bool) {
+        if let Some(u) = &c.unit {
+            let file = base_name(u).is_some_and(|n| self.syms.type_of(n) == TypeSpec::Character);
+            if write && file {
+                self.arg(u);
+            } else {
+                self.read(u);
+            }
+        }
+        c.format.iter().chain(&c.values).for_each(|e| self.read(e));
+        for v in [&c.iostat, &c.size].into_iter().flatten() {
+            self.write(v);
+        }
+    }
+
+    fn io_item(&mut self, item: &IoItem, read: bool) {
+        match item {
+            IoItem::Expr(e) if read => self.write(e),
+            IoItem::Expr(e) => self.read(e),
+            IoItem::ImpliedDo(d) => {
+                self.writes.insert(d.var.text.clone());
+                self.reads.insert(d.var.text.clone());
+                for e in [&d.lower, &d.upper].into_iter().chain(&d.step) {
+                    self.read(e);
+                }
+                d.items.iter().for_each(|i| self.io_item(i, read));
+            }
+        }
+    }
+
+    /// Assigning to `e`: its name is written, its subscripts read.
+    fn write(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(n) => {
-                self.names.insert(n.clone());
+                self.writes.insert(n.clone());
             }
             ExprKind::Apply { name, args } => {
-                match self.syms.classify_apply(name, args) {
-                    ApplyClass::Function => self.call(name),
-                    ApplyClass::Intrinsic(_) => {}
-                    _ => {
-                        self.names.insert(name.clone());
-                    }
-                }
-                args.iter().for_each(|a| self.expr(a));
+                // Not an element or a substring: an error the lowering
+                // reports; read and written, to be safe.
+                self.writes.insert(name.clone());
+                args.iter().for_each(|a| self.read(a));
             }
+            _ => self.read(e),
+        }
+    }
+
+    /// An actual argument: a variable, element or substring may be read
+    /// and written by the callee; other expressions are evaluated.
+    fn arg(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Var(n) => {
+                self.reads.insert(n.clone());
+                self.writes.insert(n.clone());
+            }
+            ExprKind::Apply { name, args }
+                if matches!(
+                    self.syms.classify_apply(name, args),
+                    ApplyClass::Element | ApplyClass::Substring
+                ) =>
+            {
+                self.reads.insert(name.clone());
+                self.writes.insert(name.clone());
+                args.iter().for_each(|a| self.read(a));
+            }
+            _ => self.read(e),
+        }
+    }
+
+    fn intrinsic_args(&mut self, row: &Intrinsic, args: &[Expr]) {
+        for (i, a) in args.iter().enumerate() {
+            match row.effect(i) {
+                Effect::Read => self.read(a),
+                Effect::Write | Effect::MayWrite => self.write(a),
+                Effect::Update => self.arg(a),
+            }
+        }
+    }
+
+    fn read(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Var(n) => {
+                self.reads.insert(n.clone());
+            }
+            ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
+                ApplyClass::Function => {
+                    self.call(name);
+                    args.iter().for_each(|a| self.arg(a));
+                }
+                ApplyClass::Intrinsic(row) => self.intrinsic_args(row, args),
+                // Its body is read at its definition (see `stmt`).
+                ApplyClass::StatementFunction => args.iter().for_each(|a| self.read(a)),
+                ApplyClass::Element | ApplyClass::Substring => {
+                    self.reads.insert(name.clone());
+                    args.iter().for_each(|a| self.read(a));
+                }
+            },
             ExprKind::Range {
                 lower,
                 upper,
                 stride,
             } => {
                 for x in [lower, upper, stride].into_iter().flatten() {
-                    self.expr(x);
+                    self.read(x);
                 }
             }
-            ExprKind::Unary(_, x) => self.expr(x),
+            ExprKind::Unary(_, x) => self.read(x),
             ExprKind::Binary(_, a, b) => {
-                self.expr(a);
-                self.expr(b);
+                self.read(a);
+                self.read(b);
             }
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
         }

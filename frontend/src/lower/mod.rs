@@ -11,7 +11,8 @@
 //! - [`cfg`]: statements, labels, CFG edges, entries and exits;
 //! - [`blocks`]: basic blocks and `ref_next` inside them;
 //! - [`loops`]: DO and DO WHILE loops, bounds, trip counts;
-//! - [`refs`]: `def`/`use`, array references and subscripts, calls, I/O;
+//! - [`refs`]: `def`/`use`, array references and subscripts, calls;
+//! - [`io`]: READ, WRITE and PRINT;
 //! - [`effects`]: the COMMON blocks a call may touch;
 //! - [`affine`]: affine forms of subscripts, bounds and assignments;
 //! - [`reductions`]: the statement shapes reductions are made of;
@@ -32,6 +33,7 @@ mod cfg;
 mod decls;
 mod effects;
 mod hpf;
+mod io;
 mod loops;
 mod reductions;
 mod refs;
@@ -145,8 +147,9 @@ struct Hidden {
 enum Reach {
     /// Every variable of the unit (an opaque statement).
     Everything,
-    /// The unit's members of these COMMON blocks (a call); `None`: of all.
-    Common(Option<std::collections::BTreeSet<String>>),
+    /// What these procedures may touch (see [`effects`]): the unit's
+    /// members of COMMON blocks.
+    Calls(Vec<String>),
 }
 
 struct UnitLowerer<'g, 'p, 'a> {
@@ -190,6 +193,9 @@ struct UnitLowerer<'g, 'p, 'a> {
     hpf_maps: hpf::Mappings,
     /// The min/max test whose THEN part is being lowered (see [`reductions`]).
     guard: Option<i64>,
+    /// The variables of the implied DOs around the I/O item being lowered
+    /// (see [`io`]).
+    implied: Vec<&'a str>,
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
@@ -231,6 +237,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             storage,
             hpf_maps: hpf::Mappings::of(unit, syms),
             guard: None,
+            implied: Vec::new(),
         }
     }
 

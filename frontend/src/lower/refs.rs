@@ -7,7 +7,8 @@
 //! then the subscripts of the assigned element), then the definitions;
 //! the items of a READ list one after the other (each item's uses, then
 //! its definition), as they are read.
-//! PARAMETER constants, intrinsic and procedure names are not references.
+//! PARAMETER constants, intrinsic and procedure names are not references,
+//! nor are implied-DO variables inside their own lists (see [`super::io`]).
 //!
 //! - An intrinsic reads its arguments, except those the table of
 //!   [`crate::intrinsics`] says it writes (`CALL GETARG(1, S)` defines S;
@@ -23,14 +24,16 @@
 //!   the uses in its bounds: sound, since the section is part of it.
 //! - A definition is a `must_def` when it overwrites the whole variable:
 //!   an assignment or READ of a scalar or a whole array, and the DO
-//!   variable; never an element, an argument, a substring, a name that
-//!   shares storage with another (see [`super::storage`]) or a Cray
-//!   pointee (which may be any storage).
+//!   variable (see [`super::io`] for when a READ is certain); never an
+//!   element, an argument, a substring, a name that shares storage with
+//!   another (see [`super::storage`]) or a Cray pointee (which may be any
+//!   storage).
 
 use kaiseki_facts::{
     ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
 };
 
+use super::storage::{common_places, equivalence_classes, InBlock};
 use super::{Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos};
 use crate::fold;
@@ -106,6 +109,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         pos: Pos,
         access: Access,
     ) {
+        if self.implied.contains(&name) {
+            return;
+        }
         let class = self.syms.classify_name(name);
         match class {
             NameClass::Constant | NameClass::Procedure => {
@@ -294,7 +300,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     }
 
     /// `A(subscripts)`: one reference per access, then the subscripts' uses.
-    /// A section (some subscript is `lo:hi`) references the whole array.
+    /// A section (some subscript is `lo:hi`), or an element of an implied
+    /// DO whose subscripts use its variables, references the whole array.
     fn element(
         &mut self,
         r: &mut StmtRefs<'a>,
@@ -303,11 +310,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         args: &'a [Expr],
         accesses: &[Access],
     ) {
-        let section = args
+        let range = args
             .iter()
             .any(|a| matches!(a.kind, ExprKind::Range { .. }));
+        let section = range || args.iter().any(|a| mentions(a, &self.implied));
         let rank = self.syms.rank(name);
-        if !section && rank != args.len() {
+        if !range && rank != args.len() {
             self.error(
                 pos,
                 format!(
@@ -391,16 +399,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 .push((id, var.to_string()));
         }
         if let Some(&(_, pos)) = calls.first() {
-            let blocks = calls
-                .iter()
-                .try_fold(BTreeSet::new(), |mut acc, (callee, _)| {
-                    acc.extend(self.effects.blocks(callee)?.iter().cloned());
-                    Some(acc)
-                });
+            let callees = calls.iter().map(|(c, _)| c.clone()).collect();
             self.hidden.push(Hidden {
                 stmt,
                 pos,
-                reach: Reach::Common(blocks),
+                reach: Reach::Calls(callees),
             });
         }
         for (callee, _) in calls {
@@ -408,12 +411,15 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
     }
 
-    /// The references a statement makes without naming them, as a use and
-    /// a may-definition at `pos` for each variable it does not name itself:
-    /// a called procedure may read and write the unit's members of the
-    /// COMMON blocks it (or what it calls) names (its arguments are already
-    /// references), an opaque statement any variable of the unit. Run once
-    /// the unit's `var` rows exist.
+    /// The references a statement makes without naming them, at `pos`: a
+    /// called procedure may read the unit's COMMON members that overlap
+    /// what it (or what it calls) may read, and write those that overlap
+    /// what it may write (see [`super::effects`]); all of them when that is
+    /// unknown. An opaque statement may read and write any variable of the
+    /// unit. They are a use and a may-definition at `pos` (the callee's
+    /// name), even of a variable the statement names elsewhere: `CALL
+    /// S(A(K))` uses K in the subscript before S reads and writes the K of
+    /// its COMMON. Run once the unit's `var` rows exist.
     pub(super) fn hidden_refs(&mut self) {
         if self.hidden.is_empty() {
             return;
@@ -426,32 +432,66 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             .filter(|v| v.unit == self.name)
             .map(|v| (v.var.clone(), v.rank > 0))
             .collect();
-        for h in std::mem::take(&mut self.hidden) {
-            let named: BTreeSet<String> = self
-                .stmt_refs
-                .get(&h.stmt)
-                .into_iter()
-                .flatten()
-                .map(|(_, v)| v.clone())
-                .collect();
-            let reached: BTreeSet<&String> = match &h.reach {
-                Reach::Everything => all.iter().map(|(v, _)| v).collect(),
-                Reach::Common(blocks) => self
-                    .commons
-                    .iter()
-                    .filter(|(b, _)| blocks.as_ref().is_none_or(|bs| bs.contains(*b)))
-                    .flat_map(|(_, members)| members)
-                    .collect(),
-            };
-            let vars = all
+        // The COMMON members and the names EQUIVALENCEd into the blocks,
+        // which may reach past the members' bytes: such a name is stood for
+        // by the first member of its EQUIVALENCE class (a whole reference
+        // to it is one to their storage object).
+        let places = common_places(self.unit, self.syms, &self.storage);
+        let members: Vec<&str> = self
+            .commons
+            .values()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        let classes = equivalence_classes(self.unit);
+        let stand_in = |name: &'_ str| -> String {
+            let class = classes.get(name);
+            let first = members
                 .iter()
-                .filter(|(v, _)| reached.contains(v) && !named.contains(v));
-            let vars: Vec<(String, bool)> = vars.cloned().collect();
-            for access in [false, true] {
-                for (var, array) in &vars {
-                    self.hidden_ref(h.stmt, var, *array, h.pos, access);
+                .find(|m| **m == name || class.is_some_and(|c| classes.get(**m) == Some(c)));
+            first.map_or(name, |m| *m).to_string()
+        };
+        let places: Vec<(String, &InBlock)> =
+            places.iter().map(|(n, p)| (stand_in(n), p)).collect();
+        // (statement, index in `all`, definition?) of each reference.
+        let mut plan: Vec<(usize, usize, bool)> = Vec::new();
+        for (i, h) in self.hidden.iter().enumerate() {
+            // What the statement may read and write.
+            let mut reached: [BTreeSet<&str>; 2] = Default::default();
+            match &h.reach {
+                Reach::Everything => {
+                    for set in &mut reached {
+                        set.extend(all.iter().map(|(v, _)| v.as_str()));
+                    }
+                }
+                Reach::Calls(callees) => {
+                    for callee in callees {
+                        let touch = self.effects.touch(callee);
+                        for (m, p) in &places {
+                            let [reads, writes] = &mut reached;
+                            if touch.is_none_or(|t| t.reads.touches(&p.block, p.bytes)) {
+                                reads.insert(m);
+                            }
+                            if touch.is_none_or(|t| t.writes.touches(&p.block, p.bytes)) {
+                                writes.insert(m);
+                            }
+                        }
+                    }
                 }
             }
+            for def in [false, true] {
+                let set = &reached[usize::from(def)];
+                for (v, (var, _)) in all.iter().enumerate() {
+                    if set.contains(var.as_str()) {
+                        plan.push((i, v, def));
+                    }
+                }
+            }
+        }
+        let hidden = std::mem::take(&mut self.hidden);
+        for (i, v, def) in plan {
+            let (var, array) = &all[v];
+            self.hidden_ref(hidden[i].stmt, var, *array, hidden[i].pos, def);
         }
     }
 
@@ -510,6 +550,25 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
         }
+    }
+}
+
+/// Whether `e` reads one of `names` as a bare name.
+fn mentions(e: &Expr, names: &[&str]) -> bool {
+    match &e.kind {
+        ExprKind::Var(n) => names.contains(&n.as_str()),
+        ExprKind::Apply { args, .. } => args.iter().any(|a| mentions(a, names)),
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .any(|x| mentions(x, names)),
+        ExprKind::Unary(_, x) => mentions(x, names),
+        ExprKind::Binary(_, a, b) => mentions(a, names) || mentions(b, names),
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
     }
 }
 

@@ -5,9 +5,9 @@
 //! EQUIVALENCE makes names share storage, and so does a COMMON block that
 //! an EQUIVALENCE extends over its other members: a name equivalenced to
 //! a member overlaps the members its extent covers. COMMON blocks laid out
-//! differently in two units need nothing here: every analysis is local to
-//! a unit, and a call is a definition and a use of all the caller's COMMON
-//! members (see `refs::hidden_refs`).
+//! differently in two units meet only at calls: every analysis is local to
+//! a unit, and a call touches the caller's members over the bytes of the
+//! block the callee touches (see [`common_places`], `super::effects`).
 //!
 //! Places are in bytes, as gfortran lays storage out (INTEGER, REAL and
 //! LOGICAL 4 bytes, DOUBLE PRECISION and COMPLEX 8, the sizes kinds state),
@@ -87,6 +87,139 @@ impl Layout {
         let problems = std::mem::take(&mut b.problems);
         (b.layout(), problems)
     }
+}
+
+/// Where a name lies in a COMMON block.
+#[derive(Clone, Debug)]
+pub(super) struct InBlock {
+    /// The block, `//` for blank COMMON.
+    pub block: String,
+    /// Bytes `[lo, hi)` from its start; `None` when unknown.
+    pub bytes: Option<(i64, i64)>,
+}
+
+/// Where each name that lives in a COMMON block of `unit` lies in it: the
+/// block (`//` for blank COMMON) and the bytes `[lo, hi)` from its start,
+/// as gfortran lays it out without padding; `None` for the bytes when they
+/// cannot be told. Members are laid out one after the other; a name that
+/// an EQUIVALENCE puts in the block lies where its offset from a member
+/// puts it. When a member is not aligned to its element size (up to 8
+/// bytes), gfortran pads the block and other units may not agree on the
+/// places: then no name of the block has one.
+pub(super) fn common_places(
+    unit: &Unit,
+    syms: &Symbols,
+    layout: &Layout,
+) -> HashMap<String, InBlock> {
+    let mut blocks: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for d in &unit.decls {
+        if let DeclKind::Common { block, entities } = &d.kind {
+            let name = if block.is_empty() {
+                "//"
+            } else {
+                block.as_str()
+            };
+            let members = blocks.entry(name.to_string()).or_default();
+            members.extend(entities.iter().map(|e| e.name.text.as_str()));
+        }
+    }
+    let size = |name: &str| -> Option<i64> {
+        let count = syms.dims(name).iter().try_fold(1i64, |n, d| {
+            let (lo, hi) = bounds(d, syms)?;
+            n.checked_mul((hi - lo + 1).max(0))
+        })?;
+        syms.elem_bytes(name)?.checked_mul(count)
+    };
+    let mut out: HashMap<String, InBlock> = HashMap::new();
+    // Per storage object that holds a member: the block and where the
+    // object's offset 0 lies in it (`None`: unknown).
+    let mut objects: HashMap<&str, (&str, Option<i64>)> = HashMap::new();
+    for (block, members) in &blocks {
+        let mut at = Some(0i64);
+        let mut spans = Vec::with_capacity(members.len());
+        let mut padded = false;
+        for m in members {
+            let n = size(m);
+            let align = syms.elem_bytes(m).map(|b| b.clamp(1, 8));
+            padded |= at.zip(align).is_some_and(|(a, b)| a % b != 0);
+            spans.push(at.zip(n).map(|(a, n)| (a, a + n)));
+            at = at.zip(n).and_then(|(a, n)| a.checked_add(n));
+        }
+        for (m, span) in members.iter().zip(spans) {
+            let span = span.filter(|_| !padded);
+            if let Some(p) = layout.place(m) {
+                let start = span.zip(p.offset).map(|((lo, _), o)| lo - o);
+                let entry = objects.entry(p.object.as_str()).or_insert((block, start));
+                if entry.1 != start {
+                    entry.1 = None;
+                }
+            }
+            let place = InBlock {
+                block: block.clone(),
+                bytes: span,
+            };
+            out.insert(m.to_string(), place);
+        }
+    }
+    for (name, p) in &layout.places {
+        let Some(&(block, base)) = objects.get(p.object.as_str()) else {
+            continue;
+        };
+        if out.contains_key(name) {
+            continue;
+        }
+        let lo = base.zip(p.offset).map(|(b, o)| b + o);
+        let span = lo.zip(size(name)).map(|(lo, n)| (lo, lo + n));
+        let place = InBlock {
+            block: block.to_string(),
+            bytes: span,
+        };
+        out.insert(name.clone(), place);
+    }
+    out
+}
+
+/// The classes the unit's EQUIVALENCE statements make, by name: each name
+/// with the smallest index of a name it is equivalenced to, directly or
+/// in a chain (names that share storage only because a class overlaps
+/// COMMON members are in different classes).
+pub(super) fn equivalence_classes(unit: &Unit) -> HashMap<&str, usize> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut parent: Vec<usize> = Vec::new();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for d in &unit.decls {
+        let DeclKind::Equivalence(groups) = &d.kind else {
+            continue;
+        };
+        for group in groups {
+            let mut first = None;
+            for n in group.iter().filter_map(base_name) {
+                let i = *index.entry(n).or_insert_with(|| {
+                    names.push(n);
+                    parent.push(parent.len());
+                    parent.len() - 1
+                });
+                let Some(f) = first else {
+                    first = Some(i);
+                    continue;
+                };
+                let (a, b) = (root(&mut parent, f), root(&mut parent, i));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (*n, root(&mut parent, i)))
+        .collect()
 }
 
 /// A weighted union-find over names: each name's start relative to its

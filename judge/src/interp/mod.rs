@@ -13,13 +13,14 @@
 mod association;
 mod eval;
 mod intrinsics;
+mod io;
 mod memory;
 mod value;
 
 use crate::trace::{Access, ArgOrigin, CallSite, CommonNames, Iteration, Loc, Mode};
 use kaiseki_frontend::ast::{self, LoopEnd, Pos, Stmt, StmtKind, Unit, UnitKind};
 use memory::{Binding, Dim, Memory, UnitInfo};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::rc::Rc;
 pub use value::{Ty, Value};
@@ -71,7 +72,7 @@ impl fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// Runs the main program of `program`. READ takes its values from `input`,
-/// one value per item, in order.
+/// one value per cell, in order (see [`io`]).
 pub fn run<S: AsRef<str>>(
     program: &ast::Program,
     input: &[S],
@@ -159,6 +160,8 @@ struct Interp<'p> {
     statics: Vec<HashMap<String, Binding>>,
     allocated: Vec<bool>,
     input: VecDeque<String>,
+    /// A READ met the end of `input` (see [`io`]).
+    input_ended: bool,
     output: String,
     trace: Option<Vec<Access>>,
     /// Set while evaluating declarations (dimension bounds of dummies):
@@ -169,6 +172,12 @@ struct Interp<'p> {
     loops_rc: Option<Rc<[Iteration]>>,
     callers: Vec<CallSite>,
     callers_rc: Option<Rc<[CallSite]>>,
+    /// Cells whose accesses are not recorded: the variables of the
+    /// implied DOs running (see [`io`]).
+    silent: Vec<Loc>,
+    /// While an I/O statement runs: the accesses it recorded (place, cell,
+    /// mode), which it does not record again.
+    io_seen: Option<HashSet<(Pos, Loc, Mode)>>,
     /// Numbers dynamic loop instances and calls.
     next_instance: u64,
     common_names: CommonNames,
@@ -195,6 +204,7 @@ impl<'p> Interp<'p> {
             commons: HashMap::new(),
             statics: vec![HashMap::new(); program.units.len()],
             allocated: vec![false; program.units.len()],
+            input_ended: false,
             input: input
                 .iter()
                 .map(|s| s.as_ref().trim().to_string())
@@ -207,6 +217,8 @@ impl<'p> Interp<'p> {
             loops_rc: None,
             callers: Vec::new(),
             callers_rc: None,
+            silent: Vec::new(),
+            io_seen: None,
             next_instance: 0,
             common_names: CommonNames::default(),
             steps: 0,
@@ -476,8 +488,18 @@ impl<'p> Interp<'p> {
 
     /// Records an access of element `index` of `b`: one per cell it covers.
     fn record(&mut self, b: &Binding, index: usize, mode: Mode, pos: Pos, at_loop_end: bool) {
-        if self.paused || self.trace.is_none() {
+        // The element's first cell stands for it in `silent` and `io_seen`.
+        let loc = Loc {
+            storage: b.storage,
+            offset: b.cell(index),
+        };
+        if self.paused || self.trace.is_none() || self.silent.contains(&loc) {
             return;
+        }
+        if let Some(seen) = &mut self.io_seen {
+            if !seen.insert((pos, loc, mode)) {
+                return;
+            }
         }
         let loops = self
             .loops_rc
@@ -647,28 +669,18 @@ impl<'p> Interp<'p> {
             }
             StmtKind::Return => return Ok(Flow::Return),
             StmtKind::Stop => return Err(Halt::Stop),
-            StmtKind::Read { items } => {
-                for item in items {
-                    let place = self.place(fr, item)?;
-                    for &index in &place.indices {
-                        let Some(text) = self.input.pop_front() else {
-                            return fail(item.pos, "READ past the end of the input");
-                        };
-                        let v = parse_input(&text, place.binding.ty).at(item.pos)?;
-                        self.store(&place.binding, index, &v, place.pos, false)?;
-                    }
-                }
+            StmtKind::Read { control, items } => return self.exec_io(fr, s, control, items, true),
+            StmtKind::Write { control, items } | StmtKind::Print { control, items } => {
+                return self.exec_io(fr, s, control, items, false)
             }
-            StmtKind::Write { items } | StmtKind::Print { items } => {
-                let mut line = String::new();
-                for item in items {
-                    for v in self.eval(fr, item)?.into_values() {
-                        line.push(' ');
-                        line.push_str(&v.to_string());
-                    }
-                }
-                line.push('\n');
-                self.output.push_str(&line);
+            StmtKind::File { what, .. } => {
+                return fail(
+                    s.pos,
+                    format!(
+                        "statement not supported by the judge: {}",
+                        what.to_uppercase()
+                    ),
+                )
             }
             StmtKind::Opaque { reason } => {
                 return fail(
