@@ -4,15 +4,15 @@
 //! control flow; a call is modelled without looking into the callee), so
 //! groups of units can be lowered and analyzed apart and their results put
 //! together. The groups are contiguous runs of units in program order with
-//! about the same number of source lines; threads take the next group until
-//! none is left, and the results come back in program order, so the output
-//! does not depend on the number of threads.
+//! about the same number of source lines, lowered in program order (ids are
+//! the whole program's); threads take the next group until none is left,
+//! and the results come back in program order, so the output does not
+//! depend on the number of threads.
 
 use kaiseki_facts::FactBase;
 use kaiseki_frontend::ast::Program;
-use kaiseki_frontend::{CallEffects, Diagnostic};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use kaiseki_frontend::{CallEffects, Diagnostic, NextIds};
+use std::sync::{mpsc, Mutex};
 
 /// The number of threads to use when the user does not say: one per core.
 pub fn default_jobs() -> usize {
@@ -21,24 +21,35 @@ pub fn default_jobs() -> usize {
 
 /// Lowers each group of `program`'s units and runs `analyze` on its facts
 /// with `jobs` threads. Returns the results and the lowering diagnostics,
-/// both in program order.
+/// both in program order. The groups are lowered one after the other, each
+/// numbered from the ids where the previous one stopped, so statement,
+/// reference and form ids are those of the whole program (`kaiseki facts`)
+/// and the derived relations of the groups can be put together as they
+/// are; the other threads analyze the groups already lowered meanwhile.
 pub fn map_groups<T: Send>(
     program: &Program,
     jobs: usize,
     analyze: impl Fn(FactBase) -> Result<T, String> + Sync,
 ) -> Result<(Vec<T>, Vec<Diagnostic>), String> {
     let effects = CallEffects::of(program);
-    let analyzed = map_parallel(&groups(program, jobs), jobs, |&(first, end)| {
-        let (facts, diags) =
-            kaiseki_frontend::lower_units(program, &effects, |u| (first..end).contains(&u));
-        (analyze(facts), diags)
-    })?;
-    let (mut out, mut diags) = (Vec::new(), Vec::new());
-    for (result, group_diags) in analyzed {
-        diags.extend(group_diags);
-        out.push(result?);
-    }
-    Ok((out, diags))
+    let groups = groups(program, jobs);
+    let mut diags = Vec::new();
+    let lower = |give: &mut dyn FnMut(FactBase)| {
+        let mut ids = NextIds::default();
+        for &(first, end) in &groups {
+            let (facts, group_diags, next) = kaiseki_frontend::lower_units(
+                program,
+                &effects,
+                |u| (first..end).contains(&u),
+                ids,
+            );
+            ids = next;
+            diags.extend(group_diags);
+            give(facts);
+        }
+    };
+    let analyzed = map_produced(jobs, lower, analyze)?;
+    Ok((analyzed.into_iter().collect::<Result<_, _>>()?, diags))
 }
 
 /// `f` of each item, computed by `jobs` threads that take the next item
@@ -48,31 +59,54 @@ pub fn map_parallel<'a, I: Sync, T: Send>(
     jobs: usize,
     f: impl Fn(&'a I) -> T + Sync,
 ) -> Result<Vec<T>, String> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    map_produced(jobs, |give| items.iter().for_each(give), f)
+}
+
+/// `f` of each item that `produce` gives, in order, computed by `jobs`
+/// threads: the calling thread produces the items while the others take
+/// them as they come, then joins them. The results in the items' order.
+fn map_produced<I: Send, T: Send>(
+    jobs: usize,
+    produce: impl FnOnce(&mut dyn FnMut(I)),
+    f: impl Fn(I) -> T + Sync,
+) -> Result<Vec<T>, String> {
+    let (send, receive) = mpsc::channel::<(usize, I)>();
+    let receive = Mutex::new(receive);
+    let results: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::new());
+    // A thread waits for the next item holding the lock; the others wait
+    // for the lock. When the items end, each one in turn finds none.
     let work = || loop {
-        let k = next.fetch_add(1, Ordering::Relaxed);
-        let Some(item) = items.get(k) else {
+        let next = receive.lock().ok().and_then(|r| r.recv().ok());
+        let Some((k, item)) = next else {
             return;
         };
         let result = f(item);
-        if let Ok(mut slots) = results.lock() {
-            slots[k] = Some(result);
+        if let Ok(mut done) = results.lock() {
+            done.push((k, result));
         }
     };
-    std::thread::scope(|scope| {
-        for _ in 1..jobs.min(items.len()) {
+    let produced = std::thread::scope(|scope| {
+        for _ in 1..jobs {
             scope.spawn(work);
         }
+        let mut count = 0;
+        produce(&mut |item| {
+            // The receiver lives until every thread is done.
+            let _ = send.send((count, item));
+            count += 1;
+        });
+        drop(send);
         work();
+        count
     });
-    let failed = || "an analysis thread failed".to_string();
-    results
+    let mut results = results
         .into_inner()
-        .map_err(|_| failed())?
-        .into_iter()
-        .map(|slot| slot.ok_or_else(failed))
-        .collect()
+        .map_err(|_| "an analysis thread failed".to_string())?;
+    if results.len() != produced {
+        return Err("an analysis thread failed".to_string());
+    }
+    results.sort_unstable_by_key(|(k, _)| *k);
+    Ok(results.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Source lines of a group, about: small groups keep the rules' relations
@@ -105,4 +139,38 @@ fn groups(program: &Program, jobs: usize) -> Vec<(usize, usize)> {
         out.push((first, units.len()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_are_numbered_as_the_whole_program() {
+        let text = kaiseki_frontend::synth::synthetic_program(4000, 7);
+        let (program, _) = kaiseki_frontend::parse_source("mixed.f", &text);
+        let (whole, _) = kaiseki_frontend::lower(&program);
+        for jobs in [1, 3] {
+            let (parts, _) = map_groups(&program, jobs, Ok).expect("lowered");
+            assert!(parts.len() > 4, "several groups: {}", parts.len());
+            let mut merged = FactBase::default();
+            for part in parts {
+                merged.extend(part);
+            }
+            merged.normalize();
+            assert!(
+                merged == whole,
+                "--jobs {jobs}: other facts than the whole program's"
+            );
+        }
+    }
+
+    #[test]
+    fn results_come_in_the_items_order() {
+        let items: Vec<u64> = (0..200).collect();
+        for jobs in [1, 2, 5] {
+            let squares = map_parallel(&items, jobs, |&x| x * x).expect("mapped");
+            assert_eq!(squares, items.iter().map(|x| x * x).collect::<Vec<_>>());
+        }
+    }
 }
