@@ -9,9 +9,11 @@
 //! and the results come back in program order, so the output does not
 //! depend on the number of threads.
 
+use crate::progress;
 use kaiseki_facts::FactBase;
 use kaiseki_frontend::ast::Program;
 use kaiseki_frontend::{CallEffects, Diagnostic, NextIds};
+use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Mutex};
 
 /// The number of threads to use when the user does not say: one per core.
@@ -34,21 +36,27 @@ pub fn map_groups<T: Send>(
     let effects = CallEffects::of(program);
     let groups = groups(program, jobs);
     let mut diags = Vec::new();
-    let lower = |give: &mut dyn FnMut(FactBase)| {
-        let mut ids = NextIds::default();
-        for &(first, end) in &groups {
-            let (facts, group_diags, next) = kaiseki_frontend::lower_units(
-                program,
-                &effects,
-                |u| (first..end).contains(&u),
-                ids,
-            );
-            ids = next;
-            diags.extend(group_diags);
-            give(facts);
-        }
-    };
-    let analyzed = map_produced(jobs, lower, analyze)?;
+    let analyzed = progress::groups(groups.len(), |done| {
+        let lower = |give: &mut dyn FnMut(FactBase)| {
+            let mut ids = NextIds::default();
+            for &(first, end) in &groups {
+                let (facts, group_diags, next) = kaiseki_frontend::lower_units(
+                    program,
+                    &effects,
+                    |u| (first..end).contains(&u),
+                    ids,
+                );
+                ids = next;
+                diags.extend(group_diags);
+                give(facts);
+            }
+        };
+        map_produced(jobs, lower, |facts| {
+            let result = analyze(facts);
+            done.fetch_add(1, Ordering::Relaxed);
+            result
+        })
+    })?;
     Ok((analyzed.into_iter().collect::<Result<_, _>>()?, diags))
 }
 
