@@ -47,7 +47,7 @@ pub enum Command {
     },
     /// Run every rule file and write every `.output` relation.
     #[command(
-        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules"
+        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules\n  kaiseki analyze prog.f -o out/ --jobs 1            # one thread"
     )]
     Analyze {
         #[arg(required = true)]
@@ -61,6 +61,8 @@ pub enum Command {
         stats: bool,
         #[command(flatten)]
         rules: RulesArg,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -81,9 +83,8 @@ pub enum Command {
         dot: bool,
         #[command(flatten)]
         rules: RulesArg,
-        /// Threads: groups of program units are analyzed in parallel (default: one per core).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -99,6 +100,8 @@ pub enum Command {
         format: TableFormat,
         #[command(flatten)]
         rules: RulesArg,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -217,6 +220,21 @@ fn macro_arg(s: &str, definition: bool) -> Result<String, String> {
         Ok(s.to_string())
     } else {
         Err("expected a macro name: a letter or `_`, then letters, digits and `_`".into())
+    }
+}
+
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct JobsArg {
+    /// Threads: groups of program units are analyzed in parallel (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl JobsArg {
+    /// The number of threads to use.
+    pub fn threads(self) -> usize {
+        self.jobs
+            .map_or_else(crate::groups::default_jobs, usize::from)
     }
 }
 

@@ -659,3 +659,149 @@ fn without_cpp_a_preprocessed_file_is_one_clear_error() {
     // The other file is still analyzed.
     assert!(stderr.contains("2 file(s), 1 unit(s)"), "{stderr}");
 }
+
+/// Every example, a generated program of several groups of units, and a
+/// file whose first unit has a syntax error.
+fn many_units(name: &str) -> Vec<PathBuf> {
+    let dir = scratch_dir(name);
+    let generated = dir.join("mixed.f");
+    std::fs::write(&generated, kaiseki_ok(["synth", "mixed", "--size", "300"])).expect("write");
+    let broken = dir.join("broken.f");
+    std::fs::write(&broken, BROKEN_THEN_GOOD).expect("write");
+    let mut inputs = example_files();
+    inputs.extend([generated, broken]);
+    inputs
+}
+
+#[test]
+fn analyze_gives_the_same_files_on_any_number_of_threads() {
+    let inputs = many_units("cli_analyze_jobs");
+    let run = |jobs: &str| {
+        let out_dir = scratch_dir(&format!("cli_analyze_jobs_{jobs}"));
+        let mut args: Vec<&OsStr> = vec![OsStr::new("analyze")];
+        args.extend(inputs.iter().map(|p| p.as_os_str()));
+        args.extend(["-o", path_str(&out_dir), "--jobs", jobs].map(OsStr::new));
+        let out = kaiseki(args);
+        (out, files(&out_dir))
+    };
+    let (one, one_files) = run("1");
+    assert_bad_input(&one, "analyze");
+    assert!(one_files["dependence.csv"].lines().count() > 100);
+    for jobs in ["2", "3", "8"] {
+        let (many, many_files) = run(jobs);
+        assert_eq!(many.code, one.code, "--jobs {jobs}");
+        assert_eq!(many.stderr, one.stderr, "--jobs {jobs}");
+        assert_eq!(
+            many.stdout
+                .replace(&format!("cli_analyze_jobs_{jobs}"), "X"),
+            one.stdout.replace("cli_analyze_jobs_1", "X"),
+            "--jobs {jobs}"
+        );
+        assert!(many_files == one_files, "--jobs {jobs}: files differ");
+    }
+}
+
+/// The rows of a CSV text after its header, split at commas (no field of
+/// the files read here is quoted).
+fn csv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect()
+}
+
+/// A dependence placed in the source: (kind, source, sink).
+type Placed = (String, (u32, u32), (u32, u32));
+
+#[test]
+fn analyze_numbers_references_as_facts_does() {
+    // Several groups of units: the ids of `analyze` must still be those of
+    // `kaiseki facts`, so the dependences it writes, placed with the
+    // facts' `ref_pos`, are the rows of `deps`.
+    let dir = scratch_dir("cli_analyze_ids");
+    let file = dir.join("mixed.f");
+    std::fs::write(&file, kaiseki_ok(["synth", "mixed", "--size", "600"])).expect("write");
+    let f = path_str(&file);
+    let (facts_dir, out_dir) = (dir.join("facts"), dir.join("out"));
+    kaiseki_ok(["facts", f, "-o", path_str(&facts_dir), "--format", "csv"]);
+    kaiseki_ok(["analyze", f, "-o", path_str(&out_dir), "--jobs", "3"]);
+    let (facts, out) = (files(&facts_dir), files(&out_dir));
+    let pos: BTreeMap<&str, (u32, u32)> = csv_rows(&facts["ref_pos.csv"])
+        .into_iter()
+        .map(|r| {
+            (
+                r[0],
+                (r[1].parse().expect("line"), r[2].parse().expect("col")),
+            )
+        })
+        .collect();
+    let placed = |name: &str| -> BTreeSet<Placed> {
+        csv_rows(&out[name])
+            .into_iter()
+            .map(|r| (r[0].to_string(), pos[r[1]], pos[r[2]]))
+            .collect()
+    };
+    let independent: BTreeSet<_> = placed("array_tested.csv")
+        .difference(&placed("array_dependence.csv"))
+        .cloned()
+        .collect();
+    let dependences: BTreeSet<_> = placed("dependence.csv")
+        .difference(&independent)
+        .cloned()
+        .collect();
+    let rows = parse_deps_csv(&kaiseki_ok(["deps", f, "--format", "csv"]));
+    let shown: BTreeSet<_> = rows.into_iter().map(|r| (r.kind, r.src, r.dst)).collect();
+    assert!(shown.len() > 1000, "{}", shown.len());
+    assert_eq!(dependences, shown);
+}
+
+/// A main program and the subroutines it calls, each unit its own group.
+const CALLS: &str = "      PROGRAM MAIN
+      REAL X(10)
+      CALL INIT(X, 10)
+      CALL SCALE(X, 10)
+      PRINT *, X(1)
+      END
+      SUBROUTINE INIT(A, N)
+      REAL A(N)
+      DO 10 I = 1, N
+   10 A(I) = I
+      END
+      SUBROUTINE SCALE(A, N)
+      REAL A(N)
+      DO 10 I = 1, N
+   10 A(I) = 2 * A(I)
+      END
+";
+
+#[test]
+fn query_joins_across_units_on_any_number_of_threads() {
+    let dir = scratch_dir("cli_query_jobs");
+    let file = dir.join("calls.f");
+    std::fs::write(&file, CALLS).expect("write");
+    // A call's actual argument reaches a use; its callee is another unit.
+    let body = r#"dependence("flow", D, U, _, _), def(D, S, V), call(S, C), unit(C, K, _, _)"#;
+    let run = |jobs: &str| {
+        kaiseki_ok([
+            "query",
+            path_str(&file),
+            body,
+            "--format",
+            "csv",
+            "--jobs",
+            jobs,
+        ])
+    };
+    let one = run("1");
+    let callees: BTreeSet<&str> = csv_rows(&one).iter().map(|r| r[4]).collect();
+    assert_eq!(callees, BTreeSet::from(["INIT", "SCALE"]), "{one}");
+    assert!(
+        csv_rows(&one)
+            .iter()
+            .all(|r| r[3] == "X" && r[5] == "subroutine"),
+        "{one}"
+    );
+    for jobs in ["2", "3", "8"] {
+        assert_eq!(run(jobs), one, "--jobs {jobs}");
+    }
+}

@@ -26,6 +26,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             format,
             stats,
             rules,
+            jobs,
             input,
         } => analyze::run(
             &files,
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             format.into(),
             stats,
             rules.rules.as_deref(),
+            jobs.threads(),
         ),
         Command::Deps {
             files,
@@ -50,15 +52,23 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             all,
             dot,
             rules.rules.as_deref(),
-            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+            jobs.threads(),
         ),
         Command::Query {
             file,
             body,
             format,
             rules,
+            jobs,
             input,
-        } => query::run(&file, &input.0, &body, format, rules.rules.as_deref()),
+        } => query::run(
+            &file,
+            &input.0,
+            &body,
+            format,
+            rules.rules.as_deref(),
+            jobs.threads(),
+        ),
         Command::Synth {
             shape,
             size,
