@@ -138,7 +138,7 @@ pub enum Shape {
 #[derive(clap::Args, Debug, Clone)]
 pub struct RulesArg {
     /// Interpret the `.dl` files of this directory instead of the compiled built-in rules.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = rules_dir)]
     pub rules: Option<PathBuf>,
 }
 
@@ -220,6 +220,21 @@ fn macro_arg(s: &str, definition: bool) -> Result<String, String> {
         Ok(s.to_string())
     } else {
         Err("expected a macro name: a letter or `_`, then letters, digits and `_`".into())
+    }
+}
+
+/// A `--rules` directory must hold rule files: an empty one would run no
+/// rule and write nothing, silently.
+fn rules_dir(arg: &str) -> Result<PathBuf, String> {
+    let dir = PathBuf::from(arg);
+    match kaiseki_rules::dl::read_dir(&dir) {
+        Ok(sources) if sources.files.is_empty() => Err("the directory has no .dl file".into()),
+        Ok(_) => Ok(dir),
+        Err(diags) => Err(diags
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")),
     }
 }
 

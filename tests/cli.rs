@@ -660,6 +660,33 @@ fn without_cpp_a_preprocessed_file_is_one_clear_error() {
     assert!(stderr.contains("2 file(s), 1 unit(s)"), "{stderr}");
 }
 
+#[test]
+fn rules_directory_without_rule_files_is_a_usage_error() {
+    let ex = example("kanada_deps.f");
+    let ex = path_str(&ex);
+    let empty = scratch_dir("cli_rules_empty");
+    std::fs::write(empty.join("notes.txt"), "no rules here").expect("write");
+    let missing = empty.join("missing");
+    let out_dir = scratch_dir("cli_rules_empty_out");
+    for dir in [&empty, &missing] {
+        let dir = path_str(dir);
+        for args in [
+            vec!["deps", ex, "--rules", dir],
+            vec!["analyze", ex, "-o", path_str(&out_dir), "--rules", dir],
+            vec!["query", ex, "flow(D, U, _)", "--rules", dir],
+        ] {
+            let out = kaiseki(&args);
+            assert_eq!(out.code, Some(2), "{args:?}: {out:?}");
+            assert!(out.stderr.contains(dir), "{args:?}: {}", out.stderr);
+            assert!(out.stderr.contains("--help"), "{args:?}: {}", out.stderr);
+            assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        }
+    }
+    let out = kaiseki(["deps", ex, "--rules", path_str(&empty)]);
+    assert!(out.stderr.contains("no .dl file"), "{}", out.stderr);
+    assert!(files(&out_dir).is_empty(), "nothing written");
+}
+
 /// Every example, a generated program of several groups of units, and a
 /// file whose first unit has a syntax error.
 fn many_units(name: &str) -> Vec<PathBuf> {
