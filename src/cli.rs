@@ -68,7 +68,7 @@ pub enum Command {
     },
     /// Print the data dependence graph.
     #[command(
-        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
+        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --loop-vars            # also the rows of the DO loops' own index variables\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
     )]
     Deps {
         #[arg(required = true)]
@@ -78,6 +78,11 @@ pub enum Command {
         /// Add the general (non-minimal) output and anti dependences.
         #[arg(long)]
         all: bool,
+        /// Keep the rows of each DO loop's own index: its definition at the DO statement and
+        /// its increment at the loop's end, against themselves and the index's uses in the body
+        /// (left out by default; other uses and definitions of the index are always shown).
+        #[arg(long)]
+        loop_vars: bool,
         /// Write Graphviz DOT instead of a table.
         #[arg(long)]
         dot: bool,

@@ -660,6 +660,83 @@ fn without_cpp_a_preprocessed_file_is_one_clear_error() {
     assert!(stderr.contains("2 file(s), 1 unit(s)"), "{stderr}");
 }
 
+/// Two loops: I's index used in subscripts, in a body assignment and after
+/// the loop; J's index assigned in its body (valid for the analyses).
+const LOOP_VARS: &str = "      PROGRAM LOOPV
+      INTEGER I, J, K, N
+      REAL A(100)
+      N = 99
+      K = 0
+      DO 10 I = 1, N
+        A(I) = A(I+1) + K
+        K = I
+   10 CONTINUE
+      PRINT *, I, K
+      DO 20 J = 1, N
+        J = J + 1
+        A(J) = 0.0
+   20 CONTINUE
+      END
+";
+
+/// A row of a DO loop's own bookkeeping in [`LOOP_VARS`]: between the index
+/// references at the DO statements (definition, increment), or between
+/// those of a loop and a use of its index in its body.
+fn bookkeeping(r: &common::Dep) -> bool {
+    let index = |var: &str| match var {
+        "I" => Some(((6, 13), [(7, 11), (7, 18), (8, 13)].as_slice())),
+        "J" => Some(((11, 13), [(12, 13), (13, 11)].as_slice())),
+        _ => None,
+    };
+    let Some((at_do, body_uses)) = index(&r.var) else {
+        return false;
+    };
+    let ends = [r.src, r.dst];
+    ends == [at_do, at_do] || (ends.contains(&at_do) && ends.iter().any(|e| body_uses.contains(e)))
+}
+
+#[test]
+fn deps_leaves_out_the_loops_own_index_rows_unless_asked() {
+    let dir = scratch_dir("cli_loop_vars");
+    let file = dir.join("loopv.f");
+    std::fs::write(&file, LOOP_VARS).expect("write");
+    let f = path_str(&file);
+    for all in [&[][..], &["--all"]] {
+        let run = |extra: &[&str]| {
+            let mut args = vec!["deps", f, "--format", "csv"];
+            args.extend(all.iter().chain(extra));
+            parse_deps_csv(&kaiseki_ok(args))
+        };
+        let (shown, every) = (run(&[]), run(&["--loop-vars"]));
+        let kept: Vec<_> = every.iter().filter(|r| !bookkeeping(r)).cloned().collect();
+        assert_eq!(shown, kept, "{all:?}: every row but the bookkeeping");
+        assert!(
+            every.iter().filter(|r| bookkeeping(r)).count() >= 10,
+            "{all:?}: --loop-vars shows the bookkeeping"
+        );
+        // The index's use after the loop and the body assignment of J stay.
+        assert!(shown
+            .iter()
+            .any(|r| r.kind == "flow" && r.src == (6, 13) && r.dst == (10, 16)));
+        assert!(shown
+            .iter()
+            .any(|r| r.kind == "output" && r.src == (12, 9) && r.dst == (11, 13)));
+        assert!(shown
+            .iter()
+            .any(|r| r.kind == "output" && r.src == (11, 13) && r.dst == (12, 9)));
+    }
+    // The table and the picture leave out the same rows.
+    for extra in [&[][..], &["--loop-vars"]] {
+        let csv = kaiseki_ok([&["deps", f, "--format", "csv"][..], extra].concat());
+        let table = kaiseki_ok([&["deps", f][..], extra].concat());
+        assert_eq!(table.lines().count(), csv.lines().count(), "{extra:?}");
+        let dot = kaiseki_ok([&["deps", f, "--dot"][..], extra].concat());
+        let edge = "\"LOOPV:6:13\" -> \"LOOPV:7:11\"";
+        assert_eq!(dot.contains(edge), !extra.is_empty(), "{extra:?}:\n{dot}");
+        assert_eq!(dot.matches(" -> ").count(), csv.lines().count() - 1);
+    }
+}
+
 #[test]
 fn rules_directory_without_rule_files_is_a_usage_error() {
     let ex = example("kanada_deps.f");
@@ -776,7 +853,7 @@ fn analyze_numbers_references_as_facts_does() {
         .difference(&independent)
         .cloned()
         .collect();
-    let rows = parse_deps_csv(&kaiseki_ok(["deps", f, "--format", "csv"]));
+    let rows = parse_deps_csv(&kaiseki_ok(["deps", f, "--format", "csv", "--loop-vars"]));
     let shown: BTreeSet<_> = rows.into_iter().map(|r| (r.kind, r.src, r.dst)).collect();
     assert!(shown.len() > 1000, "{}", shown.len());
     assert_eq!(dependences, shown);

@@ -1,7 +1,8 @@
 //! Soundness of the dependence graph against real runs: every dependence
 //! the judge sees in a trace (flow, anti, output, input between two
 //! accesses of one memory cell, with its distance in every common loop)
-//! must be covered by a row of `kaiseki deps --format csv` with the same
+//! must be covered by a row of `kaiseki deps --format csv --loop-vars`
+//! (every row, those of the DO loops' own indices too) with the same
 //! kind, variable, source and sink positions and the same common loops,
 //! whose direction and distance admit the real distance. Rows marked
 //! `exact` must happen in every run that executes their sink. Each unit
@@ -23,7 +24,7 @@
 mod common;
 
 use common::{
-    deps_csv, example_files, generated, lower_source, positions, scaled, scratch_dir, Dep,
+    deps_csv_every_row, example_files, generated, lower_source, positions, scaled, scratch_dir, Dep,
 };
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{shared_nests, storage_program, Generated};
@@ -200,7 +201,7 @@ fn do_var_positions(facts: &FactBase) -> HashSet<(u32, u32)> {
 fn check(p: &Program, dir: &Path, tally: &mut Tally, failures: &mut Vec<Failure>) {
     let path = dir.join(&p.file_name);
     std::fs::write(&path, &p.source).expect("program written");
-    let rows = deps_csv(&path);
+    let rows = deps_csv_every_row(&path);
     let facts = lower_source(&p.file_name, &p.source);
     let arrays: HashSet<&str> = facts
         .var

@@ -13,26 +13,27 @@ pub fn run(
     files: &[PathBuf],
     opts: &SourceOptions,
     format: TableFormat,
-    all: bool,
+    include: deps::Include,
     dot: bool,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let rules = rules.map(pipeline::load_rules).transpose()?;
+    let relations = deps::relations(include);
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
-        if all {
+        if include.general {
             facts.request.push(kaiseki_facts::Request {
                 what: "general".into(),
             });
         }
-        let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(deps::RELATIONS))?;
+        let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(&relations))?;
         Ok((facts, derived))
     })?;
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     let per_group = groups::map_parallel(&analyzed, jobs, |(facts, derived)| {
-        deps::dependence_rows(facts, derived, all)
+        deps::dependence_rows(facts, derived, include)
     })?;
     let units = by_unit(&per_group);
     let parts = match (dot, format) {
