@@ -660,8 +660,9 @@ fn without_cpp_a_preprocessed_file_is_one_clear_error() {
     assert!(stderr.contains("2 file(s), 1 unit(s)"), "{stderr}");
 }
 
-/// Two loops: I's index used in subscripts, in a body assignment and after
-/// the loop; J's index assigned in its body (valid for the analyses).
+/// Three loops: I's index used in subscripts, in a body assignment and
+/// after the loop; J's index assigned in its body (valid for the
+/// analyses); a second loop on I.
 const LOOP_VARS: &str = "      PROGRAM LOOPV
       INTEGER I, J, K, N
       REAL A(100)
@@ -676,23 +677,27 @@ const LOOP_VARS: &str = "      PROGRAM LOOPV
         J = J + 1
         A(J) = 0.0
    20 CONTINUE
+      DO 30 I = 1, N, 2
+   30 A(I) = 1.0
       END
 ";
 
-/// A row of a DO loop's own bookkeeping in [`LOOP_VARS`]: between the index
-/// references at the DO statements (definition, increment), or between
-/// those of a loop and a use of its index in its body.
+/// A row of a DO loop's own bookkeeping in [`LOOP_VARS`]: between the
+/// index references at one DO statement (definition, increment), or
+/// between those of a loop and a use of its index in a subscript of its
+/// body. Written out by hand: the positions of each DO variable and of its
+/// subscript uses.
 fn bookkeeping(r: &common::Dep) -> bool {
-    let index = |var: &str| match var {
-        "I" => Some(((6, 13), [(7, 11), (7, 18), (8, 13)].as_slice())),
-        "J" => Some(((11, 13), [(12, 13), (13, 11)].as_slice())),
-        _ => None,
-    };
-    let Some((at_do, body_uses)) = index(&r.var) else {
-        return false;
-    };
-    let ends = [r.src, r.dst];
-    ends == [at_do, at_do] || (ends.contains(&at_do) && ends.iter().any(|e| body_uses.contains(e)))
+    type Place = (u32, u32);
+    let loops: &[(&str, Place, &[Place])] = &[
+        ("I", (6, 13), &[(7, 11), (7, 18)]),
+        ("J", (11, 13), &[(13, 11)]),
+        ("I", (15, 13), &[(16, 9)]),
+    ];
+    loops.iter().any(|&(var, at_do, subscripts)| {
+        let own = |end: (u32, u32)| end == at_do || subscripts.contains(&end);
+        r.var == var && (r.src == at_do || r.dst == at_do) && own(r.src) && own(r.dst)
+    })
 }
 
 #[test]
@@ -701,6 +706,10 @@ fn deps_leaves_out_the_loops_own_index_rows_unless_asked() {
     let file = dir.join("loopv.f");
     std::fs::write(&file, LOOP_VARS).expect("write");
     let f = path_str(&file);
+    let has = |rows: &[common::Dep], kind: &str, var: &str, src, dst| {
+        rows.iter()
+            .any(|r| r.kind == kind && r.var == var && r.src == src && r.dst == dst)
+    };
     for all in [&[][..], &["--all"]] {
         let run = |extra: &[&str]| {
             let mut args = vec!["deps", f, "--format", "csv"];
@@ -710,20 +719,48 @@ fn deps_leaves_out_the_loops_own_index_rows_unless_asked() {
         let (shown, every) = (run(&[]), run(&["--loop-vars"]));
         let kept: Vec<_> = every.iter().filter(|r| !bookkeeping(r)).cloned().collect();
         assert_eq!(shown, kept, "{all:?}: every row but the bookkeeping");
-        assert!(
-            every.iter().filter(|r| bookkeeping(r)).count() >= 10,
-            "{all:?}: --loop-vars shows the bookkeeping"
-        );
-        // The index's use after the loop and the body assignment of J stay.
-        assert!(shown
-            .iter()
-            .any(|r| r.kind == "flow" && r.src == (6, 13) && r.dst == (10, 16)));
-        assert!(shown
-            .iter()
-            .any(|r| r.kind == "output" && r.src == (12, 9) && r.dst == (11, 13)));
-        assert!(shown
-            .iter()
-            .any(|r| r.kind == "output" && r.src == (11, 13) && r.dst == (12, 9)));
+        let hidden = every.len() - shown.len();
+        assert!(hidden >= 10, "{all:?}: {hidden} rows left out");
+        // The bookkeeping rows of each loop are there with --loop-vars
+        // only. (In the J loop, J = J + 1 kills the DO's definition: no
+        // flow from it to A(J), nor output to the increment.)
+        let own = [
+            ("flow", "I", (6, 13), (7, 11)),
+            ("flow", "I", (6, 13), (7, 18)),
+            ("anti", "I", (7, 11), (6, 13)),
+            ("output", "I", (6, 13), (6, 13)),
+            ("anti", "I", (6, 13), (6, 13)),
+            ("anti", "J", (13, 11), (11, 13)),
+            ("anti", "J", (11, 13), (11, 13)),
+            ("flow", "I", (15, 13), (16, 9)),
+            ("anti", "I", (16, 9), (15, 13)),
+            ("output", "I", (15, 13), (15, 13)),
+        ];
+        for (kind, var, src, dst) in own {
+            let row = format!("{all:?}: {kind} {var} {src:?} -> {dst:?}");
+            assert!(has(&every, kind, var, src, dst), "{row} with --loop-vars");
+            assert!(!has(&shown, kind, var, src, dst), "{row} left out");
+        }
+        // Real dependences on the index stay: its use outside a subscript
+        // (K = I), its use after the loop, the body assignment of J (and
+        // its use there), the rows between the two loops on I.
+        let real = [
+            ("flow", "I", (6, 13), (8, 13)),
+            ("anti", "I", (8, 13), (6, 13)),
+            ("flow", "I", (6, 13), (10, 16)),
+            ("output", "J", (12, 9), (11, 13)),
+            ("output", "J", (11, 13), (12, 9)),
+            ("flow", "J", (11, 13), (12, 13)),
+            ("flow", "J", (12, 9), (13, 11)),
+            ("output", "I", (6, 13), (15, 13)),
+            ("anti", "I", (10, 16), (15, 13)),
+        ];
+        for (kind, var, src, dst) in real {
+            assert!(
+                has(&shown, kind, var, src, dst),
+                "{all:?}: {kind} {var} {src:?} -> {dst:?} shown"
+            );
+        }
     }
     // The table and the picture leave out the same rows.
     for extra in [&[][..], &["--loop-vars"]] {
