@@ -13,8 +13,9 @@ use crate::progress;
 use kaiseki_facts::FactBase;
 use kaiseki_frontend::ast::Program;
 use kaiseki_frontend::{CallEffects, Diagnostic, NextIds};
+use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
-use std::sync::{mpsc, Mutex};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 /// The number of threads to use when the user does not say: one per core.
 pub fn default_jobs() -> usize {
@@ -72,25 +73,42 @@ pub fn map_parallel<'a, I: Sync, T: Send>(
 
 /// `f` of each item that `produce` gives, in order, computed by `jobs`
 /// threads: the calling thread produces the items while the others take
-/// them as they come, then joins them. The results in the items' order.
+/// them as they come, then joins them. The producer never runs more than
+/// `jobs` items ahead: when that many wait, it computes one itself (with
+/// one thread, each item as soon as it is produced), so items (the facts
+/// of groups of units) do not pile up in memory. The results in the
+/// items' order.
 fn map_produced<I: Send, T: Send>(
     jobs: usize,
     produce: impl FnOnce(&mut dyn FnMut(I)),
     f: impl Fn(I) -> T + Sync,
 ) -> Result<Vec<T>, String> {
-    let (send, receive) = mpsc::channel::<(usize, I)>();
-    let receive = Mutex::new(receive);
+    // The items waiting, with their rank, and whether more will come. The
+    // lock is only held to push or pop one: threads wait for items on
+    // `ready`, which releases it.
+    let queue = Mutex::new((VecDeque::<(usize, I)>::new(), false));
+    let ready = Condvar::new();
+    let lock = || queue.lock().unwrap_or_else(PoisonError::into_inner);
     let results: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::new());
-    // A thread waits for the next item holding the lock; the others wait
-    // for the lock. When the items end, each one in turn finds none.
-    let work = || loop {
-        let next = receive.lock().ok().and_then(|r| r.recv().ok());
-        let Some((k, item)) = next else {
-            return;
-        };
+    let compute = |(k, item): (usize, I)| {
         let result = f(item);
         if let Ok(mut done) = results.lock() {
             done.push((k, result));
+        }
+    };
+    let work = || loop {
+        let mut waiting = lock();
+        let next = loop {
+            match waiting.0.pop_front() {
+                Some(next) => break Some(next),
+                None if waiting.1 => break None,
+                None => waiting = ready.wait(waiting).unwrap_or_else(PoisonError::into_inner),
+            }
+        };
+        drop(waiting);
+        match next {
+            Some(next) => compute(next),
+            None => return,
         }
     };
     let produced = std::thread::scope(|scope| {
@@ -99,11 +117,21 @@ fn map_produced<I: Send, T: Send>(
         }
         let mut count = 0;
         produce(&mut |item| {
-            // The receiver lives until every thread is done.
-            let _ = send.send((count, item));
+            let mut waiting = lock();
+            waiting.0.push_back((count, item));
             count += 1;
+            ready.notify_one();
+            while waiting.0.len() >= jobs {
+                let Some(next) = waiting.0.pop_front() else {
+                    break;
+                };
+                drop(waiting);
+                compute(next);
+                waiting = lock();
+            }
         });
-        drop(send);
+        lock().1 = true;
+        ready.notify_all();
         work();
         count
     });
@@ -152,6 +180,7 @@ fn groups(program: &Program, jobs: usize) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn groups_are_numbered_as_the_whole_program() {
@@ -170,6 +199,52 @@ mod tests {
                 merged == whole,
                 "--jobs {jobs}: other facts than the whole program's"
             );
+        }
+    }
+
+    #[test]
+    fn the_producer_runs_at_most_jobs_items_ahead() {
+        for jobs in [1, 2, 3] {
+            let started = AtomicUsize::new(0);
+            let mut most_waiting = 0;
+            let results = map_produced(
+                jobs,
+                |give| {
+                    for k in 0..40 {
+                        most_waiting = most_waiting.max(k - started.load(Ordering::SeqCst));
+                        give(k);
+                    }
+                },
+                |k: usize| {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                    k * 2
+                },
+            )
+            .expect("mapped");
+            assert_eq!(results, (0..40).map(|k| k * 2).collect::<Vec<_>>());
+            // Fewer than `jobs` in the queue, and taken from it but not
+            // started yet, one per other thread.
+            assert!(
+                most_waiting < 2 * jobs,
+                "--jobs {jobs}: {most_waiting} items waited"
+            );
+            if jobs == 1 {
+                assert_eq!(most_waiting, 0, "each item computed as it comes");
+            }
+        }
+    }
+
+    #[test]
+    fn the_producer_never_waits_for_a_thread_that_waits_for_it() {
+        // Many small items, threads idle waiting for them: a producer
+        // that waited for a lock an idle thread held would hang.
+        for _ in 0..200 {
+            for jobs in [2, 3, 4] {
+                let items: Vec<u32> = (0..50).collect();
+                let got = map_parallel(&items, jobs, |&x| x + 1).expect("mapped");
+                assert_eq!(got, (1..51).collect::<Vec<_>>());
+            }
         }
     }
 

@@ -32,6 +32,9 @@ fn line(done: usize, total: usize, elapsed: Duration) -> String {
 pub fn groups<T>(total: usize, work: impl FnOnce(&AtomicUsize) -> T) -> T {
     let terminal = std::io::stderr().is_terminal();
     let done = AtomicUsize::new(0);
+    if !terminal {
+        return work(&done);
+    }
     let start = Instant::now();
     let (stop, stopped) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
