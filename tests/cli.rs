@@ -775,6 +775,35 @@ fn deps_leaves_out_the_loops_own_index_rows_unless_asked() {
 }
 
 #[test]
+fn rules_without_loop_index_need_loop_vars() {
+    let dir = scratch_dir("cli_rules_no_loop_index");
+    let rules = dir.join("rules");
+    std::fs::create_dir_all(&rules).expect("mkdir");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/dl");
+    for entry in std::fs::read_dir(&shipped).expect("rules/dl") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().expect("name").to_owned();
+        if path.extension().is_some_and(|e| e == "dl") && name != "loop_index.dl" {
+            std::fs::copy(&path, rules.join(name)).expect("copy");
+        }
+    }
+    let file = dir.join("loopv.f");
+    std::fs::write(&file, LOOP_VARS).expect("write");
+    let (f, r) = (path_str(&file), path_str(&rules));
+    let out = kaiseki(["deps", f, "--rules", r]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    for needed in ["loop_index_dependence", "loop_index.dl", "--loop-vars", r] {
+        assert!(out.stderr.contains(needed), "{needed}: {}", out.stderr);
+    }
+    // With --loop-vars the relation is not read: every row, as built in.
+    assert_eq!(
+        kaiseki_ok(["deps", f, "--rules", r, "--loop-vars", "--format", "csv"]),
+        kaiseki_ok(["deps", f, "--loop-vars", "--format", "csv"])
+    );
+}
+
+#[test]
 fn rules_directory_without_rule_files_is_a_usage_error() {
     let ex = example("kanada_deps.f");
     let ex = path_str(&ex);

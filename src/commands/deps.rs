@@ -9,6 +9,26 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// The rule files of `dir`, which must declare the relations the rows
+/// are built from.
+fn rules_for_deps(dir: &Path, relations: &[&str]) -> Result<kaiseki_rules::RuleProgram, String> {
+    let program = pipeline::load_rules(dir)?;
+    let declared = |name: &&str| program.ir().relations.iter().any(|r| r.name == *name);
+    match relations.iter().find(|name| !declared(name)) {
+        None => Ok(program),
+        Some(&"loop_index_dependence") => Err(format!(
+            "the rule files of {} declare no relation `loop_index_dependence`, which tells the rows \
+             of the DO loops' own indices to leave out: copy rules/dl/loop_index.dl there, or \
+             give --loop-vars to show every row",
+            dir.display()
+        )),
+        Some(name) => Err(format!(
+            "the rule files of {} declare no relation `{name}`, which kaiseki deps reads",
+            dir.display()
+        )),
+    }
+}
+
 pub fn run(
     files: &[PathBuf],
     opts: &SourceOptions,
@@ -19,8 +39,11 @@ pub fn run(
     jobs: usize,
 ) -> Result<ExitCode, String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
-    let rules = rules.map(pipeline::load_rules).transpose()?;
     let relations = deps::relations(include);
+    let rules = match rules {
+        Some(dir) => Some(rules_for_deps(dir, &relations)?),
+        None => None,
+    };
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
         if include.general {
             facts.request.push(kaiseki_facts::Request {
