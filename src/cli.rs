@@ -95,7 +95,7 @@ pub enum Command {
     },
     /// Evaluate a rule body against the facts and derived relations; print the bindings.
     #[command(
-        after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv"
+        after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv\n  kaiseki query prog.f 'flow(D, U, _)' --jobs 1       # one thread"
     )]
     Query {
         file: PathBuf,
