@@ -47,7 +47,7 @@ pub enum Command {
     },
     /// Run every rule file and write every `.output` relation.
     #[command(
-        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules"
+        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules\n  kaiseki analyze prog.f -o out/ --jobs 1            # one thread"
     )]
     Analyze {
         #[arg(required = true)]
@@ -62,11 +62,13 @@ pub enum Command {
         #[command(flatten)]
         rules: RulesArg,
         #[command(flatten)]
+        jobs: JobsArg,
+        #[command(flatten)]
         input: InputArgs,
     },
     /// Print the data dependence graph.
     #[command(
-        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
+        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --loop-vars            # also the rows of the DO loops' own index variables\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
     )]
     Deps {
         #[arg(required = true)]
@@ -76,14 +78,18 @@ pub enum Command {
         /// Add the general (non-minimal) output and anti dependences.
         #[arg(long)]
         all: bool,
+        /// Keep the rows of each DO loop's own index: its definition at the DO statement and
+        /// its increment at the loop's end, against themselves and the index's uses in the body
+        /// (left out by default; other uses and definitions of the index are always shown).
+        #[arg(long)]
+        loop_vars: bool,
         /// Write Graphviz DOT instead of a table.
         #[arg(long)]
         dot: bool,
         #[command(flatten)]
         rules: RulesArg,
-        /// Threads: groups of program units are analyzed in parallel (default: one per core).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -122,7 +128,7 @@ pub enum Command {
     },
     /// Evaluate a rule body against the facts and derived relations; print the bindings.
     #[command(
-        after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv"
+        after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv\n  kaiseki query prog.f 'flow(D, U, _)' --jobs 1       # one thread"
     )]
     Query {
         file: PathBuf,
@@ -132,6 +138,8 @@ pub enum Command {
         format: TableFormat,
         #[command(flatten)]
         rules: RulesArg,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -168,7 +176,7 @@ pub enum Shape {
 #[derive(clap::Args, Debug, Clone)]
 pub struct RulesArg {
     /// Interpret the `.dl` files of this directory instead of the compiled built-in rules.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = rules_dir)]
     pub rules: Option<PathBuf>,
 }
 
@@ -250,6 +258,36 @@ fn macro_arg(s: &str, definition: bool) -> Result<String, String> {
         Ok(s.to_string())
     } else {
         Err("expected a macro name: a letter or `_`, then letters, digits and `_`".into())
+    }
+}
+
+/// A `--rules` directory must hold rule files: an empty one would run no
+/// rule and write nothing, silently.
+fn rules_dir(arg: &str) -> Result<PathBuf, String> {
+    let dir = PathBuf::from(arg);
+    match kaiseki_rules::dl::read_dir(&dir) {
+        Ok(sources) if sources.files.is_empty() => Err("the directory has no .dl file".into()),
+        Ok(_) => Ok(dir),
+        Err(diags) => Err(diags
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")),
+    }
+}
+
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct JobsArg {
+    /// Threads: groups of program units are analyzed in parallel (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl JobsArg {
+    /// The number of threads to use.
+    pub fn threads(self) -> usize {
+        self.jobs
+            .map_or_else(crate::groups::default_jobs, usize::from)
     }
 }
 

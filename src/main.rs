@@ -7,6 +7,7 @@ mod cli;
 mod commands;
 mod groups;
 mod pipeline;
+mod progress;
 mod synth;
 
 use clap::Parser;

@@ -3,7 +3,8 @@
 
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::{ast::Program, Diagnostic, SourceOptions};
-use kaiseki_rules::Select;
+use kaiseki_rules::dl::diag::Sources;
+use kaiseki_rules::{RuleProgram, Select};
 use std::path::{Path, PathBuf};
 
 /// The lowered input of an analysis, with whether any error was reported.
@@ -36,22 +37,12 @@ pub fn report(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
 }
 
-/// Runs the built-in compiled rules, or interprets the rule files of `rules`.
-/// Returns the selected relations, rows sorted (building tables costs
-/// more than deriving: select only what is printed).
-pub fn derive(
-    facts: &FactBase,
-    rules: Option<&Path>,
-    select: Select,
-) -> Result<Vec<Table>, String> {
-    let program = rules.map(load_rules).transpose()?;
-    derive_with(facts, program.as_ref(), select)
-}
-
-/// [`derive`] with the rule files already loaded (`None`: the built-in rules).
+/// Runs the built-in compiled rules (`rules` `None`), or interprets the
+/// rule program `rules`. Returns the selected relations, rows sorted
+/// (building tables costs more than deriving: select only what is printed).
 pub fn derive_with(
     facts: &FactBase,
-    rules: Option<&kaiseki_rules::RuleProgram>,
+    rules: Option<&RuleProgram>,
     select: Select,
 ) -> Result<Vec<Table>, String> {
     let registry = kaiseki_rules::FunctorRegistry::standard();
@@ -63,41 +54,64 @@ pub fn derive_with(
 }
 
 /// Loads a rule directory, printing its diagnostics.
-pub fn load_rules(dir: &Path) -> Result<kaiseki_rules::RuleProgram, String> {
-    kaiseki_rules::load_rules(dir).map_err(|diags| {
-        for d in &diags {
-            eprintln!("{d}");
+pub fn load_rules(dir: &Path) -> Result<RuleProgram, String> {
+    read_rules(dir).map(|(_, program)| program)
+}
+
+/// The files of a rule directory and the program they make, printing
+/// their diagnostics.
+fn read_rules(dir: &Path) -> Result<(Sources, RuleProgram), String> {
+    let what = || format!("the rule files of {}", dir.display());
+    let sources = kaiseki_rules::dl::read_dir(dir).map_err(|d| rule_errors(&d, &what()))?;
+    let program = RuleProgram::from_sources(&sources).map_err(|d| rule_errors(&d, &what()))?;
+    Ok((sources, program))
+}
+
+/// The relations marked `.output` by the built-in rules (`None`) or by `rules`.
+pub fn output_names(rules: Option<&RuleProgram>) -> Vec<&str> {
+    match rules {
+        None => kaiseki_rules::builtin_program().outputs(),
+        Some(program) => program.outputs(),
+    }
+}
+
+/// The relations of groups of units put together: ids are the whole
+/// program's and every rule is local to a unit, so each relation is the
+/// union of its rows in the groups, as one run over the whole program
+/// gives it (sorted, without duplicates). Each group has the same
+/// relations in the same order (one program, one selection).
+pub fn merge_tables(groups: Vec<Vec<Table>>) -> Vec<Table> {
+    let mut groups = groups.into_iter();
+    let mut merged = groups.next().unwrap_or_default();
+    for tables in groups {
+        for (into, table) in merged.iter_mut().zip(tables) {
+            debug_assert_eq!(into.name, table.name);
+            into.rows.extend(table.rows);
         }
-        format!(
-            "{} error(s) in the rule files of {}",
-            diags.len(),
-            dir.display()
-        )
-    })
+    }
+    // Sorted runs one after the other: the sort merges them.
+    for table in &mut merged {
+        table.normalize();
+    }
+    merged
 }
 
-/// The relations marked `.output` by the built-in rules or by `rules`.
-pub fn output_names(rules: Option<&Path>) -> Result<Vec<String>, String> {
-    Ok(match rules {
-        None => kaiseki_rules::builtin_program()
-            .outputs()
-            .into_iter()
-            .map(String::from)
-            .collect(),
-        Some(dir) => load_rules(dir)?
-            .outputs()
-            .into_iter()
-            .map(String::from)
-            .collect(),
-    })
-}
-
-/// Evaluates a rule body over the facts and every relation of the rules
-/// (interpreted): the table `query` whose columns are the named variables
-/// of `body` in order of appearance.
-pub fn query(facts: &FactBase, body: &str, rules: Option<&Path>) -> Result<Table, String> {
-    let dir = rules.map_or_else(kaiseki_rules::builtin_rules_dir, Path::to_path_buf);
-    let base = kaiseki_rules::dl::read_dir(&dir).map_err(|d| rule_errors(&d, &dir))?;
+/// Evaluates a rule body over the facts of `program` and every relation
+/// of the rules (built-in, or interpreted from `rules`): the table `query`
+/// whose columns are the named variables of `body` in order of appearance,
+/// and the lowering diagnostics. The rules run on groups of units with
+/// `jobs` threads; the body, which may join across units, runs once over
+/// what they derived together.
+pub fn query(
+    program: &Program,
+    jobs: usize,
+    body: &str,
+    rules: Option<&Path>,
+) -> Result<(Table, Vec<Diagnostic>), String> {
+    let (base, rule_program) = match rules {
+        None => (kaiseki_rules::builtin_program().sources(), None),
+        Some(dir) => read_rules(dir).map(|(sources, program)| (sources, Some(program)))?,
+    };
     let body = body.trim().trim_end_matches('.');
     // The body stands alone on line 3 of the query's source, so its
     // diagnostics point into what the user typed (shown as line 1).
@@ -106,11 +120,11 @@ pub fn query(facts: &FactBase, body: &str, rules: Option<&Path>) -> Result<Table
         sources
             .files
             .push(("<query>".to_string(), format!("{head} :-\n{body}.\n")));
-        kaiseki_rules::RuleProgram::from_sources(&sources).map_err(|mut diags| {
+        RuleProgram::from_sources(&sources).map_err(|mut diags| {
             for d in diags.iter_mut().filter(|d| d.file == "<query>") {
                 d.line = d.line.saturating_sub(2);
             }
-            rule_errors(&diags, Path::new("<query>"))
+            rule_errors(&diags, "<query>")
         })
     };
     // First find the variables and their types with a probe rule, then
@@ -130,21 +144,43 @@ pub fn query(facts: &FactBase, body: &str, rules: Option<&Path>) -> Result<Table
         .collect();
     let decl: Vec<String> = vars.iter().map(|(n, t)| format!("{n}: {t}")).collect();
     let head: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
-    let program = compile(format!(
+    let program_with_query = compile(format!(
         ".decl query({})\nquery({})",
         decl.join(", "),
         head.join(", ")
     ))?;
-    let tables = kaiseki_rules::run_interpreted(&program, facts).map_err(|e| e.to_string())?;
-    tables
+    let (groups, diags) = crate::groups::map_groups(program, jobs, |facts| {
+        let derived = derive_with(&facts, rule_program.as_ref(), Select::Derived)?;
+        Ok((facts, derived))
+    })?;
+    let mut facts = FactBase::default();
+    let mut derived = Vec::with_capacity(groups.len());
+    for (group_facts, group_derived) in groups {
+        facts.extend(group_facts);
+        derived.push(group_derived);
+    }
+    facts.normalize();
+    let derived = merge_tables(derived);
+    let registry = kaiseki_rules::FunctorRegistry::standard();
+    let tables = kaiseki_rules::run_interpreted_given(
+        &program_with_query,
+        &facts,
+        &derived,
+        &registry,
+        Select::Only(&["query"]),
+    )
+    .map_err(|e| e.to_string())?;
+    let table = tables
         .into_iter()
-        .find(|t| t.name == "query")
-        .ok_or_else(|| "the query produced no relation".to_string())
+        .next()
+        .ok_or_else(|| "the query produced no relation".to_string())?;
+    Ok((table, diags))
 }
 
-fn rule_errors(diags: &[kaiseki_rules::RuleDiagnostic], what: &Path) -> String {
+/// Prints the diagnostics of rule files; the error that sums them up.
+fn rule_errors(diags: &[kaiseki_rules::RuleDiagnostic], what: &str) -> String {
     for d in diags {
         eprintln!("{d}");
     }
-    format!("{} error(s) in {}", diags.len(), what.display())
+    format!("{} error(s) in {what}", diags.len())
 }

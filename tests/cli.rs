@@ -717,3 +717,319 @@ fn without_cpp_a_preprocessed_file_is_one_clear_error() {
     // The other file is still analyzed.
     assert!(stderr.contains("2 file(s), 1 unit(s)"), "{stderr}");
 }
+
+/// Three loops: I's index used in subscripts, in a body assignment and
+/// after the loop; J's index assigned in its body (valid for the
+/// analyses); a second loop on I.
+const LOOP_VARS: &str = "      PROGRAM LOOPV
+      INTEGER I, J, K, N
+      REAL A(100)
+      N = 99
+      K = 0
+      DO 10 I = 1, N
+        A(I) = A(I+1) + K
+        K = I
+   10 CONTINUE
+      PRINT *, I, K
+      DO 20 J = 1, N
+        J = J + 1
+        A(J) = 0.0
+   20 CONTINUE
+      DO 30 I = 1, N, 2
+   30 A(I) = 1.0
+      END
+";
+
+/// A row of a DO loop's own bookkeeping in [`LOOP_VARS`]: between the
+/// index references at one DO statement (definition, increment), or
+/// between those of a loop and a use of its index in a subscript of its
+/// body. Written out by hand: the positions of each DO variable and of its
+/// subscript uses.
+fn bookkeeping(r: &common::Dep) -> bool {
+    type Place = (u32, u32);
+    let loops: &[(&str, Place, &[Place])] = &[
+        ("I", (6, 13), &[(7, 11), (7, 18)]),
+        ("J", (11, 13), &[(13, 11)]),
+        ("I", (15, 13), &[(16, 9)]),
+    ];
+    loops.iter().any(|&(var, at_do, subscripts)| {
+        let own = |end: (u32, u32)| end == at_do || subscripts.contains(&end);
+        r.var == var && (r.src == at_do || r.dst == at_do) && own(r.src) && own(r.dst)
+    })
+}
+
+#[test]
+fn deps_leaves_out_the_loops_own_index_rows_unless_asked() {
+    let dir = scratch_dir("cli_loop_vars");
+    let file = dir.join("loopv.f");
+    std::fs::write(&file, LOOP_VARS).expect("write");
+    let f = path_str(&file);
+    let has = |rows: &[common::Dep], kind: &str, var: &str, src, dst| {
+        rows.iter()
+            .any(|r| r.kind == kind && r.var == var && r.src == src && r.dst == dst)
+    };
+    for all in [&[][..], &["--all"]] {
+        let run = |extra: &[&str]| {
+            let mut args = vec!["deps", f, "--format", "csv"];
+            args.extend(all.iter().chain(extra));
+            parse_deps_csv(&kaiseki_ok(args))
+        };
+        let (shown, every) = (run(&[]), run(&["--loop-vars"]));
+        let kept: Vec<_> = every.iter().filter(|r| !bookkeeping(r)).cloned().collect();
+        assert_eq!(shown, kept, "{all:?}: every row but the bookkeeping");
+        let hidden = every.len() - shown.len();
+        assert!(hidden >= 10, "{all:?}: {hidden} rows left out");
+        // The bookkeeping rows of each loop are there with --loop-vars
+        // only. (In the J loop, J = J + 1 kills the DO's definition: no
+        // flow from it to A(J), nor output to the increment.)
+        let own = [
+            ("flow", "I", (6, 13), (7, 11)),
+            ("flow", "I", (6, 13), (7, 18)),
+            ("anti", "I", (7, 11), (6, 13)),
+            ("output", "I", (6, 13), (6, 13)),
+            ("anti", "I", (6, 13), (6, 13)),
+            ("anti", "J", (13, 11), (11, 13)),
+            ("anti", "J", (11, 13), (11, 13)),
+            ("flow", "I", (15, 13), (16, 9)),
+            ("anti", "I", (16, 9), (15, 13)),
+            ("output", "I", (15, 13), (15, 13)),
+        ];
+        for (kind, var, src, dst) in own {
+            let row = format!("{all:?}: {kind} {var} {src:?} -> {dst:?}");
+            assert!(has(&every, kind, var, src, dst), "{row} with --loop-vars");
+            assert!(!has(&shown, kind, var, src, dst), "{row} left out");
+        }
+        // Real dependences on the index stay: its use outside a subscript
+        // (K = I), its use after the loop, the body assignment of J (and
+        // its use there), the rows between the two loops on I.
+        let real = [
+            ("flow", "I", (6, 13), (8, 13)),
+            ("anti", "I", (8, 13), (6, 13)),
+            ("flow", "I", (6, 13), (10, 16)),
+            ("output", "J", (12, 9), (11, 13)),
+            ("output", "J", (11, 13), (12, 9)),
+            ("flow", "J", (11, 13), (12, 13)),
+            ("flow", "J", (12, 9), (13, 11)),
+            ("output", "I", (6, 13), (15, 13)),
+            ("anti", "I", (10, 16), (15, 13)),
+        ];
+        for (kind, var, src, dst) in real {
+            assert!(
+                has(&shown, kind, var, src, dst),
+                "{all:?}: {kind} {var} {src:?} -> {dst:?} shown"
+            );
+        }
+    }
+    // The table and the picture leave out the same rows.
+    for extra in [&[][..], &["--loop-vars"]] {
+        let csv = kaiseki_ok([&["deps", f, "--format", "csv"][..], extra].concat());
+        let table = kaiseki_ok([&["deps", f][..], extra].concat());
+        assert_eq!(table.lines().count(), csv.lines().count(), "{extra:?}");
+        let dot = kaiseki_ok([&["deps", f, "--dot"][..], extra].concat());
+        let edge = "\"LOOPV:6:13\" -> \"LOOPV:7:11\"";
+        assert_eq!(dot.contains(edge), !extra.is_empty(), "{extra:?}:\n{dot}");
+        assert_eq!(dot.matches(" -> ").count(), csv.lines().count() - 1);
+    }
+}
+
+#[test]
+fn rules_without_loop_index_need_loop_vars() {
+    let dir = scratch_dir("cli_rules_no_loop_index");
+    let rules = dir.join("rules");
+    std::fs::create_dir_all(&rules).expect("mkdir");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/dl");
+    for entry in std::fs::read_dir(&shipped).expect("rules/dl") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().expect("name").to_owned();
+        if path.extension().is_some_and(|e| e == "dl") && name != "loop_index.dl" {
+            std::fs::copy(&path, rules.join(name)).expect("copy");
+        }
+    }
+    let file = dir.join("loopv.f");
+    std::fs::write(&file, LOOP_VARS).expect("write");
+    let (f, r) = (path_str(&file), path_str(&rules));
+    let out = kaiseki(["deps", f, "--rules", r]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    for needed in ["loop_index_dependence", "loop_index.dl", "--loop-vars", r] {
+        assert!(out.stderr.contains(needed), "{needed}: {}", out.stderr);
+    }
+    // With --loop-vars the relation is not read: every row, as built in.
+    assert_eq!(
+        kaiseki_ok(["deps", f, "--rules", r, "--loop-vars", "--format", "csv"]),
+        kaiseki_ok(["deps", f, "--loop-vars", "--format", "csv"])
+    );
+}
+
+#[test]
+fn rules_directory_without_rule_files_is_a_usage_error() {
+    let ex = example("kanada_deps.f");
+    let ex = path_str(&ex);
+    let empty = scratch_dir("cli_rules_empty");
+    std::fs::write(empty.join("notes.txt"), "no rules here").expect("write");
+    let missing = empty.join("missing");
+    let out_dir = scratch_dir("cli_rules_empty_out");
+    for dir in [&empty, &missing] {
+        let dir = path_str(dir);
+        for args in [
+            vec!["deps", ex, "--rules", dir],
+            vec!["analyze", ex, "-o", path_str(&out_dir), "--rules", dir],
+            vec!["query", ex, "flow(D, U, _)", "--rules", dir],
+        ] {
+            let out = kaiseki(&args);
+            assert_eq!(out.code, Some(2), "{args:?}: {out:?}");
+            assert!(out.stderr.contains(dir), "{args:?}: {}", out.stderr);
+            assert!(out.stderr.contains("--help"), "{args:?}: {}", out.stderr);
+            assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        }
+    }
+    let out = kaiseki(["deps", ex, "--rules", path_str(&empty)]);
+    assert!(out.stderr.contains("no .dl file"), "{}", out.stderr);
+    assert!(files(&out_dir).is_empty(), "nothing written");
+}
+
+/// Every example, a generated program of several groups of units, and a
+/// file whose first unit has a syntax error.
+fn many_units(name: &str) -> Vec<PathBuf> {
+    let dir = scratch_dir(name);
+    let generated = dir.join("mixed.f");
+    std::fs::write(&generated, kaiseki_ok(["synth", "mixed", "--size", "300"])).expect("write");
+    let broken = dir.join("broken.f");
+    std::fs::write(&broken, BROKEN_THEN_GOOD).expect("write");
+    let mut inputs = example_files();
+    inputs.extend([generated, broken]);
+    inputs
+}
+
+#[test]
+fn analyze_gives_the_same_files_on_any_number_of_threads() {
+    let inputs = many_units("cli_analyze_jobs");
+    let run = |jobs: &str| {
+        let out_dir = scratch_dir(&format!("cli_analyze_jobs_{jobs}"));
+        let mut args: Vec<&OsStr> = vec![OsStr::new("analyze")];
+        args.extend(inputs.iter().map(|p| p.as_os_str()));
+        args.extend(["-o", path_str(&out_dir), "--jobs", jobs].map(OsStr::new));
+        let out = kaiseki(args);
+        (out, files(&out_dir))
+    };
+    let (one, one_files) = run("1");
+    assert_bad_input(&one, "analyze");
+    assert!(one_files["dependence.csv"].lines().count() > 100);
+    for jobs in ["2", "3", "8"] {
+        let (many, many_files) = run(jobs);
+        assert_eq!(many.code, one.code, "--jobs {jobs}");
+        assert_eq!(many.stderr, one.stderr, "--jobs {jobs}");
+        assert_eq!(
+            many.stdout
+                .replace(&format!("cli_analyze_jobs_{jobs}"), "X"),
+            one.stdout.replace("cli_analyze_jobs_1", "X"),
+            "--jobs {jobs}"
+        );
+        assert!(many_files == one_files, "--jobs {jobs}: files differ");
+    }
+}
+
+/// The rows of a CSV text after its header, split at commas (no field of
+/// the files read here is quoted).
+fn csv_rows(text: &str) -> Vec<Vec<&str>> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect()
+}
+
+/// A dependence placed in the source: (kind, source, sink).
+type Placed = (String, (u32, u32), (u32, u32));
+
+#[test]
+fn analyze_numbers_references_as_facts_does() {
+    // Several groups of units: the ids of `analyze` must still be those of
+    // `kaiseki facts`, so the dependences it writes, placed with the
+    // facts' `ref_pos`, are the rows of `deps`.
+    let dir = scratch_dir("cli_analyze_ids");
+    let file = dir.join("mixed.f");
+    std::fs::write(&file, kaiseki_ok(["synth", "mixed", "--size", "600"])).expect("write");
+    let f = path_str(&file);
+    let (facts_dir, out_dir) = (dir.join("facts"), dir.join("out"));
+    kaiseki_ok(["facts", f, "-o", path_str(&facts_dir), "--format", "csv"]);
+    kaiseki_ok(["analyze", f, "-o", path_str(&out_dir), "--jobs", "3"]);
+    let (facts, out) = (files(&facts_dir), files(&out_dir));
+    let pos: BTreeMap<&str, (u32, u32)> = csv_rows(&facts["ref_pos.csv"])
+        .into_iter()
+        .map(|r| {
+            (
+                r[0],
+                (r[1].parse().expect("line"), r[2].parse().expect("col")),
+            )
+        })
+        .collect();
+    let placed = |name: &str| -> BTreeSet<Placed> {
+        csv_rows(&out[name])
+            .into_iter()
+            .map(|r| (r[0].to_string(), pos[r[1]], pos[r[2]]))
+            .collect()
+    };
+    let independent: BTreeSet<_> = placed("array_tested.csv")
+        .difference(&placed("array_dependence.csv"))
+        .cloned()
+        .collect();
+    let dependences: BTreeSet<_> = placed("dependence.csv")
+        .difference(&independent)
+        .cloned()
+        .collect();
+    let rows = parse_deps_csv(&kaiseki_ok(["deps", f, "--format", "csv", "--loop-vars"]));
+    let shown: BTreeSet<_> = rows.into_iter().map(|r| (r.kind, r.src, r.dst)).collect();
+    assert!(shown.len() > 1000, "{}", shown.len());
+    assert_eq!(dependences, shown);
+}
+
+/// A main program and the subroutines it calls, each unit its own group.
+const CALLS: &str = "      PROGRAM MAIN
+      REAL X(10)
+      CALL INIT(X, 10)
+      CALL SCALE(X, 10)
+      PRINT *, X(1)
+      END
+      SUBROUTINE INIT(A, N)
+      REAL A(N)
+      DO 10 I = 1, N
+   10 A(I) = I
+      END
+      SUBROUTINE SCALE(A, N)
+      REAL A(N)
+      DO 10 I = 1, N
+   10 A(I) = 2 * A(I)
+      END
+";
+
+#[test]
+fn query_joins_across_units_on_any_number_of_threads() {
+    let dir = scratch_dir("cli_query_jobs");
+    let file = dir.join("calls.f");
+    std::fs::write(&file, CALLS).expect("write");
+    // A call's actual argument reaches a use; its callee is another unit.
+    let body = r#"dependence("flow", D, U, _, _), def(D, S, V), call(S, C), unit(C, K, _, _)"#;
+    let run = |jobs: &str| {
+        kaiseki_ok([
+            "query",
+            path_str(&file),
+            body,
+            "--format",
+            "csv",
+            "--jobs",
+            jobs,
+        ])
+    };
+    let one = run("1");
+    let callees: BTreeSet<&str> = csv_rows(&one).iter().map(|r| r[4]).collect();
+    assert_eq!(callees, BTreeSet::from(["INIT", "SCALE"]), "{one}");
+    assert!(
+        csv_rows(&one)
+            .iter()
+            .all(|r| r[3] == "X" && r[5] == "subroutine"),
+        "{one}"
+    );
+    for jobs in ["2", "3", "8"] {
+        assert_eq!(run(jobs), one, "--jobs {jobs}");
+    }
+}

@@ -1,7 +1,8 @@
 //! Soundness of the dependence graph against real runs: every dependence
 //! the judge sees in a trace (flow, anti, output, input between two
 //! accesses of one memory cell, with its distance in every common loop)
-//! must be covered by a row of `kaiseki deps --format csv` with the same
+//! must be covered by a row of `kaiseki deps --format csv --loop-vars`
+//! (every row, those of the DO loops' own indices too) with the same
 //! kind, variable, source and sink positions and the same common loops,
 //! whose direction and distance admit the real distance. Rows marked
 //! `exact` must happen in every run that executes their sink. Each unit
@@ -19,11 +20,20 @@
 //! Precision is the share of the flow, anti and output rows that cover a
 //! dependence of some run; it is printed for every set of programs (run
 //! with `--nocapture`) and asserted on the nests sharing arrays.
+//!
+//! The rows `kaiseki deps` leaves out by default (without `--loop-vars`)
+//! must be a DO loop's own bookkeeping, as this test finds it in the
+//! source text: both ends are the DO variable of one DO statement (its
+//! definition there or its increment) or a use of that variable inside the
+//! parentheses of an element of an array in that loop's body, and one end
+//! is at the DO statement. So a real dependence hidden by mistake is
+//! caught even though soundness is checked on every row.
 
 mod common;
 
 use common::{
-    deps_csv, example_files, generated, lower_source, positions, scaled, scratch_dir, Dep,
+    deps_csv, deps_csv_every_row, example_files, generated, lower_source, positions, scaled,
+    scratch_dir, Dep,
 };
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{shared_nests, storage_program, Generated};
@@ -123,6 +133,8 @@ struct Tally {
     ordered: (usize, usize),
     ordered_array: (usize, usize),
     exact_checked: usize,
+    /// Rows left out without `--loop-vars` (all checked to be bookkeeping).
+    hidden: usize,
 }
 
 impl Tally {
@@ -135,7 +147,7 @@ impl Tally {
             )
         };
         format!(
-            "{what}: {} programs, {} runs, {} real dependences; scalar rows {}; array rows {}; {} exact rows checked; precision {:.3} (array rows {:.3})",
+            "{what}: {} programs, {} runs, {} real dependences; scalar rows {}; array rows {}; {} exact rows checked; precision {:.3} (array rows {:.3}); {} loop index rows left out by default",
             self.programs,
             self.runs,
             self.real,
@@ -143,7 +155,8 @@ impl Tally {
             pct(self.array),
             self.exact_checked,
             self.precision(),
-            share(self.ordered_array)
+            share(self.ordered_array),
+            self.hidden
         )
     }
 
@@ -196,11 +209,153 @@ fn do_var_positions(facts: &FactBase) -> HashSet<(u32, u32)> {
     positions(facts, &refs)
 }
 
+/// Whether line `i` (0-based) of `lines` continues the statement of the
+/// line before: in free form, after a line that ends with `&`; in fixed
+/// form, with a mark in column 6.
+fn continues(lines: &[&str], i: usize, free: bool) -> bool {
+    let fixed = |l: &str| {
+        let c: Vec<char> = l.chars().take(6).collect();
+        c.len() == 6 && !matches!(c[0], 'C' | 'c' | '*' | '!') && !matches!(c[5], ' ' | '0')
+    };
+    i > 0
+        && if free {
+            lines[i - 1].trim_end().ends_with('&')
+        } else {
+            fixed(lines[i])
+        }
+}
+
+/// The first line of the statement that `pos` stands in, and its text
+/// before `pos` (continuation lines joined), in the source of `p`.
+fn statement_before(p: &Program, (line, col): (u32, u32)) -> (u32, String) {
+    let free = [".f90", ".f95", ".f03", ".f08"]
+        .iter()
+        .any(|e| p.file_name.to_ascii_lowercase().ends_with(e));
+    let source = &p.source;
+    let lines: Vec<&str> = source.lines().collect();
+    let at = line as usize - 1;
+    let Some(&text) = lines.get(at) else {
+        return (line, String::new());
+    };
+    let mut first = at;
+    while continues(&lines, first, free) {
+        first -= 1;
+    }
+    let mut before = String::new();
+    for l in &lines[first..at] {
+        before.push_str(l.trim_end().trim_end_matches('&'));
+        before.push(' ');
+    }
+    before.extend(text.chars().take(col as usize - 1));
+    (first as u32 + 1, before)
+}
+
+/// Whether the name at `pos` in the source of `p` stands inside the
+/// parentheses of an element of one of `arrays` (its subscripts), read
+/// from the text: the enclosing open parentheses, each after a name.
+fn in_subscript(p: &Program, arrays: &HashSet<&str>, pos: (u32, u32)) -> bool {
+    let before: Vec<char> = statement_before(p, pos).1.chars().collect();
+    let mut depth = 0;
+    for (i, &c) in before.iter().enumerate().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' if depth > 0 => depth -= 1,
+            '(' => {
+                let head: String = before[..i].iter().collect();
+                let head = head.trim_end();
+                let name: String = head
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                if arrays.contains(name.to_ascii_uppercase().as_str()) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The rows of `every` (with `--loop-vars`) that `shown` (the default
+/// output) leaves out must be loop bookkeeping (see the module's
+/// documentation), and `shown` must be the other rows. Returns how many
+/// were left out; failures are appended to `failures`.
+fn check_hidden(
+    p: &Program,
+    facts: &FactBase,
+    arrays: &HashSet<&str>,
+    every: &[Dep],
+    shown: &[Dep],
+    failures: &mut Vec<Failure>,
+) -> usize {
+    // Per DO loop: its variable, the position of its variable in the DO
+    // statement, and the lines of its body.
+    let stmt_line: HashMap<i64, u32> = facts.stmt.iter().map(|s| (s.stmt, s.line as u32)).collect();
+    let must: HashSet<i64> = facts.must_def.iter().map(|m| m.r#ref).collect();
+    let loops: Vec<(&str, (u32, u32), HashSet<u32>)> = facts
+        .r#loop
+        .iter()
+        .filter(|l| l.kind == "do")
+        .filter_map(|l| {
+            let at_do = facts
+                .def
+                .iter()
+                .find(|d| d.stmt == l.r#loop && d.var == l.var && must.contains(&d.r#ref))?;
+            let pos = positions(facts, &HashSet::from([at_do.r#ref]));
+            let body = facts
+                .loop_stmt
+                .iter()
+                .filter(|s| s.r#loop == l.r#loop)
+                .filter_map(|s| stmt_line.get(&s.stmt).copied())
+                .collect();
+            Some((l.var.as_str(), *pos.iter().next()?, body))
+        })
+        .collect();
+    let bookkeeping = |r: &Dep| {
+        loops.iter().any(|(var, at_do, body)| {
+            let own = |end: (u32, u32)| {
+                end == *at_do
+                    || body.contains(&statement_before(p, end).0) && in_subscript(p, arrays, end)
+            };
+            r.var == *var && (r.src == *at_do || r.dst == *at_do) && own(r.src) && own(r.dst)
+        })
+    };
+    let mut left = shown.iter().peekable();
+    let mut hidden = 0;
+    for r in every {
+        if left.peek() == Some(&r) {
+            left.next();
+            continue;
+        }
+        hidden += 1;
+        if !bookkeeping(r) {
+            failures.push(failure(
+                p,
+                format!("left out without --loop-vars, but not a loop's bookkeeping: {r:?}"),
+                &[],
+            ));
+        }
+    }
+    if let Some(r) = left.next() {
+        failures.push(failure(
+            p,
+            format!("shown without --loop-vars, but not with it: {r:?}"),
+            &[],
+        ));
+    }
+    hidden
+}
+
 /// Checks one program; failures are appended to `failures`.
 fn check(p: &Program, dir: &Path, tally: &mut Tally, failures: &mut Vec<Failure>) {
     let path = dir.join(&p.file_name);
     std::fs::write(&path, &p.source).expect("program written");
-    let rows = deps_csv(&path);
+    let rows = deps_csv_every_row(&path);
     let facts = lower_source(&p.file_name, &p.source);
     let arrays: HashSet<&str> = facts
         .var
@@ -209,6 +364,8 @@ fn check(p: &Program, dir: &Path, tally: &mut Tally, failures: &mut Vec<Failure>
         .map(|v| v.var.as_str())
         .collect();
     let ambiguous = do_var_positions(&facts);
+    let shown = deps_csv(&path);
+    tally.hidden += check_hidden(p, &facts, &arrays, &rows, &shown, failures);
     let mut by_key: HashMap<Key, Vec<usize>> = HashMap::new();
     for (i, r) in rows.iter().enumerate() {
         by_key.entry(row_key(r)).or_default().push(i);

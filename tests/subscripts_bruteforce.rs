@@ -3,7 +3,7 @@
 //!
 //! - Soundness: every real dependence (flow, anti, output, input) between
 //!   two element references is covered by a row of `kaiseki deps --format
-//!   csv`: same kind, references and common loops, each distance equal to
+//!   csv --loop-vars`: same kind, references and common loops, each distance equal to
 //!   the row's or `*` with a compatible direction.
 //! - No false dependence: on nests with constant bounds, every row between
 //!   two element references of one array is realized by two accesses of
@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{deps_csv, generated, lower_source, positions, scaled, scratch_dir, Dep};
+use common::{deps_csv_every_row, generated, lower_source, positions, scaled, scratch_dir, Dep};
 use kaiseki_facts::FactBase;
 use kaiseki_judge::{common_loops, dependences, run_source, Access, Config, Dependence, Mode};
 use std::collections::{HashMap, HashSet};
@@ -128,7 +128,7 @@ fn check(g: &kaiseki_judge::gen::Generated, tally: &mut Tally, failures: &mut Ve
     let dir = scratch_dir(&format!("subscripts_bruteforce_{}", g.file_name));
     let path = dir.join(&g.file_name);
     std::fs::write(&path, &g.source).expect("program written");
-    let rows = deps_csv(&path);
+    let rows = deps_csv_every_row(&path);
     let elements = element_positions(&lower_source(&g.file_name, &g.source));
     // The rows of tested pairs, by index.
     let tested: Vec<usize> = (0..rows.len())

@@ -25,13 +25,30 @@ pub const CSV_HEADER: [&str; 13] = [
     "minimal",
 ];
 
-/// The derived relations the rows are built from.
-pub const RELATIONS: &[&str] = &[
-    "dependence",
-    "general_dependence",
-    "array_tested",
-    "array_dependence",
-];
+/// Which rows [`dependence_rows`] builds besides the minimal dependences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Include {
+    /// The general (Kuck) output, anti and input dependences (`--all`).
+    pub general: bool,
+    /// The bookkeeping of the DO loops' own indices, `loop_index_dependence`
+    /// (`--loop-vars`): left out by default, they are in every loop and
+    /// tell nothing.
+    pub loop_index: bool,
+}
+
+/// The derived relations the rows of `include` are built from.
+pub fn relations(include: Include) -> Vec<&'static str> {
+    let mut names = vec![
+        "dependence",
+        "general_dependence",
+        "array_tested",
+        "array_dependence",
+    ];
+    if !include.loop_index {
+        names.push("loop_index_dependence");
+    }
+    names
+}
 
 /// One edge of the dependence graph. Its names borrow from the facts and
 /// the derived tables: a run makes about a million rows.
@@ -205,12 +222,14 @@ impl<'a> Index<'a> {
 ///   test examined (`array_tested(kind, src, dst)`; a tested pair without
 ///   a vector is independent and has no row);
 /// - `dependence(kind, src, dst, carrier, certainty)` for every other pair;
-/// - with `all`, `general_dependence(kind, src, dst, carrier)` (minimal =
-///   false, certainty possible).
+/// - with `include.general`, `general_dependence(kind, src, dst, carrier)`
+///   (minimal = false, certainty possible);
+/// - without `include.loop_index`, none of `loop_index_dependence(kind,
+///   src, dst)`.
 pub fn dependence_rows<'a>(
     facts: &'a FactBase,
     derived: &'a [Table],
-    all: bool,
+    include: Include,
 ) -> Vec<DepRow<'a>> {
     let ix = Index::new(facts);
     let rows_of = |name: &str| {
@@ -219,40 +238,46 @@ pub fn dependence_rows<'a>(
             .find(|t| t.name == name)
             .map_or(&[][..], |t| &t.rows[..])
     };
-    // Both relations are sorted by (kind, src, dst) first: the tested
-    // pairs are found by walking them together.
-    let mut tested = rows_of("array_tested")
-        .iter()
-        .map(|r| (sym(&r[0]), num(&r[1]), num(&r[2])))
-        .peekable();
     let (dependence, array, general) = (
         rows_of("dependence"),
         rows_of("array_dependence"),
-        if all {
+        if include.general {
             rows_of("general_dependence")
         } else {
             &[]
         },
     );
+    let hidden = if include.loop_index {
+        &[]
+    } else {
+        rows_of("loop_index_dependence")
+    };
+    // Every relation is sorted by (kind, src, dst) first: the pairs to
+    // leave out are found by walking them together.
+    let mut tested = Walk::new(rows_of("array_tested"));
+    let (mut hidden_minimal, mut hidden_array, mut hidden_general) =
+        (Walk::new(hidden), Walk::new(hidden), Walk::new(hidden));
     // Each row with its unit's rank.
     let mut rows = Vec::with_capacity(dependence.len() + array.len() + general.len());
     for r in dependence {
-        let pair = (sym(&r[0]), num(&r[1]), num(&r[2]));
-        while tested.next_if(|t| *t < pair).is_some() {}
-        if tested.peek() == Some(&pair) {
+        let key = pair(r);
+        if tested.has(key) || hidden_minimal.has(key) {
             continue;
         }
-        let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
-        rows.extend(ix.row(edge, sym(&r[4]), true));
+        rows.extend(ix.row(edge(r), sym(&r[4]), true));
     }
     for r in array {
-        let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
+        if hidden_array.has(pair(r)) {
+            continue;
+        }
         let vector = (sym(&r[4]), sym(&r[5]));
-        rows.extend(ix.array_row(edge, vector, sym(&r[6])));
+        rows.extend(ix.array_row(edge(r), vector, sym(&r[6])));
     }
     for r in general {
-        let edge = (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]));
-        rows.extend(ix.row(edge, "possible", false));
+        if hidden_general.has(pair(r)) {
+            continue;
+        }
+        rows.extend(ix.row(edge(r), "possible", false));
     }
     // Sorted as `DepRow` orders them, in two passes: by unit (its rank
     // stands in for its name) and positions, integers only, then each run
@@ -264,6 +289,37 @@ pub fn dependence_rows<'a>(
     }
     rows.dedup_by(|a, b| key(a) == key(b) && a.1 == b.1);
     rows.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The (kind, src, dst) a row of a dependence relation starts with.
+fn pair(r: &[Value]) -> (&str, i64, i64) {
+    (sym(&r[0]), num(&r[1]), num(&r[2]))
+}
+
+/// The (kind, src, dst, carrier) of a row of `dependence`,
+/// `array_dependence` or `general_dependence`.
+fn edge(r: &[Value]) -> (&str, i64, i64, i64) {
+    (sym(&r[0]), num(&r[1]), num(&r[2]), num(&r[3]))
+}
+
+/// The (kind, src, dst) pairs of a relation sorted by them, asked about
+/// pairs in increasing order (the rows of another relation so sorted).
+struct Walk<'a> {
+    pairs: std::iter::Peekable<std::slice::Iter<'a, Vec<Value>>>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(rows: &'a [Vec<Value>]) -> Self {
+        Walk {
+            pairs: rows.iter().peekable(),
+        }
+    }
+
+    /// Whether `key` is one of the pairs; no smaller key may be asked next.
+    fn has(&mut self, key: (&str, i64, i64)) -> bool {
+        while self.pairs.next_if(|r| pair(r) < key).is_some() {}
+        self.pairs.peek().is_some_and(|r| pair(r) == key)
+    }
 }
 
 /// A `;`-separated direction and distance vector, parsed; `None` when a
@@ -532,7 +588,7 @@ mod tests {
             table("array_tested", vec![vec![s("flow"), n(2), n(1)]]),
             table("array_dependence", vec![flow_vector("<", "1")]),
         ];
-        let rows = dependence_rows(&facts, &derived, false);
+        let rows = dependence_rows(&facts, &derived, Include::default());
         let csv = csv_header() + &csv_lines(&rows);
         assert_eq!(
             csv,
@@ -560,10 +616,46 @@ mod tests {
     fn vectors_that_do_not_fit_the_loops_are_unknown() {
         let facts = facts();
         let derived = [table("array_dependence", vec![flow_vector("<;=", "1;0")])];
-        let rows = dependence_rows(&facts, &derived, false);
+        let rows = dependence_rows(&facts, &derived, Include::default());
         assert_eq!(rows[0].direction, vec!['*']);
         assert_eq!(rows[0].distance, vec![None]);
         assert_eq!(rows[0].certainty, "possible");
+    }
+
+    #[test]
+    fn loop_index_rows_are_left_out_unless_asked() {
+        let facts = facts();
+        let flow = vec![s("flow"), n(2), n(1), n(1), s("possible")];
+        let anti = vec![s("anti"), n(1), n(2), n(0), s("possible")];
+        let derived = [
+            table("dependence", vec![anti.clone(), flow.clone()]),
+            table("general_dependence", vec![flow[..4].to_vec()]),
+            table("loop_index_dependence", vec![flow[..3].to_vec()]),
+        ];
+        let kinds = |include| -> Vec<(&str, bool)> {
+            dependence_rows(&facts, &derived, include)
+                .iter()
+                .map(|r| (r.kind, r.minimal))
+                .collect()
+        };
+        let general = Include {
+            general: true,
+            loop_index: false,
+        };
+        assert_eq!(kinds(general), [("anti", true)]);
+        assert_eq!(
+            kinds(Include {
+                loop_index: true,
+                ..general
+            }),
+            [("flow", false), ("flow", true), ("anti", true)]
+        );
+        assert!(relations(Include::default()).contains(&"loop_index_dependence"));
+        assert!(!relations(Include {
+            loop_index: true,
+            general: false
+        })
+        .contains(&"loop_index_dependence"));
     }
 
     #[test]

@@ -91,6 +91,9 @@ relations! {
     /// `subscript_nonaffine(ref, dim, text)`: subscript `dim` of array reference `ref` is not affine (e.g. `A(IDX(I))`, `A(I*J)`); `text` is its source.
     SubscriptNonaffine subscript_nonaffine { r#ref: i64, dim: i64, text: String }
 
+    /// `subscript_use(ref)`: use `ref` is read to compute a subscript of an array element or a bound of an array section (`I` in `A(I+1)`, `J` in `A(B(J))`), not a value of the statement.
+    SubscriptUse subscript_use { r#ref: i64 }
+
     /// `affine(form, constant)`: affine form `form` is `constant` plus the terms of `affine_loop` and `affine_var`.
     Affine affine { form: i64, constant: i64 }
 

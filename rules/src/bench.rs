@@ -110,7 +110,7 @@ fn compare(name: &str, facts: &FactBase) {
             &registry,
             Select::All,
             |inputs, calls, wanted| {
-                timed(&|| interp::evaluate(program.ir(), inputs.clone(), calls, wanted))
+                timed(&|| interp::evaluate(program.ir(), inputs.clone(), calls, wanted, &[]))
             },
         )
         .unwrap()

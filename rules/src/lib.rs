@@ -49,6 +49,8 @@ pub use compiled::{builtin_program, run_compiled, CompiledProgram};
 pub use dl::diag::RuleDiagnostic;
 pub use error::EngineError;
 pub use functors::{Functor, FunctorContext, FunctorRegistry, FunctorSpec};
-pub use interp::{run_interpreted, run_interpreted_select, run_interpreted_with};
+pub use interp::{
+    run_interpreted, run_interpreted_given, run_interpreted_select, run_interpreted_with,
+};
 pub use program::{builtin_rules_dir, facts_decls, load_rules, RuleProgram};
 pub use run::Select;

@@ -54,6 +54,8 @@ pub enum Select<'a> {
     All,
     /// The relations marked `.output`.
     Outputs,
+    /// Every relation the rules derive (not the inputs).
+    Derived,
     /// These relations (each must be declared).
     Only(&'a [&'a str]),
 }
@@ -64,6 +66,7 @@ impl Select<'_> {
         match self {
             Select::All => Ok(vec![true; sig.relations.len()]),
             Select::Outputs => Ok(sig.relations.iter().map(|r| r.output).collect()),
+            Select::Derived => Ok(sig.relations.iter().map(|r| !r.input).collect()),
             Select::Only(names) => {
                 if let Some(unknown) = names
                     .iter()
@@ -103,9 +106,23 @@ pub fn execute(
     select: Select,
     evaluate: impl FnOnce(Vec<Rows>, &Calls, &[bool]) -> Vec<Rows>,
 ) -> Result<Vec<Table>, EngineError> {
+    execute_given(sig, facts, &[], registry, select, evaluate)
+}
+
+/// [`execute`] where the derived relations named by the `given` tables
+/// start with their rows (derived beforehand, e.g. by runs on parts of the
+/// fact base); `evaluate` need not derive them again.
+pub fn execute_given(
+    sig: &Signature,
+    facts: &FactBase,
+    given: &[Table],
+    registry: &FunctorRegistry,
+    select: Select,
+    evaluate: impl FnOnce(Vec<Rows>, &Calls, &[bool]) -> Vec<Rows>,
+) -> Result<Vec<Table>, EngineError> {
     let wanted = select.mask(sig)?;
     let symbols = Interner::with_constants(&sig.symbols);
-    let inputs = bind_inputs(&sig.relations, facts, &symbols)?;
+    let inputs = bind_inputs(&sig.relations, facts, given, &symbols)?;
     let calls = Calls::new(&sig.functors, registry, facts, &symbols)?;
     let rows = evaluate(inputs, &calls, &wanted);
     calls.finish()?;
@@ -128,10 +145,12 @@ pub fn execute(
 }
 
 /// The rows of every relation of a program: the fact base's table for an
-/// input relation, no rows for the others.
+/// input relation, the given table for a derived one if there is one, no
+/// rows for the others.
 fn bind_inputs(
     relations: &[DeclaredRelation],
     facts: &FactBase,
+    given: &[Table],
     symbols: &Interner,
 ) -> Result<Vec<Rows>, EngineError> {
     let tables: HashMap<String, kaiseki_facts::Table> = facts
@@ -148,17 +167,21 @@ fn bind_inputs(
                  input,
                  ..
              }| {
-                if !input {
-                    return Ok(Rows::new(columns.len()));
-                }
                 let error = |message| EngineError::Input {
                     relation: name.to_string(),
                     message,
                 };
+                let types: Vec<ColType> = columns.iter().map(|c| c.1).collect();
+                if !input {
+                    return match given.iter().find(|t| t.name == *name) {
+                        Some(table) => encode(table, &types, symbols)
+                            .map_err(|m| error(format!("given rows: {m}"))),
+                        None => Ok(Rows::new(columns.len())),
+                    };
+                }
                 if let Some(message) = input_mismatch(name, columns) {
                     return Err(error(message));
                 }
-                let types: Vec<ColType> = columns.iter().map(|c| c.1).collect();
                 let table = tables
                     .get(*name)
                     .ok_or_else(|| error("missing from the fact base".to_string()))?;
@@ -202,8 +225,16 @@ mod tests {
             output: !input,
         };
         let rels = vec![rel("cfg_edge", true), rel("path", false)];
-        let rows = bind_inputs(&rels, &facts, &Interner::default()).unwrap();
+        let rows = bind_inputs(&rels, &facts, &[], &Interner::default()).unwrap();
         assert_eq!(rows[0].iter().collect::<Vec<_>>(), vec![&[1, 2][..]]);
         assert!(rows[1].is_empty());
+        // A derived relation starts with its given rows.
+        let path = Table {
+            name: "path".into(),
+            columns: Vec::new(),
+            rows: vec![vec![kaiseki_facts::Value::Number(3); 2]],
+        };
+        let rows = bind_inputs(&rels, &facts, &[path], &Interner::default()).unwrap();
+        assert_eq!(rows[1].iter().collect::<Vec<_>>(), vec![&[3, 3][..]]);
     }
 }

@@ -1,6 +1,6 @@
 //! `kaiseki analyze`: run every rule file, write every `.output` relation.
 
-use crate::pipeline;
+use crate::{groups, pipeline};
 use kaiseki_facts::Format;
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::Select;
@@ -15,23 +15,31 @@ pub fn run(
     format: Format,
     stats: bool,
     rules: Option<&Path>,
+    jobs: usize,
 ) -> Result<ExitCode, String> {
     let start = Instant::now();
-    let mut lowered = pipeline::lower_files(files, opts);
-    // The loop dependence information of every tested pair and the
-    // parallelization are for reports like this one; `deps` does not pay
-    // for them.
-    for what in ["coincidence", "parallel"] {
-        lowered.facts.request.push(kaiseki_facts::Request { what: what.into() });
-    }
-    let lowered_at = start.elapsed();
+    let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
+    let rules = rules.map(pipeline::load_rules).transpose()?;
+    let parsed_at = start.elapsed();
     let select = if stats { Select::All } else { Select::Outputs };
-    let derived = pipeline::derive(&lowered.facts, rules, select)?;
+    let (per_group, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
+        // The loop dependence information of every tested pair and the
+        // parallelization are for reports like this one; `deps` does not
+        // pay for them.
+        for what in ["coincidence", "parallel"] {
+            facts.request.push(kaiseki_facts::Request { what: what.into() });
+        }
+        pipeline::derive_with(&facts, rules.as_ref(), select)
+    })?;
+    diags.extend(lower_diags);
+    let had_errors = pipeline::report(&diags);
+    let groups = per_group.len();
+    let derived = pipeline::merge_tables(per_group);
     if stats {
         eprintln!(
-            "lowering {:.3} s, rules {:.3} s",
-            lowered_at.as_secs_f64(),
-            (start.elapsed() - lowered_at).as_secs_f64()
+            "parsing {:.3} s, lowering and rules {:.3} s ({groups} groups of units, {jobs} threads)",
+            parsed_at.as_secs_f64(),
+            (start.elapsed() - parsed_at).as_secs_f64()
         );
         let mut sizes: Vec<_> = derived.iter().map(|t| (t.rows.len(), &t.name)).collect();
         sizes.sort_by(|a, b| b.cmp(a));
@@ -39,10 +47,10 @@ pub fn run(
             eprintln!("{name:<28} {n:>10}");
         }
     }
-    let outputs = pipeline::output_names(rules)?;
+    let outputs = pipeline::output_names(rules.as_ref());
     let tables: Vec<_> = derived
         .into_iter()
-        .filter(|t| outputs.contains(&t.name))
+        .filter(|t| outputs.contains(&t.name.as_str()))
         .collect();
     super::write_tables(&tables, output, format)?;
     let mut summary = String::new();
@@ -55,5 +63,5 @@ pub fn run(
         output.display()
     ));
     super::emit(&summary)?;
-    Ok(super::status(lowered.had_errors))
+    Ok(super::status(had_errors))
 }

@@ -9,30 +9,54 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// The rule files of `dir`, which must declare the relations the rows
+/// are built from.
+fn rules_for_deps(dir: &Path, relations: &[&str]) -> Result<kaiseki_rules::RuleProgram, String> {
+    let program = pipeline::load_rules(dir)?;
+    let declared = |name: &&str| program.ir().relations.iter().any(|r| r.name == *name);
+    match relations.iter().find(|name| !declared(name)) {
+        None => Ok(program),
+        Some(&"loop_index_dependence") => Err(format!(
+            "the rule files of {} declare no relation `loop_index_dependence`, which tells the rows \
+             of the DO loops' own indices to leave out: copy rules/dl/loop_index.dl there, or \
+             give --loop-vars to show every row",
+            dir.display()
+        )),
+        Some(name) => Err(format!(
+            "the rule files of {} declare no relation `{name}`, which kaiseki deps reads",
+            dir.display()
+        )),
+    }
+}
+
 pub fn run(
     files: &[PathBuf],
     opts: &SourceOptions,
     format: TableFormat,
-    all: bool,
+    include: deps::Include,
     dot: bool,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
-    let rules = rules.map(pipeline::load_rules).transpose()?;
+    let relations = deps::relations(include);
+    let rules = match rules {
+        Some(dir) => Some(rules_for_deps(dir, &relations)?),
+        None => None,
+    };
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
-        if all {
+        if include.general {
             facts.request.push(kaiseki_facts::Request {
                 what: "general".into(),
             });
         }
-        let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(deps::RELATIONS))?;
+        let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(&relations))?;
         Ok((facts, derived))
     })?;
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     let per_group = groups::map_parallel(&analyzed, jobs, |(facts, derived)| {
-        deps::dependence_rows(facts, derived, all)
+        deps::dependence_rows(facts, derived, include)
     })?;
     let units = by_unit(&per_group);
     let parts = match (dot, format) {

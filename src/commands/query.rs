@@ -4,7 +4,7 @@
 use crate::cli::TableFormat;
 use crate::pipeline;
 use kaiseki_frontend::SourceOptions;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(
@@ -13,9 +13,12 @@ pub fn run(
     body: &str,
     format: TableFormat,
     rules: Option<&Path>,
+    jobs: usize,
 ) -> Result<ExitCode, String> {
-    let lowered = pipeline::lower_files(&[PathBuf::from(file)], opts);
-    let result = pipeline::query(&lowered.facts, body, rules)?;
+    let (program, mut diags) = kaiseki_frontend::parse_files(&[file], opts);
+    let (result, lower_diags) = pipeline::query(&program, jobs, body, rules)?;
+    diags.extend(lower_diags);
+    let had_errors = pipeline::report(&diags);
     let header: Vec<&str> = result.columns.iter().map(|(n, _)| n.as_str()).collect();
     let rows: Vec<Vec<String>> = result
         .rows
@@ -31,5 +34,5 @@ pub fn run(
             super::emit(&String::from_utf8_lossy(&out))?;
         }
     }
-    Ok(super::status(lowered.had_errors))
+    Ok(super::status(had_errors))
 }

@@ -172,12 +172,24 @@ pub fn positions(facts: &FactBase, refs: &HashSet<i64>) -> HashSet<(u32, u32)> {
 
 /// The rows of `kaiseki deps FILE --format csv` (the run must succeed).
 pub fn deps_csv(path: &Path) -> Vec<Dep> {
-    parse_deps_csv(&kaiseki_ok([
+    deps_csv_with(path, &[])
+}
+
+/// Every row of `kaiseki deps FILE --format csv --loop-vars`, those of the
+/// DO loops' own indices included: what soundness is checked against.
+pub fn deps_csv_every_row(path: &Path) -> Vec<Dep> {
+    deps_csv_with(path, &["--loop-vars"])
+}
+
+fn deps_csv_with(path: &Path, extra: &[&str]) -> Vec<Dep> {
+    let mut args = vec![
         "deps".as_ref(),
         path.as_os_str(),
         "--format".as_ref(),
         "csv".as_ref(),
-    ]))
+    ];
+    args.extend(extra.iter().map(OsStr::new));
+    parse_deps_csv(&kaiseki_ok(args))
 }
 
 /// The `;`-separated items of a per-loop field (none when it is empty).

@@ -50,27 +50,56 @@ pub use effects::CallEffects;
 
 /// Lowers every unit of `program` to facts (normalized: sorted, deduplicated).
 pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
-    lower_units(program, &CallEffects::of(program), |_| true)
+    let (facts, diags, _) = lower_units(
+        program,
+        &CallEffects::of(program),
+        |_| true,
+        NextIds::default(),
+    );
+    (facts, diags)
 }
 
-/// Lowers the units of `program` whose index `keep` accepts, numbered as if
-/// they were the whole program; the others still count as procedures (a
-/// reference to one is a call, not an array element). Every analysis is
-/// local to a unit, so groups of units can be analyzed apart; `effects`
-/// (of the whole program) say what their calls may touch.
+/// The next id of each counter: statements (loops and blocks are
+/// statement ids), references and affine forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NextIds {
+    pub stmt: i64,
+    pub r#ref: i64,
+    pub form: i64,
+}
+
+impl Default for NextIds {
+    /// The first ids of a program.
+    fn default() -> Self {
+        NextIds {
+            stmt: 1,
+            r#ref: 1,
+            form: 1,
+        }
+    }
+}
+
+/// Lowers the units of `program` whose index `keep` accepts, numbering
+/// from `first`; returns the ids that come next too. The others still
+/// count as procedures (a reference to one is a call, not an array
+/// element). Every analysis is local to a unit, so groups of units can be
+/// analyzed apart; `effects` (of the whole program) say what their calls
+/// may touch. Groups lowered in program order, each from the ids the
+/// previous one returned, are numbered as the whole program is.
 pub fn lower_units(
     program: &Program,
     effects: &CallEffects,
     keep: impl Fn(usize) -> bool,
-) -> (FactBase, Vec<Diagnostic>) {
+    first: NextIds,
+) -> (FactBase, Vec<Diagnostic>, NextIds) {
     let unit_names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
     let mut g = Global {
         program,
         facts: FactBase::default(),
         diags: Vec::new(),
-        next_stmt: 1,
-        next_ref: 1,
-        next_form: 1,
+        next_stmt: first.stmt,
+        next_ref: first.r#ref,
+        next_form: first.form,
     };
     for (_, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
         if let Some(model) = &unit.extrinsic_local {
@@ -91,7 +120,12 @@ pub fn lower_units(
         UnitLowerer::new(&mut g, unit, &syms, effects).run();
     }
     g.facts.normalize();
-    (g.facts, g.diags)
+    let next = NextIds {
+        stmt: g.next_stmt,
+        r#ref: g.next_ref,
+        form: g.next_form,
+    };
+    (g.facts, g.diags, next)
 }
 
 /// What lives across units: the facts, the diagnostics and the id counters.

@@ -1,6 +1,6 @@
 //! References to variables (`def`, `use`, `must_def`, `ref_pos`,
-//! `array_ref`, `whole_array_ref`, `subscript`, `subscript_nonaffine`) and
-//! calls (`call`).
+//! `array_ref`, `whole_array_ref`, `subscript`, `subscript_nonaffine`,
+//! `subscript_use`) and calls (`call`).
 //!
 //! Inside a statement references are numbered in evaluation order: all
 //! uses first, left to right (an array element before its subscripts,
@@ -30,7 +30,8 @@
 //!   storage).
 
 use kaiseki_facts::{
-    ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, Use, WholeArrayRef,
+    ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, Use,
+    WholeArrayRef,
 };
 
 use super::storage::{common_places, equivalence_classes, InBlock};
@@ -62,6 +63,8 @@ struct Ref<'e> {
     pos: Pos,
     shape: Shape<'e>,
     must: bool,
+    /// A use read for a subscript (or a section bound) of an array reference.
+    subscript: bool,
 }
 
 /// The references and calls of one statement, collected in evaluation
@@ -72,6 +75,8 @@ pub(super) struct StmtRefs<'e> {
     defs: Vec<Ref<'e>>,
     /// Callees and where their names stand.
     pub calls: Vec<(String, Pos)>,
+    /// How many array references' subscripts are being read.
+    in_subscript: usize,
 }
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
@@ -94,6 +99,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 && self.storage.place(var).is_none()
                 && !self.syms.is_pointee(var),
             shape,
+            subscript: access == Access::Use && r.in_subscript > 0,
         };
         match access {
             Access::Use => r.uses.push(rf),
@@ -333,7 +339,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             };
             self.push(r, name, pos, shape, first);
         }
+        r.in_subscript += 1;
         args.iter().for_each(|a| self.read(r, a));
+        r.in_subscript -= 1;
         for access in accesses {
             let shape = if section {
                 Shape::Whole
@@ -346,7 +354,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
 
     /// Gives the collected references ids (uses, then definitions) and emits their facts.
     pub(super) fn emit_refs(&mut self, stmt: i64, r: StmtRefs<'a>) {
-        let StmtRefs { uses, defs, calls } = r;
+        let StmtRefs {
+            uses, defs, calls, ..
+        } = r;
         let n = uses.len();
         for (i, rf) in uses.into_iter().chain(defs).enumerate() {
             let id = self.g.next_ref;
@@ -359,6 +369,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     stmt,
                     var: var.to_string(),
                 });
+                if rf.subscript {
+                    facts.subscript_use.push(SubscriptUse { r#ref: id });
+                }
             } else {
                 facts.def.push(Def {
                     r#ref: id,

@@ -21,7 +21,7 @@ use crate::error::EngineError;
 use crate::functors::{Calls, FunctorRegistry};
 use crate::program::RuleProgram;
 use crate::rows::Rows;
-use crate::run::{execute, Select};
+use crate::run::{execute, execute_given, Select};
 use kaiseki_facts::{FactBase, Table};
 use plan::Op;
 use store::Store;
@@ -54,17 +54,47 @@ pub fn run_interpreted_select(
         facts,
         registry,
         select,
-        |inputs, calls, wanted| evaluate(p, inputs, calls, wanted),
+        |inputs, calls, wanted| evaluate(p, inputs, calls, wanted, &[]),
     )
 }
 
-/// Runs every stratum; the rows of the wanted relations (declared ones
-/// come first in the program; the others are left empty).
+/// [`run_interpreted_select`] with the rows of some derived relations
+/// known beforehand (`given`, e.g. put together from runs on groups of
+/// program units): they start with those rows, and a stratum whose
+/// relations are all given is not evaluated again. A program that adds
+/// rules over them (a query) then costs only its own rules.
+pub fn run_interpreted_given(
+    program: &RuleProgram,
+    facts: &FactBase,
+    given: &[Table],
+    registry: &FunctorRegistry,
+    select: Select,
+) -> Result<Vec<Table>, EngineError> {
+    let p = program.ir();
+    let known: Vec<bool> = p
+        .relations
+        .iter()
+        .map(|r| !r.input && given.iter().any(|t| t.name == r.name))
+        .collect();
+    execute_given(
+        &program.signature(),
+        facts,
+        given,
+        registry,
+        select,
+        |inputs, calls, wanted| evaluate(p, inputs, calls, wanted, &known),
+    )
+}
+
+/// Runs every stratum but those whose relations are all `known` (given
+/// with the inputs); the rows of the wanted relations (declared ones come
+/// first in the program; the others are left empty).
 pub(crate) fn evaluate(
     p: &Program,
     inputs: Vec<Rows>,
     calls: &Calls,
     wanted: &[bool],
+    known: &[bool],
 ) -> Vec<Rows> {
     let mut stores: Vec<Store> = p.relations.iter().map(|r| Store::new(r.arity())).collect();
     for (store, rows) in stores.iter_mut().zip(&inputs) {
@@ -72,7 +102,11 @@ pub(crate) fn evaluate(
             store.insert(row);
         }
     }
+    let is_known = |r: &usize| known.get(*r).copied().unwrap_or(false);
     for stratum in &p.strata {
+        if !stratum.relations.is_empty() && stratum.relations.iter().all(is_known) {
+            continue;
+        }
         evaluate_stratum(p, stratum, &mut stores, calls);
     }
     stores
@@ -213,6 +247,39 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn given_relations_are_not_derived_again() {
+        let text = ".decl cfg_edge(from: number, to: number)\n.input cfg_edge\n\
+                    .decl path(a: number, b: number)\n\
+                    path(X, Y) :- cfg_edge(X, Y).\npath(X, Z) :- path(X, Y), cfg_edge(Y, Z).\n\
+                    .decl back(a: number)\nback(X) :- path(X, X).\n";
+        let sources = crate::dl::diag::Sources {
+            files: vec![("t.dl".into(), text.into())],
+        };
+        let program = RuleProgram::from_sources(&sources).unwrap();
+        let registry = FunctorRegistry::standard();
+        let cycle = facts(&[(0, 1), (1, 0)], &[], &[]);
+        let whole = run_interpreted(&program, &cycle).unwrap();
+        let path: Vec<Table> = whole.iter().filter(|t| t.name == "path").cloned().collect();
+        // Without any edge, `path` keeps its given rows and `back` is
+        // derived from them.
+        let empty = FactBase::default();
+        let got =
+            run_interpreted_given(&program, &empty, &path, &registry, Select::Derived).unwrap();
+        let names: Vec<&str> = got.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["path", "back"],
+            "the derived relations, not the inputs"
+        );
+        let table = |tables: &[Table], name: &str| -> Table {
+            tables.iter().find(|t| t.name == name).unwrap().clone()
+        };
+        assert_eq!(table(&got, "path"), table(&whole, "path"));
+        assert_eq!(table(&got, "back"), table(&whole, "back"));
+        assert_eq!(table(&got, "back").rows.len(), 2);
     }
 
     proptest! {
