@@ -14,6 +14,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct LoopObservation {
     /// Did the loop run at all (some access happened inside it)?
     pub executed: bool,
+    /// The most iterations one execution of the loop ran.
+    pub max_trip: u64,
     /// Per variable (the name the source access goes through), the kinds
     /// of the dependences the loop carries on it, with one example each:
     /// (source line, sink line).
@@ -29,6 +31,7 @@ impl LoopObservation {
     /// Adds what another run (or another unit's view) showed.
     pub fn merge(&mut self, other: LoopObservation) {
         self.executed |= other.executed;
+        self.max_trip = self.max_trip.max(other.max_trip);
         for (v, kinds) in other.carried {
             let mine = self.carried.entry(v).or_default();
             for (k, e) in kinds {
@@ -62,6 +65,7 @@ pub fn observe(trace: &[Access], line: u32) -> LoopObservation {
         }
     }
     obs.executed = !last_iter.is_empty();
+    obs.max_trip = last_iter.values().map(|l| l + 1).max().unwrap_or(0);
     #[derive(Default)]
     struct Cell {
         last_write: Option<usize>,

@@ -125,11 +125,13 @@ struct Vars {
     private: Vec<Place>,
     first: Vec<(Place, Value)>,
     last: Vec<Place>,
-    /// (clause, variable, its value before the loop, the location
-    /// variables with theirs).
-    reductions: Vec<(Reduction, Place, Value, Vec<(Place, Value)>)>,
+    reductions: Vec<RedVars>,
     inductions: Vec<(Place, Value, i64)>,
 }
+
+/// A reduction clause, its variable, the variable's value before the
+/// loop, and the location variables with theirs.
+type RedVars = (Reduction, Place, Value, Vec<(Place, Value)>);
 
 /// A scalar variable's cell, its type and its name.
 #[derive(Clone)]
