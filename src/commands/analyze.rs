@@ -22,7 +22,10 @@ pub fn run(
     // parallelization are for reports like this one; `deps` does not pay
     // for them.
     for what in ["coincidence", "parallel"] {
-        lowered.facts.request.push(kaiseki_facts::Request { what: what.into() });
+        lowered
+            .facts
+            .request
+            .push(kaiseki_facts::Request { what: what.into() });
     }
     let lowered_at = start.elapsed();
     let select = if stats { Select::All } else { Select::Outputs };
