@@ -16,7 +16,9 @@ fn assert_agree(name: &str, facts: &FactBase) {
     // The analyses run on request too.
     let mut facts = facts.clone();
     for what in ["parallel", "coincidence"] {
-        facts.request.push(kaiseki_facts::Request { what: what.into() });
+        facts
+            .request
+            .push(kaiseki_facts::Request { what: what.into() });
     }
     let facts = &facts;
     let diff = kaiseki_rules::compare_builtin(facts).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -5,10 +5,13 @@
 mod common;
 
 use common::{example, kaiseki_ok, scratch_dir};
+use kaiseki_judge::gen::parallel_loops;
 use kaiseki_judge::gfortran;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::process::Stdio;
 
 /// The report's rows by loop line: (verdict, private, lastprivate,
 /// reductions, inductions, blockers).
@@ -123,6 +126,30 @@ fn tsvc_style_loops_get_the_verdicts_a_reader_expects() {
     assert!(v[&158][5].contains("write 159"), "{:?}", v[&158]);
 }
 
+#[test]
+fn loops_the_judge_found_wrongly_called_parallel_are_not() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/regressions.f");
+    let v = verdicts(&path);
+    let row = |line: i64| {
+        v.get(&line)
+            .unwrap_or_else(|| panic!("no row for line {line}: {v:?}"))
+    };
+    // (verdict, private, lastprivate, reductions, inductions)
+    assert_eq!(row(14)[0], "sequential", "maxloc by .GE.: {:?}", row(14));
+    assert!(row(14)[5].contains("IDX"), "{:?}", row(14));
+    assert_eq!(row(21)[..4], ["parallel-with-transforms", "", "", "max:X"]);
+    assert_eq!(
+        row(27)[..5],
+        ["parallel-with-transforms", "J", "J", "", ""],
+        "the inner DO variable's last value"
+    );
+    assert_eq!(
+        row(34)[..5],
+        ["parallel-with-transforms", "", "", "+:M", ""],
+        "a counter"
+    );
+}
+
 /// Runs `exe` with `threads` OpenMP threads; its standard output.
 fn run(exe: &Path, threads: usize) -> String {
     let out = Command::new(exe)
@@ -179,4 +206,68 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
             assert_eq!(run(&omp, threads), want, "{name} with {threads} threads");
         }
     }
+}
+
+/// Runs `exe` with `threads` OpenMP threads and `input` on its standard
+/// input; its standard output.
+fn run_on(exe: &Path, threads: usize, input: &[String]) -> String {
+    let mut child = Command::new(exe)
+        .env("OMP_NUM_THREADS", threads.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the compiled program runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "{}", input.join("\n")).expect("input written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("the program ends");
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        exe.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn openmp_versions_of_generated_programs_print_what_the_sequential_ones_print() {
+    let mut directives = 0;
+    for seed in 0..common::scaled(8) {
+        let g = parallel_loops(seed);
+        let dir = scratch_dir(&format!("openmp_gen_{seed}"));
+        let path = dir.join(&g.file_name);
+        std::fs::write(&path, &g.source).expect("program written");
+        let out = dir.join(format!("omp_{}", g.file_name));
+        kaiseki_ok([
+            "openmp".as_ref(),
+            path.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        let emitted = std::fs::read_to_string(&out).expect("output");
+        directives += emitted.matches("!$OMP PARALLEL DO").count();
+        let seq = gfortran::compile(&dir, &g.file_name, &g.source).expect("sequential build");
+        let omp = gfortran::compile_with(
+            &dir,
+            &format!("omp_{}", g.file_name),
+            &emitted,
+            &["-fopenmp"],
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{emitted}"));
+        for input in &g.inputs {
+            let want = run_on(&seq, 1, input);
+            for threads in [1, 2, 4] {
+                let got = run_on(&omp, threads, input);
+                if let Err(e) = gfortran::compare_outputs(&want, &got, 1e-5) {
+                    panic!(
+                        "{} on {input:?} with {threads} threads: {e}\n{emitted}",
+                        g.file_name
+                    );
+                }
+            }
+        }
+    }
+    assert!(directives >= 4, "only {directives} parallel loops");
 }

@@ -6,7 +6,7 @@
 //! loops,distance,direction,carrier,certainty,minimal`.
 
 use crate::{num, quote_from, sym};
-use kaiseki_facts::{FactBase, Table};
+use kaiseki_facts::{FactBase, Table, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub const CSV_HEADER: [&str; 13] = [

@@ -112,6 +112,9 @@ relations! {
     /// `minmax_test(stmt, var, op, value)`: statement `stmt` is an IF with one part (a logical IF, or a block IF without ELSE IF and ELSE) whose condition compares scalar `var` with `value` (folded source text not mentioning `var`): `value .GT. var` or `var .LT. value` (also GE, LE) is op `max`, the reverse `min`.
     MinmaxTest minmax_test { stmt: i64, var: String, op: String, value: String }
 
+    /// `strict_test(stmt)`: the condition of the `minmax_test` `stmt` is a strict comparison (`.GT.`, `.LT.`): of equal values, the first one found is kept (with `.GE.`, `.LE.` the last one).
+    StrictTest strict_test { stmt: i64 }
+
     /// `guarded(stmt, test)`: statement `stmt` is in the part of the IF `test` (a `minmax_test`) that runs when its condition holds, directly (a statement nested in another construct there is guarded by that construct's statement only).
     Guarded guarded { stmt: i64, test: i64 }
 

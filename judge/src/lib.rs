@@ -5,14 +5,18 @@
 //! reference ([`gfortran`]). What the analyses claim statically is checked
 //! against what a run actually does.
 
+pub mod carried;
 pub mod deps;
 pub mod gen;
 pub mod gfortran;
 pub mod interp;
+pub mod shapes;
 pub mod trace;
 
 pub use deps::{common_loops, dependences, DepKind, Dependence};
-pub use interp::{run, Config, Run, RunError};
+pub use interp::{
+    run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Run, RunError,
+};
 pub use trace::{
     project, Access, ArgOrigin, CallSite, CommonNames, Iteration, Loc, Mode, SharedName,
 };

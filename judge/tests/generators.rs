@@ -1,7 +1,9 @@
 //! The generators: deterministic per seed, varied across seeds, and every
 //! program parses and runs in the judge on all its inputs, in bounds.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, shared_nests, storage_program, Generated};
+use kaiseki_judge::gen::{
+    affine_nest, parallel_loops, scalar_program, shared_nests, storage_program, Generated,
+};
 use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
 use std::collections::BTreeSet;
 
@@ -23,6 +25,8 @@ fn same_seed_same_program_other_seed_other_program() {
     assert_ne!(storage_program(3).source, storage_program(4).source);
     assert_eq!(shared_nests(3).source, shared_nests(3).source);
     assert_ne!(shared_nests(3).source, shared_nests(4).source);
+    assert_eq!(parallel_loops(3).source, parallel_loops(3).source);
+    assert_ne!(parallel_loops(3).source, parallel_loops(4).source);
 }
 
 #[test]

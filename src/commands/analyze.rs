@@ -27,7 +27,9 @@ pub fn run(
         // parallelization are for reports like this one; `deps` does not
         // pay for them.
         for what in ["coincidence", "parallel"] {
-            facts.request.push(kaiseki_facts::Request { what: what.into() });
+            facts
+                .request
+                .push(kaiseki_facts::Request { what: what.into() });
         }
         pipeline::derive_with(&facts, rules.as_ref(), select)
     })?;

@@ -10,6 +10,9 @@ use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// The facts and the parallelization relations of one group of units.
+pub type Analyzed = (FactBase, Vec<Table>);
+
 /// The facts and the parallelization relations of each group of units,
 /// and whether any error was reported.
 pub fn analyze(
@@ -17,7 +20,7 @@ pub fn analyze(
     opts: &SourceOptions,
     rules: Option<&Path>,
     jobs: usize,
-) -> Result<(Vec<(FactBase, Vec<Table>)>, bool), String> {
+) -> Result<(Vec<Analyzed>, bool), String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let rules = rules.map(pipeline::load_rules).transpose()?;
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {

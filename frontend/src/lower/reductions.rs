@@ -1,13 +1,14 @@
 //! The statement shapes a reduction is made of (spec 001, section 2.3):
 //! `reduction_update(stmt, var, op)` (`S = S + X(I)`, `P = P * X(I)`,
 //! `XMAX = MAX(XMAX, X(I))`, `H(K) = H(K) + 1`), `minmax_test(stmt, var,
-//! op, value)` (`IF (X(I) .GT. XMAX)`), and, under such a test,
+//! op, value)` (`IF (X(I) .GT. XMAX)`; `strict_test` when the comparison
+//! keeps the first of equal values), and, under such a test,
 //! `guarded(stmt, test)` and `copy_assign(stmt, var, value)`. Only the
 //! shape of one statement is read here; whether every reference of a
 //! variable in a loop has one of these shapes is the rules' question
 //! (`rules/dl/parallel.dl`).
 
-use kaiseki_facts::{CopyAssign, Guarded, MinmaxTest, ReductionUpdate};
+use kaiseki_facts::{CopyAssign, Guarded, MinmaxTest, ReductionUpdate, StrictTest};
 
 use super::UnitLowerer;
 use crate::ast::{BinOp, Expr, ExprKind};
@@ -59,6 +60,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             BinOp::Lt | BinOp::Le => false,
             _ => return None,
         };
+        let strict = matches!(op, BinOp::Gt | BinOp::Lt);
         let syms = self.syms;
         fn scalar<'e>(syms: &crate::symbols::Symbols, e: &'e Expr) -> Option<&'e String> {
             match &e.kind {
@@ -76,6 +78,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
         if found.is_empty() {
             return None;
+        }
+        if strict {
+            self.g.facts.strict_test.push(StrictTest { stmt });
         }
         for (var, max, value) in found {
             self.g.facts.minmax_test.push(MinmaxTest {

@@ -357,7 +357,7 @@ impl AffineGen {
     /// An array reference whose subscripts use the DO variables of the
     /// loops enclosing `level` (and [`AffineGen::extra`]); records the
     /// subscript ranges it reaches.
-    fn reference(&mut self, level: usize) -> String {
+    pub(super) fn reference(&mut self, level: usize) -> String {
         let a = self.rng.range(0, ARRAYS.len() as i64 - 1) as usize;
         let rank = self.ranks[a];
         let coupled = level > 0 && rank == 2 && self.rng.chance(30);

@@ -7,11 +7,13 @@
 mod affine;
 mod emit;
 mod nests;
+mod parallel;
 mod scalar;
 mod storage;
 
 pub use affine::affine_nest;
 pub use nests::shared_nests;
+pub use parallel::parallel_loops;
 pub use scalar::scalar_program;
 pub use storage::storage_program;
 

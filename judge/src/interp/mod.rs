@@ -15,11 +15,13 @@ mod eval;
 mod intrinsics;
 mod io;
 mod memory;
+mod reorder;
 mod value;
 
 use crate::trace::{Access, ArgOrigin, CallSite, CommonNames, Iteration, Loc, Mode};
 use kaiseki_frontend::ast::{self, LoopEnd, Pos, Stmt, StmtKind, Unit, UnitKind};
 use memory::{Binding, Dim, Memory, UnitInfo};
+pub use reorder::{Clauses, Order, RedOp, Reduction, Reorder};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::rc::Rc;
@@ -78,6 +80,31 @@ pub fn run<S: AsRef<str>>(
     input: &[S],
     config: &Config,
 ) -> Result<Run, RunError> {
+    run_with(program, input, config, None)
+}
+
+/// Runs the main program of `program` with the iterations of the loop
+/// `plan` names run in another order, as a parallel loop with the
+/// plan's clauses (see [`Reorder`]); nothing is traced.
+pub fn run_reordered<S: AsRef<str>>(
+    program: &ast::Program,
+    input: &[S],
+    config: &Config,
+    plan: &Reorder,
+) -> Result<Run, RunError> {
+    let config = Config {
+        trace: false,
+        ..config.clone()
+    };
+    run_with(program, input, &config, Some(plan.clone()))
+}
+
+fn run_with<S: AsRef<str>>(
+    program: &ast::Program,
+    input: &[S],
+    config: &Config,
+    reorder: Option<Reorder>,
+) -> Result<Run, RunError> {
     let main = program
         .units
         .iter()
@@ -87,6 +114,7 @@ pub fn run<S: AsRef<str>>(
             message: "no main program".into(),
         })?;
     let mut it = Interp::new(program, input, config);
+    it.reorder = reorder;
     match it.invoke(main, Vec::new(), program.units[main].name.pos) {
         Ok(_) | Err(Halt::Stop) => Ok(Run {
             output: it.output,
@@ -183,6 +211,12 @@ struct Interp<'p> {
     common_names: CommonNames,
     steps: u64,
     step_limit: u64,
+    /// The loop to run as a parallel loop, if any.
+    reorder: Option<Reorder>,
+    /// Cells of private copies not yet defined: reading one is an error.
+    undefined: std::collections::HashSet<Loc>,
+    /// Entries of the reordered loop so far (each is shuffled anew).
+    reorder_entries: u64,
 }
 
 impl<'p> Interp<'p> {
@@ -223,6 +257,9 @@ impl<'p> Interp<'p> {
             common_names: CommonNames::default(),
             steps: 0,
             step_limit: config.step_limit,
+            reorder: None,
+            undefined: std::collections::HashSet::new(),
+            reorder_entries: 0,
         }
     }
 
@@ -549,6 +586,18 @@ impl<'p> Interp<'p> {
     }
 
     fn load(&mut self, b: &Binding, index: usize, pos: Pos, at_loop_end: bool) -> Exec<Value> {
+        if !self.undefined.is_empty() {
+            let loc = Loc {
+                storage: b.storage,
+                offset: b.cell(index),
+            };
+            if self.undefined.contains(&loc) {
+                return fail(
+                    pos,
+                    format!("{} is read while undefined (a private copy)", b.name),
+                );
+            }
+        }
         let v = self
             .mem
             .get(b.storage, b.cell(index), b.width)
@@ -569,6 +618,12 @@ impl<'p> Interp<'p> {
     ) -> Exec<()> {
         let v = v.convert(b.ty).at(pos)?;
         self.mem.set(b.storage, b.cell(index), b.width, v).at(pos)?;
+        if !self.undefined.is_empty() {
+            self.undefined.remove(&Loc {
+                storage: b.storage,
+                offset: b.cell(index),
+            });
+        }
         self.record(b, index, Mode::Write, pos, at_loop_end);
         Ok(())
     }
@@ -721,6 +776,15 @@ impl<'p> Interp<'p> {
         let trip = trip_count(&lower, &upper, &step).at(do_pos)?;
         self.store(&b, 0, &lower, var.pos, false)?;
         let end_label = loop_end_label(end);
+        if self.reorder.as_ref().is_some_and(|r| r.line == do_pos.line) {
+            let mut values = Vec::with_capacity(trip as usize);
+            let mut v = lower;
+            for _ in 0..trip {
+                let next = value::binary(ast::BinOp::Add, &v, &step).at(var.pos)?;
+                values.push(std::mem::replace(&mut v, next));
+            }
+            return self.exec_do_reordered(fr, do_pos, &var.text, values, body, end_label);
+        }
         self.enter_loop(do_pos);
         let mut flow = Flow::Next;
         for k in 0..trip {
