@@ -150,6 +150,38 @@ fn loops_the_judge_found_wrongly_called_parallel_are_not() {
     );
 }
 
+#[test]
+fn induction_variables_from_any_start_make_loops_parallel() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/inductions.f");
+    let v = verdicts(&path);
+    let want = ["parallel-with-transforms", "", "K", "", "K"];
+    assert_eq!(v[&15][..5], want, "a constant start: {:?}", v[&15]);
+    let want = ["parallel-with-transforms", "", "L", "", "L"];
+    assert_eq!(v[&20][..5], want, "a start read from IW(7): {:?}", v[&20]);
+    // Only the loop whose start is a constant gets a directive.
+    let dir = scratch_dir("openmp_inductions");
+    let out = dir.join("omp_inductions.f");
+    kaiseki_ok([
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let emitted = std::fs::read_to_string(&out).expect("output");
+    let lines: Vec<&str> = emitted.lines().collect();
+    let before = |text: &str| {
+        let at = lines.iter().position(|l| l.contains(text)).expect(text);
+        lines[..at]
+            .iter()
+            .rev()
+            .take_while(|l| l.starts_with("!$OMP"))
+            .count()
+    };
+    assert!(before("DO 10 I") > 0, "{emitted}");
+    assert_eq!(before("DO 20 I"), 0, "{emitted}");
+    assert!(emitted.contains("K = 5 + 2*(I - (1))"), "{emitted}");
+}
+
 /// Runs `exe` with `threads` OpenMP threads; its standard output.
 fn run(exe: &Path, threads: usize) -> String {
     let out = Command::new(exe)
@@ -167,7 +199,11 @@ fn run(exe: &Path, threads: usize) -> String {
 
 #[test]
 fn openmp_programs_print_what_the_sequential_ones_print() {
-    for path in [example("iwasawa_parallel.f90"), tsvc()] {
+    for path in [
+        example("iwasawa_parallel.f90"),
+        tsvc(),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/inductions.f"),
+    ] {
         let name = path
             .file_name()
             .expect("file name")
