@@ -182,19 +182,9 @@ fn induction_variables_from_any_start_make_loops_parallel() {
     assert!(emitted.contains("K = 5 + 2*(I - (1))"), "{emitted}");
 }
 
-/// Runs `exe` with `threads` OpenMP threads; its standard output.
+/// Runs `exe` with `threads` OpenMP threads and no input; its standard output.
 fn run(exe: &Path, threads: usize) -> String {
-    let out = Command::new(exe)
-        .env("OMP_NUM_THREADS", threads.to_string())
-        .output()
-        .expect("the compiled program runs");
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        exe.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    run_on(exe, threads, &[])
 }
 
 #[test]

@@ -476,6 +476,32 @@ pub struct Expr {
     pub kind: ExprKind,
 }
 
+impl Expr {
+    /// Whether `hit` holds for some name in the expression, in source
+    /// order: a variable (`applied` false) or the name of an array
+    /// element, substring or function reference (`applied` true). Stops
+    /// at the first hit.
+    pub fn any_name(&self, hit: &mut impl FnMut(&str, bool) -> bool) -> bool {
+        match &self.kind {
+            ExprKind::Var(n) => hit(n, false),
+            ExprKind::Apply { name, args } => {
+                hit(name, true) || args.iter().any(|a| a.any_name(hit))
+            }
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => [lower, upper, stride]
+                .into_iter()
+                .flatten()
+                .any(|x| x.any_name(hit)),
+            ExprKind::Unary(_, x) => x.any_name(hit),
+            ExprKind::Binary(_, a, b) => a.any_name(hit) || b.any_name(hit),
+            ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),

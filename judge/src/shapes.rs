@@ -299,21 +299,7 @@ fn same(a: &Expr, b: &Expr) -> bool {
 }
 
 fn mentions(e: &Expr, v: &str) -> bool {
-    match &e.kind {
-        ExprKind::Var(n) => n == v,
-        ExprKind::Apply { name, args } => name == v || args.iter().any(|a| mentions(a, v)),
-        ExprKind::Range {
-            lower,
-            upper,
-            stride,
-        } => [lower, upper, stride]
-            .into_iter()
-            .flatten()
-            .any(|x| mentions(x, v)),
-        ExprKind::Unary(_, x) => mentions(x, v),
-        ExprKind::Binary(_, a, b) => mentions(a, v) || mentions(b, v),
-        _ => false,
-    }
+    e.any_name(&mut |n, _| n == v)
 }
 
 fn do_header_mentions(s: &Stmt, v: &str) -> bool {
@@ -354,29 +340,10 @@ fn defines(s: &Stmt, v: &str) -> bool {
 /// Every variable name the statement (and those inside it) mentions.
 fn stmt_names(s: &Stmt, out: &mut BTreeSet<String>) {
     fn expr(e: &Expr, out: &mut BTreeSet<String>) {
-        match &e.kind {
-            ExprKind::Var(n) => {
-                out.insert(n.clone());
-            }
-            ExprKind::Apply { name, args } => {
-                out.insert(name.clone());
-                args.iter().for_each(|a| expr(a, out));
-            }
-            ExprKind::Range {
-                lower,
-                upper,
-                stride,
-            } => [lower, upper, stride]
-                .into_iter()
-                .flatten()
-                .for_each(|x| expr(x, out)),
-            ExprKind::Unary(_, x) => expr(x, out),
-            ExprKind::Binary(_, a, b) => {
-                expr(a, out);
-                expr(b, out);
-            }
-            _ => {}
-        }
+        e.any_name(&mut |n, _| {
+            out.insert(n.to_string());
+            false
+        });
     }
 
     /// The names an I/O list item mentions, implied-DO variables included.

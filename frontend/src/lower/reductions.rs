@@ -174,19 +174,5 @@ fn product_factors<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// Whether `name` occurs anywhere in `e` (as a variable, an array or a
 /// function).
 pub(super) fn mentions(e: &Expr, name: &str) -> bool {
-    match &e.kind {
-        ExprKind::Var(n) => n == name,
-        ExprKind::Apply { name: n, args } => n == name || args.iter().any(|a| mentions(a, name)),
-        ExprKind::Range {
-            lower,
-            upper,
-            stride,
-        } => [lower, upper, stride]
-            .into_iter()
-            .flatten()
-            .any(|x| mentions(x, name)),
-        ExprKind::Unary(_, x) => mentions(x, name),
-        ExprKind::Binary(_, a, b) => mentions(a, name) || mentions(b, name),
-        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
-    }
+    e.any_name(&mut |n, _| n == name)
 }

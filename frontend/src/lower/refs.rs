@@ -568,21 +568,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
 
 /// Whether `e` reads one of `names` as a bare name.
 fn mentions(e: &Expr, names: &[&str]) -> bool {
-    match &e.kind {
-        ExprKind::Var(n) => names.contains(&n.as_str()),
-        ExprKind::Apply { args, .. } => args.iter().any(|a| mentions(a, names)),
-        ExprKind::Range {
-            lower,
-            upper,
-            stride,
-        } => [lower, upper, stride]
-            .into_iter()
-            .flatten()
-            .any(|x| mentions(x, names)),
-        ExprKind::Unary(_, x) => mentions(x, names),
-        ExprKind::Binary(_, a, b) => mentions(a, names) || mentions(b, names),
-        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => false,
-    }
+    e.any_name(&mut |n, applied| !applied && names.contains(&n))
 }
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
