@@ -2,7 +2,7 @@
 # The benchmarks of the README: generate the large programs, then time each
 # pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow nests driver
+#   bench/run.sh frontend   # one of: frontend dataflow uniform nests driver
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -13,6 +13,10 @@ trap 'rm -rf "$dir"' EXIT
 measure() { # label, command...
   local label=$1; shift
   /usr/bin/time -f "$label: %e s wall, %M KB peak" "$@" >/dev/null 2>"$dir/time" || true
+  tail -n 1 "$dir/time"
+}
+seconds() { # command... -> wall seconds
+  /usr/bin/time -f "%e" "$@" >/dev/null 2>"$dir/time" || true
   tail -n 1 "$dir/time"
 }
 
@@ -27,6 +31,23 @@ if [[ $what == all || $what == dataflow ]]; then
   echo "dataflow: one unit, 50,000 statements, 5,000 scalars"
   measure "analyze, compiled rules" $k analyze "$dir/flow.f" -o "$dir/out1"
   measure "analyze, interpreted rules" $k analyze "$dir/flow.f" -o "$dir/out2" --rules rules/dl
+fi
+if [[ $what == all || $what == uniform ]]; then
+  # Every scalar used all over one unit: no variable dies early.
+  $k synth dataflow --size 50000 --vars 5000 --spread uniform > "$dir/flat.f"
+  $k synth dataflow --size 100000 --vars 10000 --spread uniform > "$dir/flat2.f"
+  echo "uniform: one unit, $(wc -l < "$dir/flat.f") lines, 5,000 scalars used anywhere (and twice that: $(wc -l < "$dir/flat2.f") lines, 10,000 scalars)"
+  measure "deps --format csv" $k deps "$dir/flat.f" --format csv
+  measure "analyze" $k analyze "$dir/flat.f" -o "$dir/out3"
+  measure "deps --format csv, twice the unit" $k deps "$dir/flat2.f" --format csv
+  measure "analyze, twice the unit" $k analyze "$dir/flat2.f" -o "$dir/out4"
+  one=$(seconds $k deps "$dir/flat.f" --format csv)
+  two=$(seconds $k deps "$dir/flat2.f" --format csv)
+  echo "deps, twice the unit / the unit: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
+  if command -v gfortran >/dev/null; then
+    cp "$dir/flat.f" "$dir/flat_copy.f"
+    measure "gfortran -O1 -c, for comparison" gfortran -O1 -c "$dir/flat_copy.f" -o "$dir/flat.o"
+  fi
 fi
 if [[ $what == all || $what == nests ]]; then
   $k synth nests --size 2000 > "$dir/nests.f"

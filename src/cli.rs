@@ -145,7 +145,7 @@ pub enum Command {
     },
     /// Write a large synthetic Fortran program to stdout (for benchmarks).
     #[command(
-        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"
+        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread uniform > flat.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"
     )]
     Synth {
         #[arg(value_enum)]
@@ -156,9 +156,21 @@ pub enum Command {
         /// Scalars of the dataflow shape.
         #[arg(long, default_value_t = 5_000)]
         vars: usize,
+        /// Which scalars a dataflow statement picks: from a window sliding through the
+        /// program (`window`) or from all of them (`uniform`: every scalar used all over the unit).
+        #[arg(long, value_enum, default_value_t = Spread::Window)]
+        spread: Spread,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spread {
+    /// A window of 40 scalars sliding through the program: each scalar dies early.
+    Window,
+    /// Any scalar anywhere: no locality, as COMMON variables read all over a legacy routine.
+    Uniform,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

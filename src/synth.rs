@@ -4,14 +4,17 @@
 //! (The `mixed` shape of the frontend benchmark is
 //! `kaiseki_frontend::synth::synthetic_program`.)
 //! - `dataflow`: one unit with many statements over many scalars, each
-//!   statement reading and writing variables of a sliding window, inside
-//!   loops and IFs — for the reaching-definitions benchmark.
+//!   statement reading and writing variables of a sliding window (or of
+//!   all of them, `--spread uniform`), inside loops and IFs — for the
+//!   reaching-definitions benchmark.
 //! - `nests`: many depth-3 loop nests with affine array references — for the
 //!   subscript dependence benchmark.
 //! - `driver`: a benchmark timing harness — a main program, dozens of kernel
 //!   subroutines of small loops over big COMMON blocks (declared with other
 //!   shapes and EQUIVALENCEd in some units), timers, checksums and
 //!   formatted reports — for real-program speed.
+
+use crate::cli::Spread;
 
 /// splitmix64: a tiny deterministic generator, enough for test inputs.
 pub struct Rng(u64);
@@ -39,9 +42,10 @@ impl Rng {
 
 /// One main program with `stmts` assignments over `vars` scalars in the
 /// `dataflow` shape: each statement uses two variables and defines one, all
-/// from a window of 40 variables sliding through the program; every tenth
+/// from a window of 40 variables sliding through the program
+/// (`Spread::Window`) or from all of them (`Spread::Uniform`); every tenth
 /// group is a DO loop, every seventh an IF/ELSE.
-pub fn dataflow(stmts: usize, vars: usize, seed: u64) -> String {
+pub fn dataflow(stmts: usize, vars: usize, spread: Spread, seed: u64) -> String {
     let mut rng = Rng::new(seed);
     let mut out = String::from("      PROGRAM FLOW\n      INTEGER I, N\n");
     for chunk in (0..vars).collect::<Vec<_>>().chunks(8) {
@@ -49,7 +53,10 @@ pub fn dataflow(stmts: usize, vars: usize, seed: u64) -> String {
         out.push_str(&format!("      REAL {}\n", names.join(", ")));
     }
     out.push_str("      N = 10\n");
-    let window = 40.min(vars);
+    let window = match spread {
+        Spread::Window => 40.min(vars),
+        Spread::Uniform => vars,
+    };
     let mut written = 0;
     let mut group = 0;
     while written < stmts {
@@ -311,11 +318,19 @@ mod tests {
 
     #[test]
     fn generators_are_deterministic_and_sized() {
-        assert_eq!(dataflow(500, 50, 7), dataflow(500, 50, 7));
-        assert_ne!(dataflow(500, 50, 7), dataflow(500, 50, 8));
-        let d = dataflow(1000, 100, 3);
+        assert_eq!(dataflow(500, 50, Spread::Window, 7), dataflow(500, 50, Spread::Window, 7));
+        assert_ne!(dataflow(500, 50, Spread::Window, 7), dataflow(500, 50, Spread::Window, 8));
+        let d = dataflow(1000, 100, Spread::Window, 3);
         let assigns = d.lines().filter(|l| l.contains(" = ")).count();
         assert!(assigns >= 900, "{assigns} assignments");
+        // Uniform: the first tenth of the statements already names scalars from
+        // the whole range, which the sliding window never does.
+        let names_high = |text: &str| {
+            let head: String = text.lines().skip(20).take(100).collect();
+            (50..100).any(|v| head.contains(&format!("V{v} ")))
+        };
+        assert!(names_high(&dataflow(1000, 100, Spread::Uniform, 3)));
+        assert!(!names_high(&d));
         let n = nests(60, 10, 5);
         assert_eq!(n.matches("DO I = 1, 10").count(), 60);
         assert!(

@@ -105,11 +105,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             shape,
             size,
             vars,
+            spread,
             seed,
         } => {
             emit(&match shape {
                 Shape::Mixed => kaiseki_frontend::synth::synthetic_program(size, seed),
-                Shape::Dataflow => synth::dataflow(size, vars, seed),
+                Shape::Dataflow => synth::dataflow(size, vars, spread, seed),
                 Shape::Nests => synth::nests(size, 10, seed),
                 Shape::Driver => synth::driver(size, seed),
             })?;

@@ -1,5 +1,6 @@
 //! Basic blocks (`block_stmt`, `block_edge`), the CFG edges of the unit
-//! (`cfg_edge`), and `ref_next` inside blocks.
+//! (`cfg_edge`), and `ref_next` inside blocks; then the chunks of blocks
+//! (see [`super::chunks`]).
 //!
 //! A node starts a block (is a leader) unless it has exactly one
 //! predecessor, which is the node numbered just before it and has no other
@@ -14,6 +15,7 @@ use std::collections::HashMap;
 
 use kaiseki_facts::{BlockEdge, BlockStmt, CfgEdge, RefNext};
 
+use super::chunks::BlockGraph;
 use super::UnitLowerer;
 
 impl UnitLowerer<'_, '_, '_> {
@@ -57,17 +59,32 @@ impl UnitLowerer<'_, '_, '_> {
                 });
             }
         }
-        for b in &blocks {
+        // The block of each statement as a position among the blocks.
+        let mut position = vec![0usize; n];
+        for (p, b) in blocks.iter().enumerate() {
+            for &i in b {
+                position[i] = p;
+            }
+        }
+        let mut graph = BlockGraph {
+            ids: blocks.iter().map(|b| self.exec[b[0]]).collect(),
+            succs: vec![Vec::new(); blocks.len()],
+            preds: vec![Vec::new(); blocks.len()],
+        };
+        for (p, b) in blocks.iter().enumerate() {
             if let Some(&last) = b.last() {
                 for &s in &succs[last] {
                     self.g.facts.block_edge.push(BlockEdge {
                         from: block_of[last],
                         to: block_of[s],
                     });
+                    graph.succs[p].push(position[s]);
+                    graph.preds[position[s]].push(p);
                 }
             }
             self.ref_next(b);
         }
+        self.chunks(&graph);
     }
 
     /// `ref_next`: consecutive references to the same variable (to the

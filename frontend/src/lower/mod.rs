@@ -10,6 +10,8 @@
 //!
 //! - [`cfg`]: statements, labels, CFG edges, entries and exits;
 //! - [`blocks`]: basic blocks and `ref_next` inside them;
+//! - [`chunks`]: runs of blocks with one entry and one exit, which dataflow
+//!   crosses in one step for the variables they never reference;
 //! - [`loops`]: DO and DO WHILE loops, bounds, trip counts;
 //! - [`refs`]: `def`/`use`, array references and subscripts, calls;
 //! - [`io`]: READ, WRITE and PRINT;
@@ -30,6 +32,7 @@
 mod affine;
 mod blocks;
 mod cfg;
+mod chunks;
 mod decls;
 mod effects;
 mod hpf;
@@ -66,6 +69,8 @@ pub struct NextIds {
     pub stmt: i64,
     pub r#ref: i64,
     pub form: i64,
+    /// Chunks made so far: their ids are -1, -2, ... (see [`chunks`]).
+    pub chunk: i64,
 }
 
 impl Default for NextIds {
@@ -75,6 +80,7 @@ impl Default for NextIds {
             stmt: 1,
             r#ref: 1,
             form: 1,
+            chunk: 0,
         }
     }
 }
@@ -100,6 +106,7 @@ pub fn lower_units(
         next_stmt: first.stmt,
         next_ref: first.r#ref,
         next_form: first.form,
+        next_chunk: first.chunk,
     };
     for (_, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
         if let Some(model) = &unit.extrinsic_local {
@@ -124,6 +131,7 @@ pub fn lower_units(
         stmt: g.next_stmt,
         r#ref: g.next_ref,
         form: g.next_form,
+        chunk: g.next_chunk,
     };
     (g.facts, g.diags, next)
 }
@@ -136,6 +144,8 @@ struct Global<'p> {
     next_stmt: i64,
     next_ref: i64,
     next_form: i64,
+    /// Chunks made so far; chunk ids are their negatives, never a block's id.
+    next_chunk: i64,
 }
 
 impl Global<'_> {
