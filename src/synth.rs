@@ -318,8 +318,14 @@ mod tests {
 
     #[test]
     fn generators_are_deterministic_and_sized() {
-        assert_eq!(dataflow(500, 50, Spread::Window, 7), dataflow(500, 50, Spread::Window, 7));
-        assert_ne!(dataflow(500, 50, Spread::Window, 7), dataflow(500, 50, Spread::Window, 8));
+        assert_eq!(
+            dataflow(500, 50, Spread::Window, 7),
+            dataflow(500, 50, Spread::Window, 7)
+        );
+        assert_ne!(
+            dataflow(500, 50, Spread::Window, 7),
+            dataflow(500, 50, Spread::Window, 8)
+        );
         let d = dataflow(1000, 100, Spread::Window, 3);
         let assigns = d.lines().filter(|l| l.contains(" = ")).count();
         assert!(assigns >= 900, "{assigns} assignments");

@@ -24,7 +24,10 @@ fn graph(f: &FactBase) -> Graph {
     let blocks: BTreeSet<i64> = f.block_stmt.iter().map(|b| b.block).collect();
     let mut g = Graph {
         blocks: blocks.iter().copied().collect(),
-        unit_of: blocks.iter().map(|&b| (b, unit_of_stmt[&b].clone())).collect(),
+        unit_of: blocks
+            .iter()
+            .map(|&b| (b, unit_of_stmt[&b].clone()))
+            .collect(),
         succs: BTreeMap::new(),
         preds: BTreeMap::new(),
     };
@@ -56,9 +59,15 @@ fn check(f: &FactBase) -> usize {
         for &b in &inside {
             for &p in g.preds.get(&b).unwrap_or(&none) {
                 if b == c.entry {
-                    assert!(!inside.contains(&p), "edge {p} -> entry {b} from inside {c:?}");
+                    assert!(
+                        !inside.contains(&p),
+                        "edge {p} -> entry {b} from inside {c:?}"
+                    );
                 } else {
-                    assert!(inside.contains(&p), "edge {p} -> {b} enters {c:?} past its entry");
+                    assert!(
+                        inside.contains(&p),
+                        "edge {p} -> {b} enters {c:?} past its entry"
+                    );
                 }
             }
         }
@@ -104,7 +113,11 @@ fn check(f: &FactBase) -> usize {
     };
     for (&c, &r) in &ranges {
         let parent = smallest(&|o| o.2 > r.2 && within(r, o), c);
-        let row = f.chunk_parent.iter().find(|p| p.chunk == c).map(|p| p.parent);
+        let row = f
+            .chunk_parent
+            .iter()
+            .find(|p| p.chunk == c)
+            .map(|p| p.parent);
         assert_eq!(row, parent, "parent of {c}");
         for (&o, &other) in &ranges {
             let apart = g.unit_of[&r.0] != g.unit_of[&other.0] || r.1 < other.0 || other.1 < r.0;

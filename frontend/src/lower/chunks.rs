@@ -62,7 +62,10 @@ impl UnitLowerer<'_, '_, '_> {
                     });
                 }
                 if let Some(parent) = above {
-                    self.g.facts.chunk_parent.push(ChunkParent { chunk, parent });
+                    self.g
+                        .facts
+                        .chunk_parent
+                        .push(ChunkParent { chunk, parent });
                 }
                 here = Some(chunk);
             }
