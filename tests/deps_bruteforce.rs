@@ -135,6 +135,8 @@ struct Tally {
     exact_checked: usize,
     /// Rows left out without `--loop-vars` (all checked to be bookkeeping).
     hidden: usize,
+    /// The flow, anti and output rows no run showed: (program, row).
+    never: Vec<(String, Dep)>,
 }
 
 impl Tally {
@@ -424,6 +426,9 @@ fn check(p: &Program, dir: &Path, tally: &mut Tally, failures: &mut Vec<Failure>
         if r.kind != "input" && array {
             classes.push(&mut tally.ordered_array);
         }
+        if r.kind != "input" && !seen {
+            tally.never.push((p.file_name.clone(), r.clone()));
+        }
         for class in classes {
             class.0 += 1;
             class.1 += usize::from(*seen);
@@ -539,6 +544,10 @@ fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
         .map(|seed| Program::from(shared_nests(seed)))
         .collect();
     let tally = check_all("shared_nests", &programs);
+    // What the false rows are (shown with --nocapture).
+    for (program, row) in &tally.never {
+        eprintln!("never observed in {program}: {row:?}");
+    }
     assert!(
         tally.precision() >= 0.91,
         "{}",
