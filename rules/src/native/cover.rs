@@ -32,7 +32,7 @@ impl Pair<'_> {
     fn cover_proof(&self) -> Option<bool> {
         let (a, b) = (self.u.loops.len(), self.v.loops.len());
         let is_v = |l: &Linear| (a..a + b).any(|k| l.coeff(k) != 0);
-        let v_unknown = self.v.loops.iter().any(|l| *l == LoopBound::Unknown);
+        let v_unknown = self.v.loops.contains(&LoopBound::Unknown);
         if self.differences.iter().any(Option::is_none) || v_unknown {
             return Some(false);
         }
