@@ -2,7 +2,7 @@
 # The benchmarks of the README: generate the large programs, then time each
 # pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow uniform nests driver
+#   bench/run.sh frontend   # one of: frontend dataflow uniform nests shared driver
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -57,6 +57,13 @@ if [[ $what == all || $what == nests ]]; then
   measure "deps --format csv (default: without the DO loops' own index rows)" $k deps "$dir/nests.f" --format csv
   measure "deps --format csv --loop-vars --jobs 1" $k deps "$dir/nests.f" --format csv --loop-vars --jobs 1
   measure "deps --format csv --loop-vars, interpreted rules" $k deps "$dir/nests.f" --format csv --loop-vars --rules rules/dl
+fi
+if [[ $what == all || $what == shared ]]; then
+  echo "shared arrays: depth-3 nests over the same three 2-D arrays, 50 nests per unit"
+  for n in 400 800 2000; do
+    $k synth nests --shared --size $n > "$dir/shared$n.f"
+    measure "$n nests: deps --format csv --jobs 2" $k deps "$dir/shared$n.f" --format csv --jobs 2
+  done
 fi
 if [[ $what == all || $what == driver ]]; then
   $k synth driver --size 44 > "$dir/driver.f"

@@ -13,13 +13,26 @@ use crate::progress;
 use kaiseki_facts::FactBase;
 use kaiseki_frontend::ast::Program;
 use kaiseki_frontend::{CallEffects, Diagnostic, NextIds};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex, PoisonError};
 
 /// The number of threads to use when the user does not say: one per core.
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// The order groups of units are lowered, analyzed and delivered in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Program order: statement, reference and form ids are those of the
+    /// whole program (`kaiseki facts`), as exported relations need.
+    Program,
+    /// Unit name order, all the units of one name in one group: output
+    /// sorted by unit can be written group by group as the groups are
+    /// done (ids are then not the whole program's; nothing shown needs
+    /// them).
+    Name,
 }
 
 /// Lowers each group of `program`'s units and runs `analyze` on its facts
@@ -34,17 +47,38 @@ pub fn map_groups<T: Send>(
     jobs: usize,
     analyze: impl Fn(FactBase) -> Result<T, String> + Sync,
 ) -> Result<(Vec<T>, Vec<Diagnostic>), String> {
+    let mut results = Vec::new();
+    let diags = for_each_group(program, jobs, Order::Program, analyze, |r| {
+        results.push(r);
+        Ok(())
+    })?;
+    Ok((results, diags))
+}
+
+/// [`map_groups`] that hands each group's result to `deliver` in `order`
+/// as soon as it and those before it are done, instead of keeping them
+/// all: memory holds the program and the few groups in flight, not every
+/// group's result. Returns the lowering diagnostics in program order; the
+/// first error of `analyze` or `deliver` stops the delivery.
+pub fn for_each_group<T: Send>(
+    program: &Program,
+    jobs: usize,
+    order: Order,
+    analyze: impl Fn(FactBase) -> Result<T, String> + Sync,
+    mut deliver: impl FnMut(T) -> Result<(), String>,
+) -> Result<Vec<Diagnostic>, String> {
     let effects = CallEffects::of(program);
-    let groups = groups(program, jobs);
+    let groups = groups(program, jobs, order);
     let mut diags = Vec::new();
-    let analyzed = progress::groups(groups.len(), |done| {
+    let mut outcome = Ok(());
+    progress::groups(groups.len(), |done| {
         let lower = |give: &mut dyn FnMut(FactBase)| {
             let mut ids = NextIds::default();
-            for &(first, end) in &groups {
+            for units in &groups {
                 let (facts, group_diags, next) = kaiseki_frontend::lower_units(
                     program,
                     &effects,
-                    |u| (first..end).contains(&u),
+                    |u| units.binary_search(&u).is_ok(),
                     ids,
                 );
                 ids = next;
@@ -52,23 +86,22 @@ pub fn map_groups<T: Send>(
                 give(facts);
             }
         };
-        map_produced(jobs, lower, |facts| {
+        let analyzed = |facts| {
             let result = analyze(facts);
             done.fetch_add(1, Ordering::Relaxed);
             result
+        };
+        map_produced(jobs, lower, analyzed, |result| {
+            if outcome.is_ok() {
+                outcome = result.and_then(&mut deliver);
+            }
         })
     })?;
-    Ok((analyzed.into_iter().collect::<Result<_, _>>()?, diags))
-}
-
-/// `f` of each item, computed by `jobs` threads that take the next item
-/// until none is left; the results in the items' order.
-pub fn map_parallel<'a, I: Sync, T: Send>(
-    items: &'a [I],
-    jobs: usize,
-    f: impl Fn(&'a I) -> T + Sync,
-) -> Result<Vec<T>, String> {
-    map_produced(jobs, |give| items.iter().for_each(give), f)
+    outcome?;
+    // Each group's diagnostics are in program order: a stable sort by unit
+    // puts the groups' back in program order.
+    diags.sort_by_key(|(unit, _)| *unit);
+    Ok(diags.into_iter().map(|(_, d)| d).collect())
 }
 
 /// `f` of each item that `produce` gives, in order, computed by `jobs`
@@ -76,24 +109,40 @@ pub fn map_parallel<'a, I: Sync, T: Send>(
 /// them as they come, then joins them. The producer never runs more than
 /// `jobs` items ahead: when that many wait, it computes one itself (with
 /// one thread, each item as soon as it is produced), so items (the facts
-/// of groups of units) do not pile up in memory. The results in the
-/// items' order.
+/// of groups of units) do not pile up in memory. The calling thread hands
+/// the results to `deliver` in the items' order, each as soon as those
+/// before it are done (between items it produces, and at the end).
 fn map_produced<I: Send, T: Send>(
     jobs: usize,
     produce: impl FnOnce(&mut dyn FnMut(I)),
     f: impl Fn(I) -> T + Sync,
-) -> Result<Vec<T>, String> {
+    mut deliver: impl FnMut(T),
+) -> Result<(), String> {
     // The items waiting, with their rank, and whether more will come. The
     // lock is only held to push or pop one: threads wait for items on
     // `ready`, which releases it.
     let queue = Mutex::new((VecDeque::<(usize, I)>::new(), false));
     let ready = Condvar::new();
     let lock = || queue.lock().unwrap_or_else(PoisonError::into_inner);
-    let results: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::new());
+    // The results not delivered yet, by rank.
+    let results: Mutex<BTreeMap<usize, T>> = Mutex::new(BTreeMap::new());
+    let mut delivered = 0;
+    // Delivers the results that come next in order (none when a thread
+    // failed: the count at the end tells).
+    let mut deliver_ready = || {
+        let mut next = Vec::new();
+        if let Ok(mut done) = results.lock() {
+            while let Some(first) = done.first_entry().filter(|e| *e.key() == delivered) {
+                next.push(first.remove());
+                delivered += 1;
+            }
+        }
+        next.into_iter().for_each(&mut deliver);
+    };
     let compute = |(k, item): (usize, I)| {
         let result = f(item);
         if let Ok(mut done) = results.lock() {
-            done.push((k, result));
+            done.insert(k, result);
         }
     };
     let work = || loop {
@@ -129,20 +178,19 @@ fn map_produced<I: Send, T: Send>(
                 compute(next);
                 waiting = lock();
             }
+            drop(waiting);
+            deliver_ready();
         });
         lock().1 = true;
         ready.notify_all();
         work();
         count
     });
-    let mut results = results
-        .into_inner()
-        .map_err(|_| "an analysis thread failed".to_string())?;
-    if results.len() != produced {
+    deliver_ready();
+    if delivered != produced {
         return Err("an analysis thread failed".to_string());
     }
-    results.sort_unstable_by_key(|(k, _)| *k);
-    Ok(results.into_iter().map(|(_, r)| r).collect())
+    Ok(())
 }
 
 /// Source lines of a group, about: small groups keep the rules' relations
@@ -150,29 +198,44 @@ fn map_produced<I: Send, T: Send>(
 /// less CPU in groups of one 850-line unit than in eight groups of five).
 const GROUP_LINES: usize = 500;
 
-/// Contiguous runs of units, `(first, end)` indices, each about the same
+/// The groups of units, each a sorted list of unit indices, about the same
 /// number of source lines: at least four groups per thread (so that a
 /// thread that drew small groups takes more), and groups of about
-/// [`GROUP_LINES`] lines in a large program.
-fn groups(program: &Program, jobs: usize) -> Vec<(usize, usize)> {
+/// [`GROUP_LINES`] lines in a large program. In program order, contiguous
+/// runs of units; in name order, runs of the units sorted by name (stable:
+/// a name's units in program order), never parting units of one name.
+fn groups(program: &Program, jobs: usize, order: Order) -> Vec<Vec<usize>> {
     let units = &program.units;
-    let lines = |u: &kaiseki_frontend::ast::Unit| {
+    let lines = |u: usize| {
+        let u = &units[u];
         usize::try_from(u.end.line.saturating_sub(u.name.pos.line)).unwrap_or(0) + 1
     };
-    let total: usize = units.iter().map(lines).sum();
+    let mut sequence: Vec<usize> = (0..units.len()).collect();
+    if order == Order::Name {
+        sequence.sort_by_key(|&u| &units[u].name.text);
+    }
+    let name = |u: usize| units[u].name.text.as_str();
+    let total: usize = sequence.iter().map(|&u| lines(u)).sum();
     let wanted = (4 * jobs).max(total / GROUP_LINES);
     let share = total.div_ceil(wanted).max(1);
     let mut out = Vec::new();
-    let (mut first, mut size) = (0, 0);
-    for (i, u) in units.iter().enumerate() {
+    let (mut group, mut size) = (Vec::new(), 0);
+    for (i, &u) in sequence.iter().enumerate() {
         size += lines(u);
-        if size >= share {
-            out.push((first, i + 1));
-            (first, size) = (i + 1, 0);
+        group.push(u);
+        let parts_a_name = order == Order::Name
+            && sequence
+                .get(i + 1)
+                .is_some_and(|&next| name(next) == name(u));
+        if size >= share && !parts_a_name {
+            group.sort_unstable();
+            out.push(std::mem::take(&mut group));
+            size = 0;
         }
     }
-    if first < units.len() || out.is_empty() {
-        out.push((first, units.len()));
+    if !group.is_empty() || out.is_empty() {
+        group.sort_unstable();
+        out.push(group);
     }
     out
 }
@@ -207,7 +270,8 @@ mod tests {
         for jobs in [1, 2, 3] {
             let started = AtomicUsize::new(0);
             let mut most_waiting = 0;
-            let results = map_produced(
+            let mut results = Vec::new();
+            map_produced(
                 jobs,
                 |give| {
                     for k in 0..40 {
@@ -220,6 +284,7 @@ mod tests {
                     std::thread::sleep(std::time::Duration::from_millis(2));
                     k * 2
                 },
+                |r| results.push(r),
             )
             .expect("mapped");
             assert_eq!(results, (0..40).map(|k| k * 2).collect::<Vec<_>>());
@@ -233,6 +298,92 @@ mod tests {
                 assert_eq!(most_waiting, 0, "each item computed as it comes");
             }
         }
+    }
+
+    #[test]
+    fn results_are_delivered_while_later_items_are_produced() {
+        for jobs in [1, 2, 3] {
+            let produced = AtomicUsize::new(0);
+            let mut behind = Vec::new();
+            map_produced(
+                jobs,
+                |give| {
+                    for k in 0..40 {
+                        produced.store(k, Ordering::SeqCst);
+                        give(k);
+                    }
+                },
+                |k: usize| k,
+                |k| behind.push(produced.load(Ordering::SeqCst) - k),
+            )
+            .expect("mapped");
+            // Each result is delivered within a few items of its own
+            // production, not all at the end.
+            let most = behind.iter().max().copied().unwrap_or(0);
+            assert!(
+                most <= 2 * jobs,
+                "--jobs {jobs}: delivered {most} items late"
+            );
+        }
+    }
+
+    #[test]
+    fn name_order_groups_hold_every_unit_once_and_never_part_a_name() {
+        let mut text = String::new();
+        for name in [
+            "ZETA", "ALPHA", "MID", "ALPHA", "BETA", "MID", "OMEGA", "ALPHA",
+        ] {
+            text.push_str(&format!(
+                "      SUBROUTINE {name}\n      X = 1\n      END\n"
+            ));
+        }
+        let (program, _) = kaiseki_frontend::parse_source("names.f", &text);
+        for jobs in [1, 2, 8] {
+            let groups = groups(&program, jobs, Order::Name);
+            let names: Vec<Vec<&str>> = groups
+                .iter()
+                .map(|g| {
+                    g.iter()
+                        .map(|&u| program.units[u].name.text.as_str())
+                        .collect()
+                })
+                .collect();
+            let mut all: Vec<usize> = groups.concat();
+            all.sort_unstable();
+            assert_eq!(all, (0..8).collect::<Vec<_>>(), "{names:?}");
+            // Groups in name order, a name in one group only.
+            let firsts: Vec<Vec<&str>> = names
+                .iter()
+                .map(|g| {
+                    let mut g = g.clone();
+                    g.sort_unstable();
+                    g.dedup();
+                    g
+                })
+                .collect();
+            let flat = firsts.concat();
+            let mut sorted = flat.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(flat, sorted, "--jobs {jobs}: {names:?}");
+            assert!(groups.len() > 1 || jobs == 1, "--jobs {jobs}: {names:?}");
+        }
+    }
+
+    /// `f` of each item with [`map_produced`], the results collected.
+    fn map_parallel<I: Sync, T: Send>(
+        items: &[I],
+        jobs: usize,
+        f: impl Fn(&I) -> T + Sync,
+    ) -> Result<Vec<T>, String> {
+        let mut results = Vec::with_capacity(items.len());
+        map_produced(
+            jobs,
+            |give| items.iter().for_each(give),
+            f,
+            |r| results.push(r),
+        )?;
+        Ok(results)
     }
 
     #[test]

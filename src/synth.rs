@@ -8,7 +8,8 @@
 //!   all of them, `--spread uniform`), inside loops and IFs — for the
 //!   reaching-definitions benchmark.
 //! - `nests`: many depth-3 loop nests with affine array references — for the
-//!   subscript dependence benchmark.
+//!   subscript dependence benchmark; `shared`: the nests of a unit all use
+//!   the same three 2-D arrays — for the size of the dependence graph.
 //! - `driver`: a benchmark timing harness — a main program, dozens of kernel
 //!   subroutines of small loops over big COMMON blocks (declared with other
 //!   shapes and EQUIVALENCEd in some units), timers, checksums and
@@ -93,12 +94,13 @@ pub fn dataflow(stmts: usize, vars: usize, spread: Spread, seed: u64) -> String 
 }
 
 /// `nests` loop nests of depth 3, each with `refs` affine array references
-/// (rank 1 or 2, coefficients -3..3, some coupled, a triangular and a
-/// symbolic bound), in units of 50 nests. Each nest works on arrays of its
-/// own (An, Bn): element definitions never kill, so nests sharing an array
-/// would make every pair of their references a reported dependence, and the
-/// benchmark is about the subscript tests inside nests.
-pub fn nests(nests: usize, refs: usize, seed: u64) -> String {
+/// (coefficients -3..3, some coupled, a triangular and a symbolic bound),
+/// in units of 50 nests. Each nest works on arrays of its own (An, Bn:
+/// rank 1 or 2) unless `shared`: then every nest of a unit works on the
+/// same three 2-D arrays A, B, C, and every pair of references to one
+/// array in the unit, in one nest or in two, is a subscript test and often
+/// a row (the shape of a solver whose sweeps all update the same grids).
+pub fn nests(nests: usize, refs: usize, shared: bool, seed: u64) -> String {
     let mut rng = Rng::new(seed);
     let mut out = String::new();
     for (u, first) in (0..nests).step_by(50).enumerate() {
@@ -106,16 +108,32 @@ pub fn nests(nests: usize, refs: usize, seed: u64) -> String {
         out.push_str(&format!(
             "      SUBROUTINE N{u}(N)\n      INTEGER N, I, J, K\n"
         ));
-        for n in first..last {
-            out.push_str(&format!(
-                "      REAL A{n}(-200:200), B{n}(-200:200, -200:200)\n"
-            ));
+        if shared {
+            out.push_str("      REAL A(-200:200, -200:200), B(-200:200, -200:200),\n");
+            out.push_str("     &     C(-200:200, -200:200)\n");
+        } else {
+            for n in first..last {
+                out.push_str(&format!(
+                    "      REAL A{n}(-200:200), B{n}(-200:200, -200:200)\n"
+                ));
+            }
         }
         for n in first..last {
             out.push_str("      DO I = 1, 10\n        DO J = 1, N\n          DO K = I, 10\n");
             for r in 0..refs.div_ceil(2) {
-                let lhs = affine_ref(&mut rng, n, r % 3 == 0);
-                let rhs = affine_ref(&mut rng, n, r % 3 == 1);
+                let mut array = |rank2: bool| {
+                    if shared {
+                        ["A", "B", "C"][rng.below(3) as usize].to_string()
+                    } else if rank2 {
+                        format!("B{n}")
+                    } else {
+                        format!("A{n}")
+                    }
+                };
+                let (lhs_array, rhs_array) =
+                    (array(shared || r % 3 == 0), array(shared || r % 3 == 1));
+                let lhs = affine_ref(&mut rng, &lhs_array, shared || r % 3 == 0);
+                let rhs = affine_ref(&mut rng, &rhs_array, shared || r % 3 == 1);
                 // The right side on a continuation line: a rank-2 reference
                 // on each side would pass column 72.
                 out.push_str(&format!("            {lhs} =\n     &        {rhs} + 1.0\n"));
@@ -293,7 +311,8 @@ fn driver_kernel(rng: &mut Rng, k: usize) -> String {
     out
 }
 
-fn affine_ref(rng: &mut Rng, nest: usize, rank2: bool) -> String {
+/// A reference to `array` with random affine subscripts in I, J, K.
+fn affine_ref(rng: &mut Rng, array: &str, rank2: bool) -> String {
     let sub = |rng: &mut Rng| {
         let mut s = format!("{}", rng.range(-5, 5));
         for v in ["I", "J", "K"] {
@@ -306,9 +325,9 @@ fn affine_ref(rng: &mut Rng, nest: usize, rank2: bool) -> String {
     };
     if rank2 {
         let (a, b) = (sub(rng), sub(rng));
-        format!("B{nest}({a}, {b})")
+        format!("{array}({a}, {b})")
     } else {
-        format!("A{nest}({})", sub(rng))
+        format!("{array}({})", sub(rng))
     }
 }
 
@@ -337,13 +356,19 @@ mod tests {
         };
         assert!(names_high(&dataflow(1000, 100, Spread::Uniform, 3)));
         assert!(!names_high(&d));
-        let n = nests(60, 10, 5);
-        assert_eq!(n.matches("DO I = 1, 10").count(), 60);
-        assert!(
-            n.lines().all(|l| l.len() <= 72),
-            "fixed form fits in 72 columns"
-        );
-        assert_eq!(n.matches("SUBROUTINE").count(), 2);
+        for shared in [false, true] {
+            let n = nests(60, 10, shared, 5);
+            assert_eq!(n, nests(60, 10, shared, 5));
+            assert_eq!(n.matches("DO I = 1, 10").count(), 60);
+            assert!(
+                n.lines().all(|l| l.len() <= 72),
+                "fixed form fits in 72 columns"
+            );
+            assert_eq!(n.matches("SUBROUTINE").count(), 2);
+            // Shared: three arrays per unit, each referenced in many nests.
+            let declared = n.lines().filter(|l| l.contains("REAL")).count();
+            assert_eq!(declared, if shared { 2 } else { 60 });
+        }
         let d = driver(44, 1);
         assert_eq!(d, driver(44, 1));
         assert_eq!(d.matches("\n      END\n").count(), 44, "44 units");

@@ -135,6 +135,8 @@ struct Tally {
     exact_checked: usize,
     /// Rows left out without `--loop-vars` (all checked to be bookkeeping).
     hidden: usize,
+    /// The flow, anti and output rows no run showed: (program, row).
+    never: Vec<(String, Dep)>,
 }
 
 impl Tally {
@@ -424,6 +426,9 @@ fn check(p: &Program, dir: &Path, tally: &mut Tally, failures: &mut Vec<Failure>
         if r.kind != "input" && array {
             classes.push(&mut tally.ordered_array);
         }
+        if r.kind != "input" && !seen {
+            tally.never.push((p.file_name.clone(), r.clone()));
+        }
         for class in classes {
             class.0 += 1;
             class.1 += usize::from(*seen);
@@ -526,21 +531,26 @@ fn storage_association_loses_no_dependence() {
 /// Nests sharing arrays, with straight-line code, IFs, scalars and
 /// induction variables between and inside them (40 programs whatever the
 /// build, enough for the figure to mean something): no dependence is lost,
-/// and at least 91% of the flow, anti and output rows happen in some run
-/// (63% when only pairs in one nest were tested). Most rows that never
-/// happen are elements some write always overwrites between the two ends
-/// (the graph kills no element), paths no run takes (the first iteration
-/// of a loop with a condition false there, opposite arms of two IFs on one
-/// condition, loops that never run), and zero-trip paths around loops whose
-/// bounds are not constants.
+/// and at least 92% of the flow, anti and output rows happen in some run
+/// (63% when only pairs in one nest were tested, 91.5% before elements a
+/// later write always overwrites were killed; 92.5% now). 814 flow, anti
+/// and output rows never happen (with input rows: 962 of 11,567 scalar
+/// rows, 734 of 4,086 array rows): S and T accumulated under IFs, and array
+/// pairs the covering-write test does not decide (a covering write in the
+/// source's own nest, paths no run takes, zero-trip paths around loops
+/// whose bounds are not constants); --nocapture lists them.
 #[test]
 fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
     let programs: Vec<Program> = (0..40)
         .map(|seed| Program::from(shared_nests(seed)))
         .collect();
     let tally = check_all("shared_nests", &programs);
+    // What the false rows are (shown with --nocapture).
+    for (program, row) in &tally.never {
+        eprintln!("never observed in {program}: {row:?}");
+    }
     assert!(
-        tally.precision() >= 0.91,
+        tally.precision() >= 0.92,
         "{}",
         tally.report("shared_nests")
     );

@@ -5,7 +5,6 @@ use crate::{groups, pipeline};
 use kaiseki_codegen::deps;
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::Select;
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -44,7 +43,7 @@ pub fn run(
         Some(dir) => Some(rules_for_deps(dir, &relations)?),
         None => None,
     };
-    let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
+    let derive = |mut facts: kaiseki_facts::FactBase| {
         if include.general {
             facts.request.push(kaiseki_facts::Request {
                 what: "general".into(),
@@ -52,91 +51,53 @@ pub fn run(
         }
         let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(&relations))?;
         Ok((facts, derived))
-    })?;
+    };
+    // Groups in unit name order, a name's units in one group: each group's
+    // rows, sorted, follow the previous group's.
+    let lower_diags = if !dot && format == TableFormat::Csv {
+        // Each group's lines are written as soon as it and those before it
+        // are done, and its relations freed: memory holds the program and
+        // the groups in flight, however many rows come out.
+        let mut out = super::Output::stdout();
+        out.write(&deps::csv_header())?;
+        let lower_diags = groups::for_each_group(
+            &program,
+            jobs,
+            groups::Order::Name,
+            |facts| {
+                let (facts, derived) = derive(facts)?;
+                Ok(deps::csv_lines(&deps::dependence_rows(
+                    &facts, &derived, include,
+                )))
+            },
+            |lines| out.write(&lines),
+        )?;
+        out.finish()?;
+        lower_diags
+    } else {
+        let mut analyzed = Vec::new();
+        let lower_diags =
+            groups::for_each_group(&program, jobs, groups::Order::Name, derive, |group| {
+                analyzed.push(group);
+                Ok(())
+            })?;
+        let rows: Vec<deps::DepRow> = analyzed
+            .iter()
+            .flat_map(|(facts, derived)| deps::dependence_rows(facts, derived, include))
+            .collect();
+        let text = match dot {
+            true => deps::to_dot(&rows),
+            false => deps::to_table(&rows),
+        };
+        super::emit_parts(&[text])?;
+        // The process ends after this command: freeing the million rows of
+        // the derived tables one allocation at a time took 0.4 s, exiting
+        // frees them at once; so do the rows, which borrow from them.
+        std::mem::forget(rows);
+        std::mem::forget(analyzed);
+        lower_diags
+    };
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
-    let per_group = groups::map_parallel(&analyzed, jobs, |(facts, derived)| {
-        deps::dependence_rows(facts, derived, include)
-    })?;
-    let units = by_unit(&per_group);
-    let parts = match (dot, format) {
-        // Each unit's lines on the worker threads: the rows are in unit order.
-        (false, TableFormat::Csv) => {
-            let lines = groups::map_parallel(&units, jobs, |rows| deps::csv_lines(rows))?;
-            std::iter::once(deps::csv_header()).chain(lines).collect()
-        }
-        (true, _) => vec![deps::to_dot(&units.concat())],
-        (false, TableFormat::Table) => vec![deps::to_table(&units.concat())],
-    };
-    super::emit_parts(&parts)?;
-    // The process ends after this command: freeing the million rows of the
-    // derived tables one allocation at a time took 0.4 s, exiting frees
-    // them at once; so do the rows, which borrow from them.
-    std::mem::forget(per_group);
-    std::mem::forget(analyzed);
     Ok(super::status(had_errors))
-}
-
-/// The rows of each unit, units in `DepRow` order. Each group's rows are
-/// sorted, so a unit's rows are one run of them, borrowed; only a unit name
-/// that several groups hold (units of the same name in several files) needs
-/// its runs merged.
-fn by_unit<'r, 'a>(per_group: &'r [Vec<deps::DepRow<'a>>]) -> Vec<Cow<'r, [deps::DepRow<'a>]>> {
-    let mut runs: Vec<&[deps::DepRow]> = per_group
-        .iter()
-        .flat_map(|rows| rows.chunk_by(|a, b| a.unit == b.unit))
-        .collect();
-    runs.sort_by_key(|run| run[0].unit);
-    let mut units: Vec<Cow<[deps::DepRow]>> = Vec::with_capacity(runs.len());
-    for run in runs {
-        match units.last_mut() {
-            Some(last) if last[0].unit == run[0].unit => {
-                let merged = last.to_mut();
-                merged.extend_from_slice(run);
-                merged.sort();
-                merged.dedup();
-            }
-            _ => units.push(Cow::Borrowed(run)),
-        }
-    }
-    units
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(unit: &str, src_line: i64) -> deps::DepRow<'_> {
-        deps::DepRow {
-            unit,
-            src_line,
-            src_col: 7,
-            dst_line: src_line + 1,
-            dst_col: 7,
-            kind: "flow",
-            var: "X",
-            loops: Vec::new(),
-            distance: Vec::new(),
-            direction: Vec::new(),
-            carrier: 0,
-            certainty: "exact",
-            minimal: true,
-        }
-    }
-
-    #[test]
-    fn units_come_in_name_order_and_a_name_in_two_groups_is_merged() {
-        let groups = vec![
-            vec![row("B", 3), row("C", 1)],
-            vec![row("A", 5), row("B", 1), row("B", 3)],
-        ];
-        let units: Vec<Vec<(&str, i64)>> = by_unit(&groups)
-            .iter()
-            .map(|u| u.iter().map(|r| (r.unit, r.src_line)).collect())
-            .collect();
-        assert_eq!(
-            units,
-            [vec![("A", 5)], vec![("B", 1), ("B", 3)], vec![("C", 1)]]
-        );
-    }
 }

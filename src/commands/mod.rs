@@ -106,12 +106,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             size,
             vars,
             spread,
+            shared,
             seed,
         } => {
             emit(&match shape {
                 Shape::Mixed => kaiseki_frontend::synth::synthetic_program(size, seed),
                 Shape::Dataflow => synth::dataflow(size, vars, spread, seed),
-                Shape::Nests => synth::nests(size, 10, seed),
+                Shape::Nests => synth::nests(size, 10, shared, seed),
                 Shape::Driver => synth::driver(size, seed),
             })?;
             Ok(ExitCode::SUCCESS)
@@ -145,6 +146,46 @@ fn emit_parts(parts: &[impl AsRef<str>]) -> Result<(), String> {
     match written.and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
+    }
+}
+
+/// Standard output written piece by piece as the pieces are made. A
+/// reader that closed the pipe (`| head`) wants no more: later pieces are
+/// dropped, not an error.
+struct Output {
+    out: std::io::BufWriter<std::io::Stdout>,
+    closed: bool,
+}
+
+impl Output {
+    fn stdout() -> Output {
+        Output {
+            out: std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
+            closed: false,
+        }
+    }
+
+    fn write(&mut self, piece: &str) -> Result<(), String> {
+        use std::io::Write;
+        if self.closed {
+            return Ok(());
+        }
+        match self.out.write_all(piece.as_bytes()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other.map_err(|e| format!("stdout: {e}")),
+        }
+    }
+
+    /// Writes what is still buffered.
+    fn finish(mut self) -> Result<(), String> {
+        use std::io::Write;
+        match self.out.flush() {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -59,7 +59,7 @@ pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
         |_| true,
         NextIds::default(),
     );
-    (facts, diags)
+    (facts, diags.into_iter().map(|(_, d)| d).collect())
 }
 
 /// The next id of each counter: statements (loops and blocks are
@@ -86,7 +86,9 @@ impl Default for NextIds {
 }
 
 /// Lowers the units of `program` whose index `keep` accepts, numbering
-/// from `first`; returns the ids that come next too. The others still
+/// from `first`; returns the diagnostics, each with the index of its unit
+/// (groups lowered in another order can put them back in program order),
+/// and the ids that come next. The others still
 /// count as procedures (a reference to one is a call, not an array
 /// element). Every analysis is local to a unit, so groups of units can be
 /// analyzed apart; `effects` (of the whole program) say what their calls
@@ -97,18 +99,20 @@ pub fn lower_units(
     effects: &CallEffects,
     keep: impl Fn(usize) -> bool,
     first: NextIds,
-) -> (FactBase, Vec<Diagnostic>, NextIds) {
+) -> (FactBase, Vec<(usize, Diagnostic)>, NextIds) {
     let unit_names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
     let mut g = Global {
         program,
         facts: FactBase::default(),
         diags: Vec::new(),
+        unit: 0,
         next_stmt: first.stmt,
         next_ref: first.r#ref,
         next_form: first.form,
         next_chunk: first.chunk,
     };
-    for (_, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
+    for (index, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
+        g.unit = index;
         if let Some(model) = &unit.extrinsic_local {
             g.report(
                 Severity::Warning,
@@ -140,7 +144,10 @@ pub fn lower_units(
 struct Global<'p> {
     program: &'p Program,
     facts: FactBase,
-    diags: Vec<Diagnostic>,
+    /// Each with the index of its unit.
+    diags: Vec<(usize, Diagnostic)>,
+    /// The index of the unit being lowered.
+    unit: usize,
     next_stmt: i64,
     next_ref: i64,
     next_form: i64,
@@ -153,14 +160,15 @@ impl Global<'_> {
         let file = self.program.files.get(pos.file);
         let source_line =
             file.and_then(|f| f.lines.get((pos.line as usize).checked_sub(1)?).cloned());
-        self.diags.push(Diagnostic {
+        let diag = Diagnostic {
             severity,
             path: file.map(|f| f.path.clone()).unwrap_or_default(),
             line: pos.line,
             col: pos.col,
             message,
             source_line,
-        });
+        };
+        self.diags.push((self.unit, diag));
     }
 
     fn path(&self, pos: Pos) -> String {

@@ -257,6 +257,20 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     records(mine)
 }
 
+/// `@covers(u_dims, u_loops, v_dims, v_loops)`: 1 when the write V
+/// touches the element of every instance of U, in the same iterations of
+/// their common loops ([`Pair::covered_by_v`]); no result otherwise.
+fn covers(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let Some((u, v)) = unpack(ctx, args) else {
+        return Vec::new();
+    };
+    let common = common_loops(&u, &v).len();
+    match Pair::new(&u.info, &v.info, common, &SymbolRanges::new()) {
+        Ok(pair) if pair.covered_by_v() => vec![Value::Number(1)],
+        _ => Vec::new(),
+    }
+}
+
 /// The records of the other order of the pairs `@dep_vectors` searched so
 /// far in a run, keyed by the call's arguments.
 #[derive(Default)]
@@ -421,6 +435,13 @@ pub const FUNCTORS: &[FunctorSpec] = &[
         result: Symbol,
         doc: "The direction vectors of U then V (dims and loops packs of each), one record each.",
         f: dep_vectors,
+    },
+    FunctorSpec {
+        name: "covers",
+        args: &[Symbol, Symbol, Symbol, Symbol],
+        result: Number,
+        doc: "1 when the write V (dims and loops packs) touches the element of every instance of U; none otherwise.",
+        f: covers,
     },
     FunctorSpec {
         name: "coincidence",

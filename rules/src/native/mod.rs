@@ -10,7 +10,10 @@
 //!   (section 4), the Diophantine method (section 5) or our exact test
 //!   ([`coincidence`]); or
 //! - [`Pair::dependence_vectors`]: direction and distance vectors over all
-//!   common loops ([`vectors`]).
+//!   common loops ([`vectors`]); or
+//! - [`Pair::covered_by_v`]: whether V writes the element of every instance
+//!   of U, so that a V always run between a dependence's ends kills it
+//!   ([`cover`]).
 //!
 //! The rules reach all this through [`functors`], with normal forms and
 //! references spelled as symbols ([`symbolic`]).
@@ -26,6 +29,7 @@
 
 pub mod affine;
 pub mod coincidence;
+mod cover;
 pub mod diophantine;
 pub mod feasibility;
 pub mod functors;
