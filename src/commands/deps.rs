@@ -1,8 +1,8 @@
 //! `kaiseki deps`: the data dependence graph as a table, CSV or DOT.
 
-use crate::cli::TableFormat;
+use crate::cli::DepsFormat;
 use crate::{groups, pipeline};
-use kaiseki_codegen::deps;
+use kaiseki_codegen::{deps, sarif};
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::Select;
 use std::borrow::Cow;
@@ -32,7 +32,7 @@ fn rules_for_deps(dir: &Path, relations: &[&str]) -> Result<kaiseki_rules::RuleP
 pub fn run(
     files: &[PathBuf],
     opts: &SourceOptions,
-    format: TableFormat,
+    format: DepsFormat,
     include: deps::Include,
     dot: bool,
     rules: Option<&Path>,
@@ -61,12 +61,18 @@ pub fn run(
     let units = by_unit(&per_group);
     let parts = match (dot, format) {
         // Each unit's lines on the worker threads: the rows are in unit order.
-        (false, TableFormat::Csv) => {
+        (false, DepsFormat::Csv) => {
             let lines = groups::map_parallel(&units, jobs, |rows| deps::csv_lines(rows))?;
             std::iter::once(deps::csv_header()).chain(lines).collect()
         }
         (true, _) => vec![deps::to_dot(&units.concat())],
-        (false, TableFormat::Table) => vec![deps::to_table(&units.concat())],
+        (false, DepsFormat::Table) => vec![deps::to_table(&units.concat())],
+        (false, DepsFormat::Sarif) => {
+            let files = sarif::unit_files(analyzed.iter().map(|(facts, _)| facts));
+            vec![sarif::dependences(&units.concat(), |unit| {
+                files.get(unit).copied()
+            })]
+        }
     };
     super::emit_parts(&parts)?;
     // The process ends after this command: freeing the million rows of the
