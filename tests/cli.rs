@@ -575,7 +575,7 @@ fn assert_query_error(body: &str, at: &str, message: &str) {
 #[test]
 fn a_wrong_query_is_located_with_a_caret_and_exits_2() {
     assert_query_error(r#"flow(D, U, _), deff(D, _, "X")"#, "deff", "deff");
-    assert_query_error("flow(D, U)", "flow", "arity");
+    assert_query_error("flow(D, U)", "flow", "3 columns but 2 arguments");
     assert_query_error("def(D, _, _), !use(R, _, _)", "R", "R");
     assert_query_error("flow(D, U", "", "");
 }

@@ -38,7 +38,7 @@ pub fn run(
 
 /// Prints why a query did not compile: a wrong body is a usage error
 /// (exit 2), reported as the rule files' errors are.
-pub fn query_error(e: QueryError) -> ExitCode {
+fn query_error(e: QueryError) -> ExitCode {
     match e {
         QueryError::Body(diags) => {
             for d in &diags {
