@@ -20,11 +20,14 @@ pub struct Cli {
 pub enum Command {
     /// Parse and lower the files; print diagnostics; exit 0 when there are no errors.
     #[command(
-        after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki check main.f90 solver.f\n  kaiseki check solver.F -D USE_MPI -D N=512 -I include/   # .F .F90 .fpp... go through cpp"
+        after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki check main.f90 solver.f\n  kaiseki check prog.f --format sarif > check.sarif\n  kaiseki check solver.F -D USE_MPI -D N=512 -I include/   # .F .F90 .fpp... go through cpp"
     )]
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// `sarif`: the diagnostics as SARIF 2.1.0 on stdout (all of them, for editors and code review).
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -68,13 +71,14 @@ pub enum Command {
     },
     /// Print the data dependence graph.
     #[command(
-        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --loop-vars            # also the rows of the DO loops' own index variables\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
+        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --loop-vars            # also the rows of the DO loops' own index variables\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps prog.f --format sarif > deps.sarif   # for code review and editors\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
     )]
     Deps {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        #[arg(long, value_enum, default_value_t = TableFormat::Table)]
-        format: TableFormat,
+        /// `sarif`: SARIF 2.1.0, one result per dependence (the sink as its location, the source related).
+        #[arg(long, value_enum, default_value_t = DepsFormat::Table)]
+        format: DepsFormat,
         /// Add the general (non-minimal) output and anti dependences.
         #[arg(long)]
         all: bool,
@@ -128,14 +132,17 @@ pub enum Command {
     },
     /// Evaluate a rule body against the facts and derived relations; print the bindings.
     #[command(
-        after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv\n  kaiseki query prog.f 'flow(D, U, _)' --jobs 1       # one thread"
+        after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv\n  kaiseki query prog.f 'dependence(K, S, D, C, _)' --format json\n  kaiseki query prog.f 'flow(D, U, _)' --raw          # ids as numbers\n  kaiseki query prog.f 'flow(D, U, _)' --jobs 1       # one thread\n\nIds print as the reader knows them: a reference X@6:7 (variable, line:col), a\nstatement 6:7, a loop DO I@5 (its DO line), a block B@6:7, an affine form 2*I+1.\nA wrong body is reported at <query>:1:col with a caret, exit status 2."
     )]
     Query {
         file: PathBuf,
         /// A conjunction of atoms, negations and comparisons, as in a rule body.
         body: String,
-        #[arg(long, value_enum, default_value_t = TableFormat::Table)]
-        format: TableFormat,
+        #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
+        format: QueryFormat,
+        /// Print ids as the numbers of the facts, not as `X@6:7`, `6:7`, `DO I@5`, `B@6:7`, forms.
+        #[arg(long)]
+        raw: bool,
         #[command(flatten)]
         rules: RulesArg,
         #[command(flatten)]
@@ -320,4 +327,42 @@ pub enum TableFormat {
     Table,
     /// CSV with a header row.
     Csv,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryFormat {
+    /// Aligned columns for people.
+    Table,
+    /// CSV with a header row.
+    Csv,
+    /// An array of objects keyed by the variable names.
+    Json,
+}
+
+impl From<QueryFormat> for kaiseki_codegen::answers::Format {
+    fn from(f: QueryFormat) -> Self {
+        match f {
+            QueryFormat::Table => Self::Table,
+            QueryFormat::Csv => Self::Csv,
+            QueryFormat::Json => Self::Json,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepsFormat {
+    /// Aligned columns for people.
+    Table,
+    /// The CSV contract (README).
+    Csv,
+    /// SARIF 2.1.0 for code-review tools and editors.
+    Sarif,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckFormat {
+    /// `file:line:col: error: message` on stderr.
+    Text,
+    /// SARIF 2.1.0 on stdout.
+    Sarif,
 }

@@ -1,7 +1,7 @@
 //! The data flow every command shares: files -> syntax tree -> facts ->
 //! derived relations, with diagnostics printed on the way.
 
-use kaiseki_facts::{FactBase, Table};
+use kaiseki_facts::{FactBase, IdKind, Table};
 use kaiseki_frontend::{ast::Program, Diagnostic, SourceOptions};
 use kaiseki_rules::dl::diag::Sources;
 use kaiseki_rules::{RuleProgram, Select};
@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 /// The lowered input of an analysis, with whether any error was reported.
 pub struct Lowered {
-    pub program: Program,
     pub facts: FactBase,
     pub had_errors: bool,
 }
@@ -20,11 +19,7 @@ pub fn lower_files(files: &[PathBuf], opts: &SourceOptions) -> Lowered {
     let (facts, lower_diags) = kaiseki_frontend::lower(&program);
     diags.extend(lower_diags);
     let had_errors = report(&diags);
-    Lowered {
-        program,
-        facts,
-        had_errors,
-    }
+    Lowered { facts, had_errors }
 }
 
 /// Prints the diagnostics (per file, errors and warnings past a cap are
@@ -96,23 +91,38 @@ pub fn merge_tables(groups: Vec<Vec<Table>>) -> Vec<Table> {
     merged
 }
 
-/// Evaluates a rule body over the facts of `program` and every relation
-/// of the rules (built-in, or interpreted from `rules`): the table `query`
-/// whose columns are the named variables of `body` in order of appearance,
-/// and the lowering diagnostics. The rules run on groups of units with
-/// `jobs` threads; the body, which may join across units, runs once over
-/// what they derived together.
-pub fn query(
-    program: &Program,
-    jobs: usize,
-    body: &str,
-    rules: Option<&Path>,
-) -> Result<(Table, Vec<Diagnostic>), String> {
+/// A rule body compiled against the rules (built-in, or the files of a
+/// `--rules` directory) as the rule `query(V1, ...) :- body.`, whose columns
+/// are the body's named variables in order of appearance.
+pub struct Query {
+    /// The rules and the query rule.
+    pub program: RuleProgram,
+    /// What each column of `query` numbers (references, loops...).
+    pub kinds: Vec<Option<IdKind>>,
+    /// The derived relations the body reads: the rules run only for them,
+    /// and not at all when there are none.
+    pub reads: Vec<String>,
+    /// The interpreted rules (`--rules`); `None`: the compiled ones.
+    rules: Option<RuleProgram>,
+}
+
+/// Why a query could not be compiled.
+pub enum QueryError {
+    /// The body is wrong: diagnostics at `<query>:1:col` (a usage error).
+    Body(Vec<kaiseki_rules::RuleDiagnostic>),
+    /// The rule files are (printed already).
+    Rules(String),
+}
+
+/// Compiles `body` against the rules (built-in, or read from `rules`).
+pub fn compile_query(body: &str, rules: Option<&Path>) -> Result<Query, QueryError> {
     let (base, rule_program) = match rules {
         None => (kaiseki_rules::builtin_program().sources(), None),
-        Some(dir) => read_rules(dir).map(|(sources, program)| (sources, Some(program)))?,
+        Some(dir) => read_rules(dir)
+            .map(|(sources, program)| (sources, Some(program)))
+            .map_err(QueryError::Rules)?,
     };
-    let body = body.trim().trim_end_matches('.');
+    let body = body.trim_end().trim_end_matches('.');
     // The body stands alone on line 3 of the query's source, so its
     // diagnostics point into what the user typed (shown as line 1).
     let compile = |head: String| {
@@ -121,10 +131,11 @@ pub fn query(
             .files
             .push(("<query>".to_string(), format!("{head} :-\n{body}.\n")));
         RuleProgram::from_sources(&sources).map_err(|mut diags| {
-            for d in diags.iter_mut().filter(|d| d.file == "<query>") {
+            diags.retain(|d| d.file == "<query>");
+            for d in diags.iter_mut() {
                 d.line = d.line.saturating_sub(2);
             }
-            rule_errors(&diags, "<query>")
+            QueryError::Body(diags)
         })
     };
     // First find the variables and their types with a probe rule, then
@@ -135,7 +146,7 @@ pub fn query(
         .rules
         .iter()
         .find(|r| probe.ir().relations[r.head].name == "query_probe")
-        .ok_or("the query has no rule")?;
+        .ok_or_else(|| QueryError::Rules("the query has no rule".into()))?;
     let vars: Vec<(String, &str)> = rule
         .vars
         .iter()
@@ -144,13 +155,70 @@ pub fn query(
         .collect();
     let decl: Vec<String> = vars.iter().map(|(n, t)| format!("{n}: {t}")).collect();
     let head: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
-    let program_with_query = compile(format!(
+    let program = compile(format!(
         ".decl query({})\nquery({})",
         decl.join(", "),
         head.join(", ")
     ))?;
+    let ir = program.ir();
+    let query = ir
+        .relations
+        .iter()
+        .position(|r| r.name == "query")
+        .ok_or_else(|| QueryError::Rules("the query has no relation".into()))?;
+    let kinds = kaiseki_rules::kinds::column_kinds(ir).swap_remove(query);
+    let reads = derived_reads(ir, query)
+        .into_iter()
+        .map(|r| ir.relations[r].name.clone())
+        .collect();
+    Ok(Query {
+        program,
+        kinds,
+        reads,
+        rules: rule_program,
+    })
+}
+
+/// The derived relations of the rules that relation `of` reads, through
+/// the auxiliary relations of its aggregates.
+fn derived_reads(ir: &kaiseki_rules::dl::ir::Program, of: usize) -> Vec<usize> {
+    let mut reads = Vec::new();
+    let mut todo = vec![of];
+    let mut seen = vec![false; ir.relations.len()];
+    while let Some(r) = todo.pop() {
+        for rule in ir.rules.iter().filter(|rule| rule.head == r) {
+            for (read, _) in rule.body.iter().filter_map(|l| l.kind.reads()) {
+                if std::mem::replace(&mut seen[read], true) || ir.relations[read].input {
+                    continue;
+                }
+                if ir.relations[read].aggregate_body {
+                    todo.push(read);
+                } else {
+                    reads.push(read);
+                }
+            }
+        }
+    }
+    reads.sort_unstable();
+    reads
+}
+
+/// The answers of `query` over the facts of `program` and the relations
+/// it reads, the facts (to show the ids) and the lowering diagnostics.
+/// The rules run on groups of units with `jobs` threads; the body, which
+/// may join across units, runs once over what they derived together.
+pub fn run_query(
+    program: &Program,
+    jobs: usize,
+    query: &Query,
+) -> Result<(Table, FactBase, Vec<Diagnostic>), String> {
+    let reads: Vec<&str> = query.reads.iter().map(String::as_str).collect();
     let (groups, diags) = crate::groups::map_groups(program, jobs, |facts| {
-        let derived = derive_with(&facts, rule_program.as_ref(), Select::Derived)?;
+        let derived = if reads.is_empty() {
+            Vec::new()
+        } else {
+            derive_with(&facts, query.rules.as_ref(), Select::Only(&reads))?
+        };
         Ok((facts, derived))
     })?;
     let mut facts = FactBase::default();
@@ -163,7 +231,7 @@ pub fn query(
     let derived = merge_tables(derived);
     let registry = kaiseki_rules::FunctorRegistry::standard();
     let tables = kaiseki_rules::run_interpreted_given(
-        &program_with_query,
+        &query.program,
         &facts,
         &derived,
         &registry,
@@ -174,7 +242,7 @@ pub fn query(
         .into_iter()
         .next()
         .ok_or_else(|| "the query produced no relation".to_string())?;
-    Ok((table, diags))
+    Ok((table, facts, diags))
 }
 
 /// Prints the diagnostics of rule files; the error that sums them up.

@@ -514,7 +514,7 @@ fn ref_positions(file: &Path) -> BTreeMap<u32, (u32, u32)> {
 fn query_prints_the_bindings_of_its_variables() {
     let ex = example("kanada_deps.f");
     let body = r#"flow(D, U, _), def(D, _, "X")"#;
-    let csv = kaiseki_ok(["query", path_str(&ex), body, "--format", "csv"]);
+    let csv = kaiseki_ok(["query", path_str(&ex), body, "--format", "csv", "--raw"]);
     let mut lines = csv.lines();
     assert_eq!(lines.next(), Some("D,U"));
     let pos = ref_positions(&ex);
@@ -537,19 +537,106 @@ fn query_prints_the_bindings_of_its_variables() {
         answered.contains(&((11, 7), (12, 11))),
         "X = 1.0 reaches Y = X + 1.0"
     );
+    // Without --raw, the same rows show each reference as VAR@line:col.
+    let readable = kaiseki_ok(["query", path_str(&ex), body, "--format", "csv"]);
+    let shown: BTreeSet<String> = readable.lines().skip(1).map(str::to_string).collect();
+    let expected: BTreeSet<String> = answered
+        .iter()
+        .map(|((dl, dc), (ul, uc))| format!("X@{dl}:{dc},X@{ul}:{uc}"))
+        .collect();
+    assert_eq!(shown, expected, "{readable}");
+    assert!(shown.contains("X@11:7,X@12:11"), "{readable}");
     // The table has the same header and rows.
     let table = kaiseki_ok(["query", path_str(&ex), body]);
     let words: Vec<Vec<&str>> = table
         .lines()
         .map(|l| l.split_whitespace().collect())
         .collect();
-    let csv_words: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let csv_words: Vec<Vec<&str>> = readable.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(words, csv_words);
-    // A malformed query is an error, not a crash.
-    assert_bad_input(
-        &kaiseki(["query", path_str(&ex), "flow(D, U"]),
-        "malformed query",
+}
+
+/// The `<query>:1:col: error:` diagnostic, its line and a caret under
+/// `at` (the text the column points at); exit status 2.
+fn assert_query_error(body: &str, at: &str, message: &str) {
+    let ex = example("kanada_deps.f");
+    let out = kaiseki(["query", path_str(&ex), body]);
+    assert_eq!(out.code, Some(2), "{body}: {out:?}");
+    assert!(!out.stderr.contains("panicked"), "{out:?}");
+    assert!(out.stderr.contains(message), "{body}: {}", out.stderr);
+    let col = assert_located(&out.stderr, "<query>", 1, body);
+    assert!(
+        body[col - 1..].starts_with(at),
+        "column {col} of {body:?} is at {at:?}:\n{}",
+        out.stderr
     );
+}
+
+#[test]
+fn a_wrong_query_is_located_with_a_caret_and_exits_2() {
+    assert_query_error(r#"flow(D, U, _), deff(D, _, "X")"#, "deff", "deff");
+    assert_query_error("flow(D, U)", "flow", "3 columns but 2 arguments");
+    assert_query_error("def(D, _, _), !use(R, _, _)", "R", "R");
+    assert_query_error("flow(D, U", "", "");
+}
+
+#[test]
+fn query_shows_loops_statements_and_forms_and_writes_json() {
+    let ex = example("ishida_fig1.f");
+    let text = std::fs::read_to_string(&ex).expect("example");
+    // Every loop as DO VAR@line, the line holding that DO.
+    let loops = kaiseki_ok([
+        "query",
+        path_str(&ex),
+        "loop(L, _, _, V, Line, _)",
+        "--format",
+        "csv",
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut seen = 0;
+    for row in csv_rows(&loops) {
+        assert_eq!(row[0], format!("DO {}@{}", row[1], row[2]), "{loops}");
+        let line: usize = row[2].parse().expect("a line");
+        assert!(lines[line - 1].to_uppercase().contains("DO"), "{loops}");
+        seen += 1;
+    }
+    assert!(seen > 0, "{loops}");
+    // A subscript's form is its text; the JSON is keyed by the variables.
+    let json = kaiseki_ok([
+        "query",
+        path_str(&ex),
+        "subscript(R, 1, F)",
+        "--format",
+        "json",
+    ]);
+    assert!(json.trim_start().starts_with('['), "{json}");
+    assert!(
+        json.contains("\"R\": \"") && json.contains("\"F\": \""),
+        "{json}"
+    );
+    let raw = kaiseki_ok([
+        "query",
+        path_str(&ex),
+        "subscript(R, 1, F)",
+        "--format",
+        "json",
+        "--raw",
+    ]);
+    assert!(
+        raw.contains("\"F\": ") && !raw.contains("\"F\": \""),
+        "{raw}"
+    );
+    // Statements as line:col.
+    let stmts = kaiseki_ok([
+        "query",
+        path_str(&ex),
+        "stmt(S, _, L, C, \"do\")",
+        "--format",
+        "csv",
+    ]);
+    for row in csv_rows(&stmts) {
+        assert_eq!(row[0], format!("{}:{}", row[1], row[2]), "{stmts}");
+    }
 }
 
 #[test]

@@ -1,9 +1,13 @@
 //! What kaiseki prints: reports, CSV contracts and Graphviz pictures built
 //! from the facts and the derived relations.
 
+pub mod answers;
 pub mod deps;
+pub mod json;
+pub mod names;
 pub mod openmp;
 pub mod parallel;
+pub mod sarif;
 pub mod table;
 
 use kaiseki_facts::Value;

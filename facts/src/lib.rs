@@ -12,5 +12,7 @@ pub mod relation;
 mod schema;
 
 pub use io::{read_table, write_table, Format};
-pub use relation::{ColType, Column, Relation, Schema, Table, Value};
+pub use relation::{
+    BlockId, ColType, Column, FormId, IdKind, LoopId, RefId, Relation, Schema, StmtId, Table, Value,
+};
 pub use schema::*;

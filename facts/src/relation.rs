@@ -37,11 +37,89 @@ impl fmt::Display for Value {
     }
 }
 
-/// A column: its name (identical in `.dl` files, Rust fields and CSV headers) and type.
+/// What an id column numbers: the ids of the fact base are numbers, and a
+/// reader knows them by where they stand in the source. Declared once, in
+/// the field types of `schema.rs` ([`RefId`], [`StmtId`], ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IdKind {
+    /// A reference (`def`, `use`): shown as `X@6:7`.
+    Ref,
+    /// A statement: shown as `6:7`.
+    Stmt,
+    /// A loop, the id of its DO statement: shown as `DO I@5`.
+    Loop,
+    /// A basic block, the id of its first statement: shown as `B@6:7`.
+    Block,
+    /// An affine form: shown as its text, `2*I+1`.
+    Form,
+}
+
+impl IdKind {
+    /// The kind a field type of `schema.rs` names (`RefId`, ...), if any.
+    pub const fn of_field_type(ty: &str) -> Option<IdKind> {
+        const KINDS: [(&str, IdKind); 5] = [
+            ("RefId", IdKind::Ref),
+            ("StmtId", IdKind::Stmt),
+            ("LoopId", IdKind::Loop),
+            ("BlockId", IdKind::Block),
+            ("FormId", IdKind::Form),
+        ];
+        let mut i = 0;
+        while i < KINDS.len() {
+            if const_eq(KINDS[i].0, ty) {
+                return Some(KINDS[i].1);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Its name in documentation and messages (`ref`, `stmt`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            IdKind::Ref => "ref",
+            IdKind::Stmt => "stmt",
+            IdKind::Loop => "loop",
+            IdKind::Block => "block",
+            IdKind::Form => "form",
+        }
+    }
+}
+
+/// `a == b` in a constant context.
+const fn const_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The id of a reference (a `number` column of kind [`IdKind::Ref`]).
+pub type RefId = i64;
+/// The id of a statement ([`IdKind::Stmt`]).
+pub type StmtId = i64;
+/// The id of a loop: its DO statement's ([`IdKind::Loop`]).
+pub type LoopId = i64;
+/// The id of a basic block: its first statement's ([`IdKind::Block`]).
+pub type BlockId = i64;
+/// The id of an affine form ([`IdKind::Form`]).
+pub type FormId = i64;
+
+/// A column: its name (identical in `.dl` files, Rust fields and CSV
+/// headers), type, and what it numbers when it is an id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Column {
     pub name: &'static str,
     pub ty: ColType,
+    pub kind: Option<IdKind>,
 }
 
 /// The schema of one relation.
@@ -163,6 +241,7 @@ macro_rules! relations {
                     columns: &[$($crate::relation::Column {
                         name: $crate::relation::raw_name(stringify!($field)),
                         ty: <$fty as $crate::relation::Field>::TYPE,
+                        kind: $crate::relation::IdKind::of_field_type(stringify!($fty)),
                     }),*],
                     doc: $doc,
                 };

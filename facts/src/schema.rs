@@ -11,9 +11,13 @@
 //! - a `loop` is the id of its DO statement, a `block` the id of its first
 //!   statement;
 //! - names (units, variables, arrays, templates) are upper case;
-//! - `line` and `col` are 1-based positions in the file of the unit.
+//! - `line` and `col` are 1-based positions in the file of the unit;
+//! - an id column says what it numbers by its field type (`RefId`,
+//!   `StmtId`, `LoopId`, `BlockId`, `FormId`): the one place `kaiseki query`
+//!   and `kaiseki explain` learn how to show it, and from which the kinds
+//!   of the derived relations' columns follow (`kaiseki_rules::kinds`).
 
-use crate::relation::relations;
+use crate::relation::{relations, BlockId, FormId, LoopId, RefId, StmtId};
 
 relations! {
     /// `unit(unit, kind, file, line)`: a program unit; `kind` is `program`, `subroutine`, `function` or `block_data`.
@@ -23,58 +27,58 @@ relations! {
     DummyArg dummy_arg { unit: String, pos: i64, var: String }
 
     /// `stmt(stmt, unit, line, col, kind)`: a statement; `kind` names it (`assign`, `do`, `enddo`, `if`, `elseif`, `else`, `endif`, `logical_if`, `goto`, `computed_goto`, `arith_if`, `continue`, `call`, `return`, `stop`, `read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`, `end`, `opaque`, `decl`, `format`, ...); `enddo` statements that the source does not spell (the end of a labelled DO) are placed on the line of the terminal statement with `col` 0.
-    Stmt stmt { stmt: i64, unit: String, line: i64, col: i64, kind: String }
+    Stmt stmt { stmt: StmtId, unit: String, line: i64, col: i64, kind: String }
 
     /// `stmt_label(stmt, label)`: the statement carries this label.
-    StmtLabel stmt_label { stmt: i64, label: i64 }
+    StmtLabel stmt_label { stmt: StmtId, label: i64 }
 
     /// `cfg_edge(from, to)`: control can pass from statement `from` directly to statement `to` (executable statements only).
-    CfgEdge cfg_edge { from: i64, to: i64 }
+    CfgEdge cfg_edge { from: StmtId, to: StmtId }
 
     /// `cfg_entry(unit, stmt)`: the first executable statement of the unit.
-    CfgEntry cfg_entry { unit: String, stmt: i64 }
+    CfgEntry cfg_entry { unit: String, stmt: StmtId }
 
     /// `cfg_exit(unit, stmt)`: a statement after which control leaves the unit (END, RETURN, STOP).
-    CfgExit cfg_exit { unit: String, stmt: i64 }
+    CfgExit cfg_exit { unit: String, stmt: StmtId }
 
     /// `block_stmt(block, stmt, index)`: statement `stmt` is the `index`-th (0-based) of basic block `block`.
-    BlockStmt block_stmt { block: i64, stmt: i64, index: i64 }
+    BlockStmt block_stmt { block: BlockId, stmt: StmtId, index: i64 }
 
     /// `block_edge(from, to)`: control can pass from the last statement of block `from` to the first of block `to`.
-    BlockEdge block_edge { from: i64, to: i64 }
+    BlockEdge block_edge { from: BlockId, to: BlockId }
 
     /// `loop(loop, unit, kind, var, line, depth)`: a loop headed by DO statement `loop`; `kind` is `do` or `do_while` (whose `var` is empty); `depth` is 1 for an outermost loop.
-    Loop r#loop { r#loop: i64, unit: String, kind: String, var: String, line: i64, depth: i64 }
+    Loop r#loop { r#loop: LoopId, unit: String, kind: String, var: String, line: i64, depth: i64 }
 
     /// `loop_parent(loop, parent)`: `parent` is the innermost loop that encloses `loop`.
-    LoopParent loop_parent { r#loop: i64, parent: i64 }
+    LoopParent loop_parent { r#loop: LoopId, parent: LoopId }
 
     /// `loop_stmt(loop, stmt)`: statement `stmt` is inside the body of `loop` (at any depth; the loop's own `enddo` included, its DO statement not).
-    LoopStmt loop_stmt { r#loop: i64, stmt: i64 }
+    LoopStmt loop_stmt { r#loop: LoopId, stmt: StmtId }
 
     /// `loop_end(loop, stmt)`: the `enddo` statement of `loop`, where the DO variable is incremented and the back edge leaves.
-    LoopEnd loop_end { r#loop: i64, stmt: i64 }
+    LoopEnd loop_end { r#loop: LoopId, stmt: StmtId }
 
     /// `loop_bounds(loop, lower, upper, step)`: the bound expressions of a DO loop as source text, with named constants folded (PARAMETERs and variables that keep their DATA or initial value) (`step` is `1` when omitted).
-    LoopBounds loop_bounds { r#loop: i64, lower: String, upper: String, step: String }
+    LoopBounds loop_bounds { r#loop: LoopId, lower: String, upper: String, step: String }
 
     /// `loop_bound(loop, which, form)`: bound `which` (`lower`, `upper`, `step`) of a DO loop is the affine form `form`.
-    LoopBound loop_bound { r#loop: i64, which: String, form: i64 }
+    LoopBound loop_bound { r#loop: LoopId, which: String, form: FormId }
 
     /// `loop_trip(loop, trip)`: the DO loop runs exactly `trip` iterations (bounds and step are constants).
-    LoopTrip loop_trip { r#loop: i64, trip: i64 }
+    LoopTrip loop_trip { r#loop: LoopId, trip: i64 }
 
     /// `def(ref, stmt, var)`: reference `ref` in statement `stmt` may write variable `var` (scalar, array element or whole array).
-    Def def { r#ref: i64, stmt: i64, var: String }
+    Def def { r#ref: RefId, stmt: StmtId, var: String }
 
     /// `use(ref, stmt, var)`: reference `ref` in statement `stmt` reads variable `var` (scalar, array element or whole array).
-    Use r#use { r#ref: i64, stmt: i64, var: String }
+    Use r#use { r#ref: RefId, stmt: StmtId, var: String }
 
     /// `must_def(ref)`: definition `ref` certainly overwrites the whole variable (a scalar assignment, a DO variable, a READ item, an IOSTAT= variable, a CHARACTER scalar a WRITE writes into), so it kills earlier definitions; array elements, CALL arguments, EQUIVALENCEd names and what an I/O statement that may stop early (END=, ERR=, IOSTAT=) or an implied-DO list defines are only may-definitions.
-    MustDef must_def { r#ref: i64 }
+    MustDef must_def { r#ref: RefId }
 
     /// `ref_next(ref, next)`: `next` is the next reference (definition or use) to the same variable after `ref` in the same basic block, in execution order; the program-order fact that lets rules refine block-level dataflow to the points inside a block.
-    RefNext ref_next { r#ref: i64, next: i64 }
+    RefNext ref_next { r#ref: RefId, next: RefId }
 
     /// `chunk(chunk, entry, last)`: a run of consecutive basic blocks, from block `entry` to block `last` in id order, that control enters only at `entry` (never again from inside) and leaves for one block only (see `chunk_exit`); a fact of a variable the chunk never references crosses it whole. Chunk ids are negative (-1, -2, ...), never a block's id; chunks nest (`chunk_parent`).
     Chunk chunk { chunk: i64, entry: i64, last: i64 }
@@ -89,61 +93,61 @@ relations! {
     BlockChunk block_chunk { block: i64, chunk: i64 }
 
     /// `ref_pos(ref, line, col)`: where the variable's name of reference `ref` stands in the source.
-    RefPos ref_pos { r#ref: i64, line: i64, col: i64 }
+    RefPos ref_pos { r#ref: RefId, line: i64, col: i64 }
 
     /// `array_ref(ref, array, rank)`: reference `ref` is to one element of `array`, with `rank` subscripts.
-    ArrayRef array_ref { r#ref: i64, array: String, rank: i64 }
+    ArrayRef array_ref { r#ref: RefId, array: String, rank: i64 }
 
     /// `whole_array_ref(ref, array)`: reference `ref` names the whole `array` (an actual argument, an I/O item, an intrinsic's argument, a section, an element of an implied-DO list whose subscripts use its variables).
-    WholeArrayRef whole_array_ref { r#ref: i64, array: String }
+    WholeArrayRef whole_array_ref { r#ref: RefId, array: String }
 
     /// `subscript(ref, dim, form)`: subscript `dim` (1-based) of array reference `ref` is the affine form `form`.
-    Subscript subscript { r#ref: i64, dim: i64, form: i64 }
+    Subscript subscript { r#ref: RefId, dim: i64, form: FormId }
 
     /// `subscript_nonaffine(ref, dim, text)`: subscript `dim` of array reference `ref` is not affine (e.g. `A(IDX(I))`, `A(I*J)`); `text` is its source.
-    SubscriptNonaffine subscript_nonaffine { r#ref: i64, dim: i64, text: String }
+    SubscriptNonaffine subscript_nonaffine { r#ref: RefId, dim: i64, text: String }
 
     /// `subscript_use(ref)`: use `ref` is read to compute a subscript of an array element or a bound of an array section (`I` in `A(I+1)`, `J` in `A(B(J))`), not a value of the statement.
-    SubscriptUse subscript_use { r#ref: i64 }
+    SubscriptUse subscript_use { r#ref: RefId }
 
     /// `affine(form, constant)`: affine form `form` is `constant` plus the terms of `affine_loop` and `affine_var`.
-    Affine affine { form: i64, constant: i64 }
+    Affine affine { form: FormId, constant: i64 }
 
     /// `affine_loop(form, loop, coeff)`: affine form `form` has the term `coeff` x (DO variable of the enclosing loop `loop`).
-    AffineLoop affine_loop { form: i64, r#loop: i64, coeff: i64 }
+    AffineLoop affine_loop { form: FormId, r#loop: LoopId, coeff: i64 }
 
     /// `affine_var(form, var, coeff)`: affine form `form` has the term `coeff` x `var`, an integer scalar that is not the DO variable of an enclosing loop.
-    AffineVar affine_var { form: i64, var: String, coeff: i64 }
+    AffineVar affine_var { form: FormId, var: String, coeff: i64 }
 
     /// `assign_affine(stmt, form)`: the right-hand side of the scalar assignment `stmt` is the affine form `form`.
-    AssignAffine assign_affine { stmt: i64, form: i64 }
+    AssignAffine assign_affine { stmt: StmtId, form: FormId }
 
     /// `reduction_update(stmt, var, op)`: assignment `stmt` updates `var` (a scalar, or an element of array `var` with the same subscripts on both sides) as a reduction does: `var = var + e` or `- e` (op `+`), `var = var * e` (`*`), `var = MAX(var, e)` (`max`), `var = MIN(var, e)` (`min`), where `e` does not mention `var`.
-    ReductionUpdate reduction_update { stmt: i64, var: String, op: String }
+    ReductionUpdate reduction_update { stmt: StmtId, var: String, op: String }
 
     /// `minmax_test(stmt, var, op, value)`: statement `stmt` is an IF with one part (a logical IF, or a block IF without ELSE IF and ELSE) whose condition compares scalar `var` with `value` (folded source text not mentioning `var`): `value .GT. var` or `var .LT. value` (also GE, LE) is op `max`, the reverse `min`.
-    MinmaxTest minmax_test { stmt: i64, var: String, op: String, value: String }
+    MinmaxTest minmax_test { stmt: StmtId, var: String, op: String, value: String }
 
     /// `strict_test(stmt)`: the condition of the `minmax_test` `stmt` is a strict comparison (`.GT.`, `.LT.`): of equal values, the first one found is kept (with `.GE.`, `.LE.` the last one).
-    StrictTest strict_test { stmt: i64 }
+    StrictTest strict_test { stmt: StmtId }
 
     /// `guarded(stmt, test)`: statement `stmt` is in the part of the IF `test` (a `minmax_test`) that runs when its condition holds, directly (a statement nested in another construct there is guarded by that construct's statement only).
-    Guarded guarded { stmt: i64, test: i64 }
+    Guarded guarded { stmt: StmtId, test: StmtId }
 
     /// `copy_assign(stmt, var, value)`: the guarded assignment `stmt` gives scalar `var` the value of the expression `value` (folded source text).
-    CopyAssign copy_assign { stmt: i64, var: String, value: String }
+    CopyAssign copy_assign { stmt: StmtId, var: String, value: String }
 
     /// `cond(stmt, text)`: statement `stmt` branches on the condition `text` (block and logical IF, ELSE IF, DO WHILE, arithmetic IF).
-    Cond cond { stmt: i64, text: String }
+    Cond cond { stmt: StmtId, text: String }
 
     /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function); its actual arguments are both `def` and `use` references of the statement.
-    Call call { stmt: i64, callee: String }
+    Call call { stmt: StmtId, callee: String }
 
     /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`); READ items are `def`s, output items `use`s; a CHARACTER unit (an internal file) is a `use` of READ and a `def` of WRITE, other units and specifiers are `use`s, IOSTAT= a `def`, the variables INQUIRE sets (and IOMSG=, NEWUNIT=) possible `def`s, END=/ERR=/EOR= `cfg_edge`s.
-    Io io { stmt: i64, kind: String }
+    Io io { stmt: StmtId, kind: String }
 
     /// `opaque(stmt, reason)`: statement `stmt` is valid Fortran outside what the analyses model; rules must assume it reads and writes every variable it might.
-    Opaque opaque { stmt: i64, reason: String }
+    Opaque opaque { stmt: StmtId, reason: String }
 
     /// `var(unit, var, type, rank)`: a variable of the unit, declared or implicitly typed (`integer`, `real`, `double`, `complex`, `logical`, `character`); `rank` is 0 for scalars.
     Var var { unit: String, var: String, r#type: String, rank: i64 }
@@ -164,10 +168,10 @@ relations! {
     Storage storage { unit: String, var: String, object: String, offset: i64 }
 
     /// `storage_ref(ref, object)`: reference `ref` is to a name that shares storage object `object`: dataflow and dependences compare it with every reference to the object, as one variable.
-    StorageRef storage_ref { r#ref: i64, object: String }
+    StorageRef storage_ref { r#ref: RefId, object: String }
 
     /// `storage_address(ref, form)`: reference `ref` to a name sharing storage touches element number `form` (an affine form) of its storage object, counted in the elements of the object (whose names all have elements of one size); no row when that cannot be told (a whole array, a subscript that is not affine, names of different element sizes).
-    StorageAddress storage_address { r#ref: i64, form: i64 }
+    StorageAddress storage_address { r#ref: RefId, form: FormId }
 
     /// `saved(unit, var)`: `var` keeps its value between calls (SAVE or DATA).
     Saved saved { unit: String, var: String }
@@ -191,10 +195,10 @@ relations! {
     HpfDistribute hpf_distribute { unit: String, template: String, dim: i64, format: String, k: i64, onto: String }
 
     /// `hpf_independent(loop)`: the DO loop `loop` is asserted INDEPENDENT by the user (`!HPF$ INDEPENDENT` before it, or `!HPF$ INDEPENDENT (I, J)` before the directly nested DO loops of I and J).
-    HpfIndependent hpf_independent { r#loop: i64 }
+    HpfIndependent hpf_independent { r#loop: LoopId }
 
     /// `hpf_new(loop, var)`: the INDEPENDENT loop `loop` has `var` in its NEW clause: each iteration has its own `var`, so the assertion says nothing of dependences through it.
-    HpfNew hpf_new { r#loop: i64, var: String }
+    HpfNew hpf_new { r#loop: LoopId, var: String }
 
     /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`; `coincidence`: Ishida & Kanada's loop dependence information, which `kaiseki analyze` asks for).
     Request request { what: String }

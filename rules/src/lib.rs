@@ -22,6 +22,8 @@
 //!   tables); [`rows`]: interned `i64` rows; [`ops`]: the arithmetic and
 //!   aggregates both engines share; [`functors`]: the functor registry.
 //! - [`compare`]: both engines on the same facts, diffed.
+//! - [`kinds`]: what each id column numbers (references, statements,
+//!   loops...), from the input schemas through the rules.
 //!
 //! Invariants: both engines run the same checked program, number symbol
 //! constants the same way and call the same `ops` and functors, so they
@@ -36,6 +38,7 @@ pub mod dl;
 pub mod error;
 pub mod functors;
 mod interp;
+pub mod kinds;
 pub mod native;
 pub mod ops;
 pub mod program;

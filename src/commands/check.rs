@@ -1,22 +1,46 @@
-//! `kaiseki check`: parse and lower, print diagnostics, exit 0 when clean.
+//! `kaiseki check`: parse and lower, print diagnostics (as text on stderr,
+//! or as SARIF on stdout), exit 0 when clean.
 
+use crate::cli::CheckFormat;
 use crate::pipeline;
-use kaiseki_frontend::SourceOptions;
+use kaiseki_codegen::sarif;
+use kaiseki_frontend::{Diagnostic, SourceOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(files: &[PathBuf], opts: &SourceOptions) -> Result<ExitCode, String> {
-    let lowered = pipeline::lower_files(files, opts);
-    let units = lowered.program.units.len();
-    let stmts = lowered.facts.stmt.len();
-    eprintln!(
-        "{} file(s), {units} unit(s), {stmts} statement(s){}",
-        files.len(),
-        if lowered.had_errors {
-            ", with errors"
-        } else {
-            ""
+pub fn run(
+    files: &[PathBuf],
+    opts: &SourceOptions,
+    format: CheckFormat,
+) -> Result<ExitCode, String> {
+    let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
+    let (facts, lower_diags) = kaiseki_frontend::lower(&program);
+    diags.extend(lower_diags);
+    let had_errors = diags.iter().any(Diagnostic::is_error);
+    match format {
+        CheckFormat::Sarif => {
+            let findings: Vec<sarif::Finding> = diags
+                .iter()
+                .map(|d| sarif::Finding {
+                    error: d.is_error(),
+                    file: &d.path,
+                    line: d.line,
+                    col: d.col,
+                    message: &d.message,
+                })
+                .collect();
+            super::emit(&sarif::diagnostics(&findings))?;
         }
-    );
-    Ok(super::status(lowered.had_errors))
+        CheckFormat::Text => {
+            pipeline::report(&diags);
+            eprintln!(
+                "{} file(s), {} unit(s), {} statement(s){}",
+                files.len(),
+                program.units.len(),
+                facts.stmt.len(),
+                if had_errors { ", with errors" } else { "" }
+            );
+        }
+    }
+    Ok(super::status(had_errors))
 }

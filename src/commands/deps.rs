@@ -1,8 +1,8 @@
 //! `kaiseki deps`: the data dependence graph as a table, CSV or DOT.
 
-use crate::cli::TableFormat;
+use crate::cli::DepsFormat;
 use crate::{groups, pipeline};
-use kaiseki_codegen::deps;
+use kaiseki_codegen::{deps, sarif};
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
@@ -31,7 +31,7 @@ fn rules_for_deps(dir: &Path, relations: &[&str]) -> Result<kaiseki_rules::RuleP
 pub fn run(
     files: &[PathBuf],
     opts: &SourceOptions,
-    format: TableFormat,
+    format: DepsFormat,
     include: deps::Include,
     dot: bool,
     rules: Option<&Path>,
@@ -54,7 +54,7 @@ pub fn run(
     };
     // Groups in unit name order, a name's units in one group: each group's
     // rows, sorted, follow the previous group's.
-    let lower_diags = if !dot && format == TableFormat::Csv {
+    let lower_diags = if !dot && format == DepsFormat::Csv {
         // Each group's lines are written as soon as it and those before it
         // are done, and its relations freed: memory holds the program and
         // the groups in flight, however many rows come out.
@@ -85,9 +85,13 @@ pub fn run(
             .iter()
             .flat_map(|(facts, derived)| deps::dependence_rows(facts, derived, include))
             .collect();
-        let text = match dot {
-            true => deps::to_dot(&rows),
-            false => deps::to_table(&rows),
+        let text = match (dot, format) {
+            (true, _) => deps::to_dot(&rows),
+            (false, DepsFormat::Sarif) => {
+                let files = sarif::unit_files(analyzed.iter().map(|(facts, _)| facts));
+                sarif::dependences(&rows, |unit| files.get(unit).copied())
+            }
+            (false, _) => deps::to_table(&rows),
         };
         super::emit_parts(&[text])?;
         // The process ends after this command: freeing the million rows of

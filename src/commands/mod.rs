@@ -14,7 +14,11 @@ use std::process::ExitCode;
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Check { files, input } => check::run(&files, &input.0),
+        Command::Check {
+            files,
+            format,
+            input,
+        } => check::run(&files, &input.0, format),
         Command::Facts {
             files,
             output,
@@ -90,6 +94,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             file,
             body,
             format,
+            raw,
             rules,
             jobs,
             input,
@@ -97,7 +102,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &file,
             &input.0,
             &body,
-            format,
+            format.into(),
+            raw,
             rules.rules.as_deref(),
             jobs.threads(),
         ),

@@ -1,8 +1,10 @@
 //! `kaiseki query`: evaluate a rule body over the facts and the derived
-//! relations and print the bindings of its named variables.
+//! relations and print the bindings of its named variables, ids shown as
+//! the reader knows them (`X@6:7`, `DO I@5`) unless `--raw`.
 
-use crate::cli::TableFormat;
-use crate::pipeline;
+use crate::pipeline::{self, QueryError};
+use kaiseki_codegen::answers::{Answers, Format};
+use kaiseki_codegen::names::Names;
 use kaiseki_frontend::SourceOptions;
 use std::path::Path;
 use std::process::ExitCode;
@@ -11,28 +13,42 @@ pub fn run(
     file: &Path,
     opts: &SourceOptions,
     body: &str,
-    format: TableFormat,
+    format: Format,
+    raw: bool,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
+    let query = match pipeline::compile_query(body, rules) {
+        Ok(q) => q,
+        Err(e) => return Ok(query_error(e)),
+    };
     let (program, mut diags) = kaiseki_frontend::parse_files(&[file], opts);
-    let (result, lower_diags) = pipeline::query(&program, jobs, body, rules)?;
+    let (table, facts, lower_diags) = pipeline::run_query(&program, jobs, &query)?;
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
-    let header: Vec<&str> = result.columns.iter().map(|(n, _)| n.as_str()).collect();
-    let rows: Vec<Vec<String>> = result
-        .rows
-        .iter()
-        .map(|r| r.iter().map(|v| v.to_string()).collect())
-        .collect();
-    match format {
-        TableFormat::Table => super::emit(&kaiseki_codegen::table::render(&header, &rows))?,
-        TableFormat::Csv => {
-            let mut out = Vec::new();
-            kaiseki_facts::write_table(&result, kaiseki_facts::Format::Csv, &mut out)
-                .map_err(|e| e.to_string())?;
-            super::emit(&String::from_utf8_lossy(&out))?;
+    let names = (!raw).then(|| Names::new(&facts));
+    let answers = Answers {
+        table: &table,
+        kinds: &query.kinds,
+        names: names.as_ref(),
+    };
+    super::emit(&answers.render(format))?;
+    Ok(super::status(had_errors))
+}
+
+/// Prints why a query did not compile: a wrong body is a usage error
+/// (exit 2), reported as the rule files' errors are.
+fn query_error(e: QueryError) -> ExitCode {
+    match e {
+        QueryError::Body(diags) => {
+            for d in &diags {
+                eprintln!("{d}");
+            }
+            ExitCode::from(2)
+        }
+        QueryError::Rules(message) => {
+            eprintln!("kaiseki: error: {message}");
+            ExitCode::from(1)
         }
     }
-    Ok(super::status(had_errors))
 }

@@ -103,8 +103,10 @@ pub(crate) fn evaluate(
         }
     }
     let is_known = |r: &usize| known.get(*r).copied().unwrap_or(false);
+    let needed = needed(p, wanted, known);
     for stratum in &p.strata {
-        if !stratum.relations.is_empty() && stratum.relations.iter().all(is_known) {
+        let skip = |r: &usize| is_known(r) || !needed[*r];
+        if !stratum.relations.is_empty() && stratum.relations.iter().all(skip) {
             continue;
         }
         evaluate_stratum(p, stratum, &mut stores, calls);
@@ -122,6 +124,30 @@ pub(crate) fn evaluate(
             rows
         })
         .collect()
+}
+
+/// The relations the wanted ones are derived from (themselves included),
+/// not looking past `known` ones: a stratum none of them is in need not
+/// run (a query reading one relation costs that relation's rules only).
+fn needed(p: &Program, wanted: &[bool], known: &[bool]) -> Vec<bool> {
+    let mut needed: Vec<bool> = (0..p.relations.len())
+        .map(|r| wanted.get(r).copied().unwrap_or(false))
+        .collect();
+    let mut todo: Vec<usize> = (0..needed.len()).filter(|r| needed[*r]).collect();
+    while let Some(r) = todo.pop() {
+        if known.get(r).copied().unwrap_or(false) {
+            continue;
+        }
+        for rule in p.rules.iter().filter(|rule| rule.head == r) {
+            for (read, _) in rule.body.iter().filter_map(|l| l.kind.reads()) {
+                if !needed[read] {
+                    needed[read] = true;
+                    todo.push(read);
+                }
+            }
+        }
+    }
+    needed
 }
 
 /// A planned rule: its head, its register count and its operations.

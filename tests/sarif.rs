@@ -1,0 +1,101 @@
+//! `deps --format sarif` and `check --format sarif` write SARIF 2.1.0 that
+//! the OASIS schema (`tests/fixtures/sarif-schema-2.1.0.json`) accepts,
+//! with one result per dependence row or diagnostic, placed where the
+//! CSV and the text diagnostics place them. Python's `jsonschema` validates
+//! (`.ci/run` installs it).
+
+mod common;
+
+use common::{deps_csv, example_files, kaiseki, kaiseki_ok, scratch_dir};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+/// Validates the logs; one line per result: `rule level file:line:col related...`.
+fn validated(logs: &[&Path]) -> Vec<String> {
+    let out = Command::new("python3")
+        .arg(format!("{FIXTURES}/sarif_check.py"))
+        .arg(format!("{FIXTURES}/sarif-schema-2.1.0.json"))
+        .args(logs)
+        .output()
+        .expect("python3 runs (with the jsonschema package: pip install jsonschema)");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the SARIF logs are not valid:\n{stderr}"
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn deps_sarif_is_valid_and_has_one_result_per_row() {
+    let dir = scratch_dir("sarif_deps");
+    for (i, path) in example_files().iter().enumerate() {
+        let file = path.to_str().expect("utf-8 path");
+        let sarif = kaiseki_ok(["deps", file, "--format", "sarif"]);
+        let log = dir.join(format!("{i}.sarif"));
+        std::fs::write(&log, &sarif).expect("write");
+        let results: BTreeSet<String> = validated(&[&log]).into_iter().collect();
+        let expected: BTreeSet<String> = deps_csv(path)
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} note {file}:{}:{} {file}:{}:{}",
+                    r.kind, r.dst.0, r.dst.1, r.src.0, r.src.1
+                )
+            })
+            .collect();
+        assert!(!expected.is_empty(), "{file} has dependences");
+        assert_eq!(results, expected, "{file}");
+    }
+}
+
+#[test]
+fn check_sarif_is_valid_and_places_every_diagnostic() {
+    let dir = scratch_dir("sarif_check");
+    let bad = dir.join("bad.f");
+    std::fs::write(
+        &bad,
+        "      PROGRAM P\n      X = (1\n      ENTRY E\n      END\n",
+    )
+    .expect("write");
+    let file = bad.to_str().expect("utf-8 path");
+    let out = kaiseki(["check", file, "--format", "sarif"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    let log = dir.join("bad.sarif");
+    std::fs::write(&log, &out.stdout).expect("write");
+    let results = validated(&[&log]);
+    // The same places as the text diagnostics.
+    let text = kaiseki(["check", file]);
+    let placed: Vec<String> = text
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(|l| {
+            let (place, rest) = l.split_once(": ").expect("file:line:col: level");
+            let level = rest.split(':').next().expect("level");
+            format!("{level} {level} {place}")
+        })
+        .collect();
+    assert!(
+        placed.iter().any(|p| p.starts_with("error")),
+        "{}",
+        text.stderr
+    );
+    assert_eq!(results, placed);
+    // A clean file: a valid log without results, exit 0.
+    let clean = dir.join("clean.sarif");
+    let ok = kaiseki_ok([
+        "check",
+        example_files()[0].to_str().expect("utf-8"),
+        "--format",
+        "sarif",
+    ]);
+    std::fs::write(&clean, ok).expect("write");
+    assert!(validated(&[&clean]).is_empty());
+}
