@@ -5,6 +5,7 @@ pub mod deps;
 pub mod openmp;
 pub mod parallel;
 pub mod table;
+pub mod unroll;
 
 use kaiseki_facts::Value;
 
