@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn program(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/unroll").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/unroll")
+        .join(name)
 }
 
 /// The CSV rows by nest line: loops, factors, body_ops, cycles,
@@ -33,7 +35,10 @@ fn nests(path: &Path, extra: &[&str]) -> BTreeMap<i64, [String; 8]> {
     lines
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            (f[1].parse().unwrap(), std::array::from_fn(|i| f[2 + i].to_string()))
+            (
+                f[1].parse().unwrap(),
+                std::array::from_fn(|i| f[2 + i].to_string()),
+            )
         })
         .collect()
 }
@@ -118,15 +123,42 @@ fn grid(path: &Path, line: i64) -> BTreeMap<Vec<i64>, (f64, bool)> {
 
 /// Fig. 11 (kernel 21): rows (k3, k2), columns k1 = 1..8.
 const FIG11: [((i64, i64), [f64; 8]); 9] = [
-    ((1, 1), [0.143, 0.222, 0.273, 0.308, 0.333, 0.353, 0.368, 0.381]),
-    ((1, 2), [0.286, 0.444, 0.545, 0.615, 0.667, 0.706, 0.737, 0.762]),
-    ((2, 2), [0.571, 0.889, 1.091, 1.143, 1.176, 1.200, 1.217, 1.231]),
-    ((2, 3), [0.828, 1.043, 1.143, 1.200, 1.237, 1.263, 1.282, 1.297]),
-    ((3, 3), [0.857, 1.091, 1.200, 1.263, 1.304, 1.333, 1.355, 1.371]),
-    ((3, 4), [0.873, 1.116, 1.231, 1.297, 1.341, 1.373, 1.394, 1.412]),
-    ((4, 4), [0.889, 1.143, 1.263, 1.333, 1.379, 1.412, 1.436, 1.455]),
-    ((4, 5), [0.899, 1.159, 1.283, 1.356, 1.404, 1.437, 1.462, 1.481]),
-    ((5, 5), [0.909, 1.176, 1.304, 1.379, 1.429, 1.463, 1.489, 1.509]),
+    (
+        (1, 1),
+        [0.143, 0.222, 0.273, 0.308, 0.333, 0.353, 0.368, 0.381],
+    ),
+    (
+        (1, 2),
+        [0.286, 0.444, 0.545, 0.615, 0.667, 0.706, 0.737, 0.762],
+    ),
+    (
+        (2, 2),
+        [0.571, 0.889, 1.091, 1.143, 1.176, 1.200, 1.217, 1.231],
+    ),
+    (
+        (2, 3),
+        [0.828, 1.043, 1.143, 1.200, 1.237, 1.263, 1.282, 1.297],
+    ),
+    (
+        (3, 3),
+        [0.857, 1.091, 1.200, 1.263, 1.304, 1.333, 1.355, 1.371],
+    ),
+    (
+        (3, 4),
+        [0.873, 1.116, 1.231, 1.297, 1.341, 1.373, 1.394, 1.412],
+    ),
+    (
+        (4, 4),
+        [0.889, 1.143, 1.263, 1.333, 1.379, 1.412, 1.436, 1.455],
+    ),
+    (
+        (4, 5),
+        [0.899, 1.159, 1.283, 1.356, 1.404, 1.437, 1.462, 1.481],
+    ),
+    (
+        (5, 5),
+        [0.909, 1.176, 1.304, 1.379, 1.429, 1.463, 1.489, 1.509],
+    ),
 ];
 
 /// Fig. 13 (kernel 23): rows k2 = 1..8, columns k1 = 1..8.
@@ -149,7 +181,11 @@ fn figure_11_cell_by_cell() {
         for (i, want) in row.into_iter().enumerate() {
             let (got, _) = g[&vec![i as i64 + 1, k2, k3]];
             // Within the figure's rounding; the brief asks 5%.
-            assert!((got - want).abs() / want < 0.005, "k=({},{k2},{k3}): {got} vs {want}", i + 1);
+            assert!(
+                (got - want).abs() / want < 0.005,
+                "k=({},{k2},{k3}): {got} vs {want}",
+                i + 1
+            );
         }
     }
     // The search's point is the first saturated one on its path.
@@ -162,7 +198,12 @@ fn figure_13_cell_by_cell() {
     for (k2, row) in FIG13.iter().enumerate() {
         for (k1, &want) in row.iter().enumerate() {
             let (got, _) = g[&vec![k1 as i64 + 1, k2 as i64 + 1]];
-            assert!((got - want).abs() / want < 0.01, "k=({},{}): {got} vs {want}", k1 + 1, k2 + 1);
+            assert!(
+                (got - want).abs() / want < 0.01,
+                "k=({},{}): {got} vs {want}",
+                k1 + 1,
+                k2 + 1
+            );
         }
     }
     assert!(g[&vec![5, 5]].1 && !g[&vec![4, 5]].1 && !g[&vec![5, 4]].1);
@@ -177,8 +218,14 @@ fn blocked_nests_say_why() {
         assert_eq!(rows[&line][7], "not-permutable", "nest {line}");
     }
     let table = kaiseki_ok(["unroll", &path.display().to_string()]);
-    assert!(table.contains("flow dependence on A from line 12 to line 12 direction <;>"), "{table}");
-    assert!(table.contains("scalar S carries a value across iterations of the loop on line 16"), "{table}");
+    assert!(
+        table.contains("flow dependence on A from line 12 to line 12 direction <;>"),
+        "{table}"
+    );
+    assert!(
+        table.contains("scalar S carries a value across iterations of the loop on line 16"),
+        "{table}"
+    );
     assert!(table.contains("print statement on line 22"), "{table}");
 }
 
@@ -195,11 +242,31 @@ fn machine_file_changes_the_estimate_and_bad_files_are_reported() {
     assert_ne!(default[1], wider[1]);
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "issue = 4\nlatency_fp = two\n").unwrap();
-    let out = kaiseki(["unroll", &path.display().to_string(), "--machine", &bad.display().to_string()]);
+    let out = kaiseki([
+        "unroll",
+        &path.display().to_string(),
+        "--machine",
+        &bad.display().to_string(),
+    ]);
     assert_ne!(out.code, Some(0));
-    assert!(out.stderr.contains("bad.toml:2:14: error: `two` is not an integer"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("bad.toml:2:14: error: `two` is not an integer"),
+        "{}",
+        out.stderr
+    );
     let unknown = dir.join("unknown.toml");
     std::fs::write(&unknown, "width = 4\n").unwrap();
-    let out = kaiseki(["unroll", &path.display().to_string(), "--machine", &unknown.display().to_string()]);
-    assert!(out.stderr.contains("unknown.toml:1:1: error: unknown machine parameter `width`"), "{}", out.stderr);
+    let out = kaiseki([
+        "unroll",
+        &path.display().to_string(),
+        "--machine",
+        &unknown.display().to_string(),
+    ]);
+    assert!(
+        out.stderr
+            .contains("unknown.toml:1:1: error: unknown machine parameter `width`"),
+        "{}",
+        out.stderr
+    );
 }

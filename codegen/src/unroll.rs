@@ -26,7 +26,12 @@ pub const CSV_HEADER: [&str; 10] = [
 pub const GRID_HEADER: [&str; 5] = ["unit", "nest_line", "k", "perf", "saturated"];
 
 /// The derived relations the rows are built from.
-pub const RELATIONS: &[&str] = &["unroll_band", "unroll_blocked", "unroll_model", "unroll_choice"];
+pub const RELATIONS: &[&str] = &[
+    "unroll_band",
+    "unroll_blocked",
+    "unroll_model",
+    "unroll_choice",
+];
 
 /// One nest: where it is, its band, the model and the decision.
 #[derive(Clone, Debug, Default, PartialEq, PartialOrd, Eq, Ord)]
@@ -64,18 +69,26 @@ pub fn rows(facts: &FactBase, derived: &[Table]) -> Vec<UnrollRow> {
     let mut out: BTreeMap<i64, UnrollRow> = BTreeMap::new();
     let mut bands: BTreeMap<i64, BTreeMap<i64, i64>> = BTreeMap::new();
     for r in rows_of(derived, "unroll_band") {
-        bands.entry(num(&r[0])).or_default().insert(num(&r[2]), num(&r[1]));
+        bands
+            .entry(num(&r[0]))
+            .or_default()
+            .insert(num(&r[2]), num(&r[1]));
     }
     for r in rows_of(derived, "unroll_choice") {
         let nest = num(&r[0]);
         let Some(&(unit, line)) = line_of.get(&nest) else {
             continue;
         };
-        let ids: Vec<i64> = bands.get(&nest).map_or(vec![nest], |b| b.values().copied().collect());
+        let ids: Vec<i64> = bands
+            .get(&nest)
+            .map_or(vec![nest], |b| b.values().copied().collect());
         let row = out.entry(nest).or_default();
         row.unit = unit.to_string();
         row.nest_line = line;
-        row.loops = ids.iter().map(|id| line_of.get(id).map_or(0, |l| l.1)).collect();
+        row.loops = ids
+            .iter()
+            .map(|id| line_of.get(id).map_or(0, |l| l.1))
+            .collect();
         row.loop_ids = ids;
         row.factors = sym(&r[1]).to_string();
         row.perf = sym(&r[2]).to_string();
@@ -173,7 +186,11 @@ pub fn grid_table(cells: &[GridCell]) -> String {
         .iter()
         .map(|c| {
             let mut v = grid_cells(c);
-            v[4] = if c.saturated { "*".into() } else { String::new() };
+            v[4] = if c.saturated {
+                "*".into()
+            } else {
+                String::new()
+            };
             v
         })
         .collect();

@@ -110,7 +110,10 @@ pub fn report(
 pub fn grid(rows: &[UnrollRow], size: u16, machine: &Machine) -> Vec<GridCell> {
     let mut cells = Vec::new();
     for r in rows {
-        let record = format!("{}|{}|{}|{}", r.body_ops, r.cycles, r.path_growth, r.removed);
+        let record = format!(
+            "{}|{}|{}|{}",
+            r.body_ops, r.cycles, r.path_growth, r.removed
+        );
         let Some(model) = parse_model(&record) else {
             continue;
         };

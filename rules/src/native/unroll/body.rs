@@ -195,7 +195,13 @@ impl Body {
     }
 
     /// When the result of node `a` can be used.
-    pub fn available(&self, m: &Machine, ready: &HashMap<usize, i64>, start: &[i64], a: usize) -> i64 {
+    pub fn available(
+        &self,
+        m: &Machine,
+        ready: &HashMap<usize, i64>,
+        start: &[i64],
+        a: usize,
+    ) -> i64 {
         ready
             .get(&a)
             .copied()
@@ -355,7 +361,8 @@ impl Builder<'_> {
                 }
                 // A load of the array: pending stores to it stay.
                 let array = kind.array().map(str::to_string);
-                self.pending.retain(|(k, _)| k.array().map(str::to_string) != array);
+                self.pending
+                    .retain(|(k, _)| k.array().map(str::to_string) != array);
                 let n = self.push(Op::Load, vec![], Some(r));
                 self.elements.push((kind.clone(), n));
                 self.body.value_of.insert(r, n);
@@ -380,7 +387,8 @@ impl Builder<'_> {
                 let value = self.node(v);
                 // A store may change any element of the array it does
                 // not surely miss.
-                self.elements.retain(|(k, _)| k.array() != kind.array() || k.surely_apart(&kind));
+                self.elements
+                    .retain(|(k, _)| k.array() != kind.array() || k.surely_apart(&kind));
                 if let Some(i) = self.pending.iter().position(|(k, _)| *k == kind) {
                     let (_, old) = self.pending.remove(i);
                     self.body.nodes[old].live = false;

@@ -106,7 +106,9 @@ impl FromStr for Machine {
     fn from_str(s: &str) -> Result<Machine, String> {
         let mut m = Machine::default();
         for part in s.split(';').filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').ok_or(format!("bad parameter `{part}`"))?;
+            let (k, v) = part
+                .split_once('=')
+                .ok_or(format!("bad parameter `{part}`"))?;
             let v: i64 = v.parse().map_err(|_| format!("bad value in `{part}`"))?;
             m.set(k, v)?;
         }

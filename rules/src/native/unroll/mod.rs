@@ -154,7 +154,13 @@ fn numbers(s: &str) -> Vec<f64> {
 /// returns it, from the packs of `rules/dl/unroll.dl`: `loops` `id;id`,
 /// `stmts` `target=tree&...`, `refs` `id=NAME|nf|nf&...`, `shifts`
 /// `src:dst:pos:d&...`. None when a pack is malformed.
-pub fn model_record(loops: &str, stmts: &str, refs: &str, shifts: &str, machine: &str) -> Option<String> {
+pub fn model_record(
+    loops: &str,
+    stmts: &str,
+    refs: &str,
+    shifts: &str,
+    machine: &str,
+) -> Option<String> {
     let m: Machine = machine.parse().ok()?;
     let loops: Vec<i64> = loops
         .split(';')
@@ -164,18 +170,27 @@ pub fn model_record(loops: &str, stmts: &str, refs: &str, shifts: &str, machine:
     let stmts: Vec<(i64, &str)> = stmts
         .split('&')
         .filter(|p| !p.is_empty())
-        .map(|p| p.split_once('=').and_then(|(t, tree)| Some((t.parse().ok()?, tree))))
+        .map(|p| {
+            p.split_once('=')
+                .and_then(|(t, tree)| Some((t.parse().ok()?, tree)))
+        })
         .collect::<Option<_>>()?;
     let refs: HashMap<i64, RefKind> = refs
         .split('&')
         .filter(|p| !p.is_empty())
-        .map(|p| p.split_once('=').and_then(|(r, k)| Some((r.parse().ok()?, RefKind::parse(k)))))
+        .map(|p| {
+            p.split_once('=')
+                .and_then(|(r, k)| Some((r.parse().ok()?, RefKind::parse(k))))
+        })
         .collect::<Option<_>>()?;
     let shifts: Vec<Shift> = shifts
         .split('&')
         .filter(|p| !p.is_empty())
         .map(|p| {
-            let f: Vec<i64> = p.split(':').map(|x| x.parse().ok()).collect::<Option<_>>()?;
+            let f: Vec<i64> = p
+                .split(':')
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?;
             match f[..] {
                 [src, dst, pos, d] => Some(Shift {
                     src,
@@ -219,5 +234,10 @@ pub fn search_record(model: &str, caps: &str, machine: &str) -> Option<String> {
     let caps: Vec<i64> = numbers(caps).iter().map(|&c| c as i64).collect();
     let (k, stop) = md.search(&caps, &m);
     let ks: Vec<String> = k.iter().map(i64::to_string).collect();
-    Some(format!("{}|{}|{}", ks.join(";"), num(md.perf(&k, &m)), stop.name()))
+    Some(format!(
+        "{}|{}|{}",
+        ks.join(";"),
+        num(md.perf(&k, &m)),
+        stop.name()
+    ))
 }

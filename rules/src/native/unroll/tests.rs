@@ -28,8 +28,14 @@ fn kernel23() -> Model {
 #[test]
 fn table_2_vectors_and_why_the_search_stops() {
     let m = Machine::default();
-    assert_eq!(kernel21().search(&[0, 0, 0], &m), (vec![3, 2, 2], Stop::Saturated));
-    assert_eq!(kernel23().search(&[0, 0], &m), (vec![5, 5], Stop::Saturated));
+    assert_eq!(
+        kernel21().search(&[0, 0, 0], &m),
+        (vec![3, 2, 2], Stop::Saturated)
+    );
+    assert_eq!(
+        kernel23().search(&[0, 0], &m),
+        (vec![5, 5], Stop::Saturated)
+    );
     // Kernel 4: a tie at (1,1) goes to the smaller body; the trip count
     // (3) caps k_1.
     let k4 = Model {
@@ -69,7 +75,10 @@ fn table_2_vectors_and_why_the_search_stops() {
         icache_bytes: 8 * 40,
         ..m
     };
-    assert_eq!(kernel23().search(&[0, 0], &small), (vec![2, 1], Stop::Cache));
+    assert_eq!(
+        kernel23().search(&[0, 0], &small),
+        (vec![2, 1], Stop::Cache)
+    );
 }
 
 /// Fig. 1 of the paper: `D(I) = D(I) + A(I,J) * (B(J) + C(J))`, I outer
@@ -94,8 +103,18 @@ fn figure_1_body_and_parameters() {
     let refs = fig1_refs();
     // Flow and output on D(I) along J (position 2) at distance 1.
     let shifts = [
-        Shift { src: 5, dst: 1, pos: 1, d: 1 },
-        Shift { src: 5, dst: 5, pos: 1, d: 1 },
+        Shift {
+            src: 5,
+            dst: 1,
+            pos: 1,
+            d: 1,
+        },
+        Shift {
+            src: 5,
+            dst: 5,
+            pos: 1,
+            d: 1,
+        },
     ];
     let md = model(&[1, 2], &[(5, FIG1)], &refs, &shifts, &Machine::default());
     // 4 loads, 3 operations, 1 store; load, add, multiply, add, store.
