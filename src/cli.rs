@@ -130,6 +130,28 @@ pub enum Command {
         #[command(flatten)]
         input: InputArgs,
     },
+    /// Choose unroll factors for every loop nest (Koseki, Komatsu & Fukazawa): unroll-and-jam estimate and search.
+    #[command(
+        after_help = "Examples:\n  kaiseki unroll prog.f\n  kaiseki unroll prog.f --format csv --machine vliw.toml\n  kaiseki unroll prog.f --grid 8            # P(k) for every k up to 8 per loop\n\nA machine file holds `name = integer` lines: issue, issue_cycles, latency_fp, latency_load,\nlatency_store, latency_int, instruction_bits, icache_bytes (default: the paper's VLIW)."
+    )]
+    Unroll {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+        format: TableFormat,
+        /// A machine file (`name = integer` lines) over the paper's VLIW.
+        #[arg(long)]
+        machine: Option<PathBuf>,
+        /// Print P(k) for every unroll vector with factors up to K instead.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=64))]
+        grid: Option<u16>,
+        #[command(flatten)]
+        rules: RulesArg,
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[command(flatten)]
+        input: InputArgs,
+    },
     /// Evaluate a rule body against the facts and derived relations; print the bindings.
     #[command(
         after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv\n  kaiseki query prog.f 'dependence(K, S, D, C, _)' --format json\n  kaiseki query prog.f 'flow(D, U, _)' --raw          # ids as numbers\n  kaiseki query prog.f 'flow(D, U, _)' --jobs 1       # one thread\n\nIds print as the reader knows them: a reference X@6:7 (variable, line:col), a\nstatement 6:7, a loop DO I@5 (its DO line), a block B@6:7, an affine form 2*I+1.\nA wrong body is reported at <query>:1:col with a caret, exit status 2."

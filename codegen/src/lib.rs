@@ -9,6 +9,7 @@ pub mod openmp;
 pub mod parallel;
 pub mod sarif;
 pub mod table;
+pub mod unroll;
 
 use kaiseki_facts::Value;
 

@@ -200,6 +200,12 @@ relations! {
     /// `hpf_new(loop, var)`: the INDEPENDENT loop `loop` has `var` in its NEW clause: each iteration has its own `var`, so the assertion says nothing of dependences through it.
     HpfNew hpf_new { r#loop: LoopId, var: String }
 
-    /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`; `coincidence`: Ishida & Kanada's loop dependence information, which `kaiseki analyze` asks for).
+    /// `assign_tree(stmt, target, tree)`: the assignment `stmt` defines reference `target` with the value of `tree`, its right-hand side as operations in prefix form: `(op.class operand ...)`, where `op` is `add`, `sub`, `mul`, `div`, `pow`, `neg`, `cvt` (a type conversion) or an intrinsic's name, `class` is `f` (floating point, complex) or `i` (integer, logical), and an operand is an operation, `r12` (use reference 12: a scalar or an array element), `k` (a constant) or `?` (what the model does not know: a function call, a character or relational operation); an integer operand of a floating-point operation is converted first (`(cvt.f r3)`). The instruction-level view of a loop body that unrolling estimates read (`rules/dl/unroll.dl`).
+    AssignTree assign_tree { stmt: i64, target: i64, tree: String }
+
+    /// `machine(param, value)`: a parameter of the target machine that `kaiseki unroll` estimates for (`issue`: operations issued a cycle; `latency_fp`, `latency_load`, `latency_store`, `latency_int`: cycles until a result of that class can be used; `issue_cycles`: cycles an operation holds its slot; `instruction_bits`; `icache_bytes`).
+    Machine machine { param: String, value: i64 }
+
+    /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`; `coincidence`: Ishida & Kanada's loop dependence information, which `kaiseki analyze` asks for; `unroll`: the unroll factors of `kaiseki unroll`).
     Request request { what: String }
 }

@@ -7,6 +7,7 @@ mod facts;
 mod openmp;
 mod parallel;
 mod query;
+mod unroll;
 
 use crate::cli::{Cli, Command, FileFormat, Shape};
 use crate::synth;
@@ -89,6 +90,25 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &output,
             rules.rules.as_deref(),
             jobs.map_or_else(crate::groups::default_jobs, usize::from),
+        ),
+        Command::Unroll {
+            files,
+            format,
+            machine,
+            grid,
+            rules,
+            jobs,
+            input,
+        } => unroll::run(
+            &files,
+            &input.0,
+            &unroll::Options {
+                machine: machine.as_deref(),
+                format,
+                grid,
+                rules: rules.rules.as_deref(),
+                jobs: jobs.map_or_else(crate::groups::default_jobs, usize::from),
+            },
         ),
         Command::Query {
             file,

@@ -38,6 +38,7 @@ mod effects;
 mod hpf;
 mod io;
 mod loops;
+mod ops;
 mod reductions;
 mod refs;
 mod storage;

@@ -578,7 +578,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         let mut r = StmtRefs::default();
         self.read(&mut r, rhs);
         self.write(&mut r, lhs, true);
+        let first = self.g.next_ref;
         self.emit_refs(stmt, r);
+        self.assign_tree(stmt, first, rhs);
         self.reduction_shapes(stmt, lhs, rhs);
         let ExprKind::Var(name) = &lhs.kind else {
             return;

@@ -358,7 +358,64 @@ fn coincidence(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 }
 
 /// The subscript functors, registered by [`crate::FunctorRegistry::standard`].
+fn unroll_model(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let t: Vec<&str> = args.iter().map(text).collect();
+    super::unroll::model_record(t[0], t[1], t[2], t[3], t[4])
+        .map(Value::Symbol)
+        .into_iter()
+        .collect()
+}
+
+fn unroll_search(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    super::unroll::search_record(text(&args[0]), text(&args[1]), text(&args[2]))
+        .map(Value::Symbol)
+        .into_iter()
+        .collect()
+}
+
+/// `pos|d` (1-based position, distance or `*`) when exactly one component
+/// of a dependence's direction is not `=` and it is `<`; `*` when some
+/// component is `>` or `*` (the band is not fully permutable); nothing
+/// when every component is `=`.
+fn unroll_shift(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let dirs: Vec<&str> = text(&args[0]).split(';').collect();
+    let dists: Vec<&str> = text(&args[1]).split(';').collect();
+    if dirs.iter().any(|d| *d == ">" || *d == "*") {
+        return vec![Value::Symbol("*".into())];
+    }
+    let moved: Vec<usize> = (0..dirs.len()).filter(|&i| dirs[i] == "<").collect();
+    match moved[..] {
+        [i] => vec![Value::Symbol(format!(
+            "{}|{}",
+            i + 1,
+            dists.get(i).copied().unwrap_or("*")
+        ))],
+        _ => Vec::new(),
+    }
+}
+
 pub const FUNCTORS: &[FunctorSpec] = &[
+    FunctorSpec {
+        name: "unroll_model",
+        args: &[Symbol, Symbol, Symbol, Symbol, Symbol],
+        result: Symbol,
+        doc: "N|C|c_i;...|n_i;... of a nest: its band's loops, body statements, references, iteration dependences and the machine (rules/src/native/unroll).",
+        f: unroll_model,
+    },
+    FunctorSpec {
+        name: "unroll_search",
+        args: &[Symbol, Symbol, Symbol],
+        result: Symbol,
+        doc: "k_i;...|P|stop: the greedy search of seed 004, section 6, for a model, the loops' trip counts (0: unknown) and the machine.",
+        f: unroll_search,
+    },
+    FunctorSpec {
+        name: "unroll_shift",
+        args: &[Symbol, Symbol],
+        result: Symbol,
+        doc: "pos|distance when a dependence's direction moves along one loop only, * when it has > or * (not fully permutable).",
+        f: unroll_shift,
+    },
     FunctorSpec {
         name: "nf_num",
         args: &[Number],

@@ -38,6 +38,7 @@ pub mod pair;
 mod ranges;
 mod samples;
 pub mod symbolic;
+pub mod unroll;
 pub mod vectors;
 
 #[cfg(test)]

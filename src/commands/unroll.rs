@@ -1,0 +1,159 @@
+//! `kaiseki unroll`: per loop nest, the unroll vector of Koseki, Komatsu &
+//! Fukazawa (seed 004), the model behind it, and the P(k) grid
+//! (rules/dl/unroll.dl decides, codegen/src/unroll.rs prints).
+
+use crate::cli::TableFormat;
+use crate::{groups, pipeline};
+use kaiseki_codegen::unroll::{self, GridCell, UnrollRow};
+use kaiseki_facts::{FactBase, Table};
+use kaiseki_frontend::SourceOptions;
+use kaiseki_rules::native::unroll::machine::Machine;
+use kaiseki_rules::native::unroll::parse_model;
+use kaiseki_rules::Select;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The facts and the unrolling relations of one group of units.
+pub type Analyzed = (FactBase, Vec<Table>);
+
+/// What `kaiseki unroll` was asked for besides the report.
+pub struct Options<'a> {
+    pub machine: Option<&'a Path>,
+    pub format: TableFormat,
+    pub grid: Option<u16>,
+    pub rules: Option<&'a Path>,
+    pub jobs: usize,
+}
+
+/// The facts and the unrolling relations of each group of units, and
+/// whether any error was reported.
+pub fn analyze(
+    files: &[PathBuf],
+    opts: &SourceOptions,
+    machine: &Machine,
+    rules: Option<&Path>,
+    jobs: usize,
+) -> Result<(Vec<Analyzed>, bool), String> {
+    let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
+    let rules = rules.map(pipeline::load_rules).transpose()?;
+    let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
+        facts.request.push(kaiseki_facts::Request {
+            what: "unroll".into(),
+        });
+        for (param, value) in machine.params() {
+            facts.machine.push(kaiseki_facts::Machine {
+                param: param.to_string(),
+                value,
+            });
+        }
+        let derived =
+            pipeline::derive_with(&facts, rules.as_ref(), Select::Only(unroll::RELATIONS))?;
+        Ok((facts, derived))
+    })?;
+    diags.extend(lower_diags);
+    Ok((analyzed, pipeline::report(&diags)))
+}
+
+/// A machine file: `key = value` lines (TOML's integers), `#` comments,
+/// over the paper's machine. Errors name the file, line and column.
+pub fn read_machine(path: &Path) -> Result<Machine, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut m = Machine::default();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |col: usize, msg: String| {
+            format!(
+                "{}:{}:{}: error: {msg}\n  {raw}\n  {}^",
+                path.display(),
+                i + 1,
+                col + 1,
+                " ".repeat(col)
+            )
+        };
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(at(0, "expected `name = integer`".into()));
+        };
+        let col = key.len() + 1 + (value.len() - value.trim_start().len());
+        let value: i64 = value
+            .trim()
+            .replace('_', "")
+            .parse()
+            .map_err(|_| at(col, format!("`{}` is not an integer", value.trim())))?;
+        let key_col = key.len() - key.trim_start().len();
+        m.set(key.trim(), value).map_err(|e| at(key_col, e))?;
+    }
+    Ok(m)
+}
+
+/// The rows of every nest of `files`.
+pub fn report(
+    files: &[PathBuf],
+    opts: &SourceOptions,
+    machine: &Machine,
+    rules: Option<&Path>,
+    jobs: usize,
+) -> Result<(Vec<UnrollRow>, bool), String> {
+    let (analyzed, had_errors) = analyze(files, opts, machine, rules, jobs)?;
+    let mut rows: Vec<UnrollRow> = analyzed
+        .iter()
+        .flat_map(|(facts, derived)| unroll::rows(facts, derived))
+        .collect();
+    rows.sort();
+    Ok((rows, had_errors))
+}
+
+/// P(k) and saturation for every k with components 1..=size, per nest
+/// with a model.
+pub fn grid(rows: &[UnrollRow], size: u16, machine: &Machine) -> Vec<GridCell> {
+    let mut cells = Vec::new();
+    for r in rows {
+        let record = format!(
+            "{}|{}|{}|{}",
+            r.body_ops, r.cycles, r.path_growth, r.removed
+        );
+        let Some(model) = parse_model(&record) else {
+            continue;
+        };
+        let depth = r.loops.len();
+        let mut k = vec![1i64; depth];
+        loop {
+            cells.push(GridCell {
+                unit: r.unit.clone(),
+                nest_line: r.nest_line,
+                k: k.clone(),
+                perf: model.perf(&k, machine),
+                saturated: model.saturated(&k, machine),
+            });
+            // The next vector, the innermost loop fastest.
+            let Some(i) = (0..depth).rev().find(|&i| k[i] < i64::from(size)) else {
+                break;
+            };
+            k[i] += 1;
+            k[i + 1..].iter_mut().for_each(|x| *x = 1);
+        }
+    }
+    cells
+}
+
+pub fn run(files: &[PathBuf], opts: &SourceOptions, o: &Options) -> Result<ExitCode, String> {
+    // A bad machine file is bad input: its message, exit status 1.
+    let machine = match o.machine.map(read_machine).transpose() {
+        Ok(m) => m.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let (rows, had_errors) = report(files, opts, &machine, o.rules, o.jobs)?;
+    let text = match (o.grid, o.format) {
+        (Some(size), TableFormat::Csv) => unroll::grid_csv(&grid(&rows, size, &machine)),
+        (Some(size), TableFormat::Table) => unroll::grid_table(&grid(&rows, size, &machine)),
+        (None, TableFormat::Csv) => unroll::to_csv(&rows),
+        (None, TableFormat::Table) => unroll::to_table(&rows),
+    };
+    super::emit(&text)?;
+    Ok(super::status(had_errors))
+}
