@@ -1,6 +1,7 @@
 //! What kaiseki prints: reports, CSV contracts and Graphviz pictures built
 //! from the facts and the derived relations.
 
+pub mod comm;
 pub mod deps;
 pub mod openmp;
 pub mod parallel;

@@ -32,6 +32,7 @@ pub mod functors;
 pub mod linear;
 pub mod pair;
 mod ranges;
+pub mod sad;
 mod samples;
 pub mod symbolic;
 pub mod vectors;
