@@ -126,10 +126,13 @@ impl Holder {
         let Holder::Of { dim, num, off, den } = self else {
             return self.clone();
         };
-        let point = s.dims().and_then(|d| d.get(dim.checked_sub(1)?)).and_then(|d| match d {
-            Dim::Triplet(t) => t.as_point().cloned(),
-            _ => None,
-        });
+        let point = s
+            .dims()
+            .and_then(|d| d.get(dim.checked_sub(1)?))
+            .and_then(|d| match d {
+                Dim::Triplet(t) => t.as_point().cloned(),
+                _ => None,
+            });
         let at = point
             .and_then(|p| p.scale(*num)?.add_constant(*off))
             .and_then(|v| match (*den, v.as_constant()) {
@@ -137,7 +140,10 @@ impl Holder {
                 (d, Some(c)) if c % d == 0 => Some(Affine::constant(c / d)),
                 _ => None,
             });
-        at.map_or_else(|| self.clone(), |v| Holder::At(TripletText::new(&Dim::point(v))))
+        at.map_or_else(
+            || self.clone(),
+            |v| Holder::At(TripletText::new(&Dim::point(v))),
+        )
     }
 }
 
@@ -158,7 +164,10 @@ impl Mapping {
             ) => {
                 t1 == t2
                     && h1.len() == h2.len()
-                    && h1.iter().zip(h2).all(|(a, b)| a.on(s).within(&b.on(s), ctx))
+                    && h1
+                        .iter()
+                        .zip(h2)
+                        .all(|(a, b)| a.on(s).within(&b.on(s), ctx))
             }
             _ => false,
         }
@@ -566,7 +575,10 @@ impl std::str::FromStr for SadSet {
         if text == "{}" || text.is_empty() {
             return Ok(SadSet::default());
         }
-        text.split(" ; ").map(parse_item).collect::<Result<_, _>>().map(SadSet)
+        text.split(" ; ")
+            .map(parse_item)
+            .collect::<Result<_, _>>()
+            .map(SadSet)
     }
 }
 
@@ -580,7 +592,10 @@ fn parse_item(text: &str) -> Result<Sad, SadError> {
         }
         _ => (None, text),
     };
-    let rest = rest.strip_prefix('<').and_then(|r| r.strip_suffix('>')).ok_or_else(bad)?;
+    let rest = rest
+        .strip_prefix('<')
+        .and_then(|r| r.strip_suffix('>'))
+        .ok_or_else(bad)?;
     // The section ends at the first ", " outside parentheses.
     let mut depth = 0;
     let mut cut = None;
@@ -642,7 +657,10 @@ fn parse_holder(p: &str, f: &str) -> Option<Holder> {
     }
     let dim: usize = p.parse().ok()?;
     let (body, den) = match f.rsplit_once('/') {
-        Some((b, d)) => (b.trim_start_matches('(').trim_end_matches(')'), d.parse().ok()?),
+        Some((b, d)) => (
+            b.trim_start_matches('(').trim_end_matches(')'),
+            d.parse().ok()?,
+        ),
         None => (f, 1),
     };
     let a: Affine = body.parse().ok()?;

@@ -38,7 +38,9 @@ pub fn analyze_on_request(
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let rules = rules.map(pipeline::load_rules).transpose()?;
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
-        facts.request.push(kaiseki_facts::Request { what: what.into() });
+        facts
+            .request
+            .push(kaiseki_facts::Request { what: what.into() });
         let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(relations))?;
         Ok((facts, derived))
     })?;

@@ -9,26 +9,13 @@
 //! what symbolic bounds are compared under. A malformed argument gives no
 //! result (the rule does not fire).
 
+use super::functors::{number, text};
 use crate::functors::{FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
 use kaiseki_sections::sad::{Holder, Mapping, Sad, SadSet, TripletText};
 use kaiseki_sections::{Affine, Approx, Assumptions, Dim, Loop, Section};
 use std::collections::HashMap;
-
-fn number(v: &Value) -> i64 {
-    match v {
-        Value::Number(n) => *n,
-        Value::Symbol(_) => 0,
-    }
-}
-
-fn text(v: &Value) -> &str {
-    match v {
-        Value::Symbol(s) => s,
-        Value::Number(_) => "",
-    }
-}
 
 fn sym(s: impl ToString) -> Vec<Value> {
     vec![Value::Symbol(s.to_string())]
@@ -58,9 +45,7 @@ fn index(facts: &FactBase) -> Index {
         .collect();
     let mut add = |form: i64, name: &str, coeff: i64| {
         if let Some(slot) = forms.get_mut(&form) {
-            *slot = slot
-                .take()
-                .and_then(|f| f.add(&Affine::term(name, coeff)));
+            *slot = slot.take().and_then(|f| f.add(&Affine::term(name, coeff)));
         }
     };
     for t in &facts.affine_loop {
@@ -110,11 +95,7 @@ fn index(facts: &FactBase) -> Index {
         .iter()
         .map(|l| {
             let step = bound(l.r#loop, "step").and_then(|s| s.as_constant());
-            let lp = match (
-                bound(l.r#loop, "lower"),
-                bound(l.r#loop, "upper"),
-                step,
-            ) {
+            let lp = match (bound(l.r#loop, "lower"), bound(l.r#loop, "upper"), step) {
                 (Some(lo), Some(hi), Some(st)) if st != 0 && l.kind == "do" => {
                     Some(Loop::new(&l.var, lo, hi, st))
                 }
@@ -194,7 +175,8 @@ fn mode(v: &Value) -> Option<Approx> {
 fn sad_iterations(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let ix = idx(ctx);
     let l = number(&args[1]);
-    let (Some(s), Some(m), Some((Some(lp), parent))) = (set(&args[0]), mode(&args[2]), ix.loops.get(&l))
+    let (Some(s), Some(m), Some((Some(lp), parent))) =
+        (set(&args[0]), mode(&args[2]), ix.loops.get(&l))
     else {
         return match mode(&args[2]) {
             // A loop whose bounds are not affine: may widens to every element
@@ -289,7 +271,10 @@ fn section_of(t: &str) -> Option<(String, Section)> {
 fn single(a: &Affine) -> Option<(&str, i64, i64)> {
     let mut terms = a.terms();
     let (k, alpha) = terms.next()?;
-    terms.next().is_none().then_some((k, alpha, a.constant_part()))
+    terms
+        .next()
+        .is_none()
+        .then_some((k, alpha, a.constant_part()))
 }
 
 /// Gen of one right-hand-side reference (section 4.1, table 1): `<D^R,
@@ -339,7 +324,9 @@ fn sad_gen(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
                 // The other rows: the owner's position at this iteration.
                 sub.scale(*num)
                     .and_then(|x| x.add_constant(*off))
-                    .map_or(Holder::Unknown, |x| Holder::At(TripletText::new(&Dim::point(x))))
+                    .map_or(Holder::Unknown, |x| {
+                        Holder::At(TripletText::new(&Dim::point(x)))
+                    })
             }
             Holder::Of { .. } => Holder::Unknown,
             other => other.clone(),
@@ -360,7 +347,12 @@ fn sad_owner(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let dims: Vec<String> = owner
         .iter()
         .map(|h| match h {
-            Holder::Of { dim, num, off, den: 1 } => s
+            Holder::Of {
+                dim,
+                num,
+                off,
+                den: 1,
+            } => s
                 .dims()
                 .and_then(|d| d.get(dim - 1))
                 .and_then(|d| match d {
@@ -415,7 +407,11 @@ fn sad_overlap(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 fn overlap(s: &SadSet, o: &SadSet, a: &Assumptions) -> SadSet {
     let mut out = Vec::new();
     for x in s.items() {
-        for y in o.items().iter().filter(|y| y.array == x.array || y.array == "*") {
+        for y in o
+            .items()
+            .iter()
+            .filter(|y| y.array == x.array || y.array == "*")
+        {
             let m = kaiseki_sections::intersection(x.section(), y.section(), Approx::May, a);
             if kaiseki_sections::is_empty(&m.section, a) != kaiseki_sections::Answer::Yes {
                 out.push(Sad::new(&x.array, m.section, x.mapping.clone()));
@@ -453,7 +449,11 @@ fn sad_partial(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let split = |t: &str| -> Option<(String, Vec<String>)> {
         let (name, rest) = t.split_once('(')?;
-        let dims = rest.strip_suffix(')')?.split(", ").map(str::to_string).collect();
+        let dims = rest
+            .strip_suffix(')')?
+            .split(", ")
+            .map(str::to_string)
+            .collect();
         Some((name.to_string(), dims))
     };
     let (Some((t1, d1)), Some((t2, d2))) = (split(text(&args[1])), split(text(&args[2]))) else {
@@ -470,9 +470,10 @@ fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     }
     let unit = text(&args[0]);
     let collapsed = |d: usize| {
-        ctx.facts().hpf_distribute.iter().any(|r| {
-            r.unit == unit && r.template == t1 && r.dim == d as i64 + 1 && r.format == "*"
-        })
+        ctx.facts()
+            .hpf_distribute
+            .iter()
+            .any(|r| r.unit == unit && r.template == t1 && r.dim == d as i64 + 1 && r.format == "*")
     };
     sym(if differ.iter().all(|&d| collapsed(d)) {
         "real"
@@ -496,9 +497,7 @@ fn sad_sections(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 fn sad_position(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let (c, l) = (number(&args[1]), number(&args[2]));
     match text(&args[0]) {
-        "axis" => Affine::term("j", c)
-            .add_constant(l)
-            .map_or(vec![], sym),
+        "axis" => Affine::term("j", c).add_constant(l).map_or(vec![], sym),
         "constant" => sym(format!("={l}")),
         "replicated" => sym("*"),
         _ => sym("?"),
@@ -507,7 +506,9 @@ fn sad_position(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// Whether the set has no item: 1 or 0.
 fn sad_is_empty(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    set(&args[0]).map_or(vec![], |s| vec![Value::Number(i64::from(s.items().is_empty()))])
+    set(&args[0]).map_or(vec![], |s| {
+        vec![Value::Number(i64::from(s.items().is_empty()))]
+    })
 }
 
 /// The communication functors, registered by
