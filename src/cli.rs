@@ -9,7 +9,7 @@ use std::path::PathBuf;
     name = "kaiseki",
     version,
     about = "Dependence, subscript, parallelization, HPF communication and unrolling analyses of Fortran loop programs, on Datalog",
-    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki parallel prog.f\n  kaiseki openmp prog.f -o prog_omp.f\n  kaiseki analyze prog.f -o out/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
+    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki parallel prog.f\n  kaiseki openmp prog.f -o prog_omp.f\n  kaiseki comm prog.f90\n  kaiseki analyze prog.f -o out/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -102,6 +102,23 @@ pub enum Command {
         after_help = "Examples:\n  kaiseki parallel prog.f\n  kaiseki parallel prog.f --format csv > loops.csv\n\nVerdicts: parallel, parallel-with-transforms (the private, lastprivate, reductions and\ninductions columns say which), sequential (blockers: each carried dependence as\n`kind VAR src_line->dst_line`), excluded (I/O, calls, jumps out, STOP, DO WHILE)."
     )]
     Parallel {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+        format: TableFormat,
+        #[command(flatten)]
+        rules: RulesArg,
+        /// Threads: groups of program units are analyzed in parallel (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// List every read of an element another virtual processor owns (HPF owner-computes) and whether its transfer is redundant.
+    #[command(
+        after_help = "Examples:\n  kaiseki comm prog.f90\n  kaiseki comm prog.f90 --format csv > comm.csv\n\nVerdicts (Li & Harada): needed; complete (a copy fetched earlier is still valid);\nconditional (redundant when `condition` held); partial (only `send_section` must be\nsent, at the exit of line `send_at_line`); local (another virtual processor on the\nsame real one: they differ only along undistributed dimensions)."
+    )]
+    Comm {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = TableFormat::Table)]

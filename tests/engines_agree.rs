@@ -15,7 +15,7 @@ use std::path::Path;
 fn assert_agree(name: &str, facts: &FactBase) {
     // The analyses run on request too.
     let mut facts = facts.clone();
-    for what in ["parallel", "coincidence"] {
+    for what in ["parallel", "coincidence", "comm"] {
         facts
             .request
             .push(kaiseki_facts::Request { what: what.into() });

@@ -2,6 +2,7 @@
 //! from the facts and the derived relations.
 
 pub mod answers;
+pub mod comm;
 pub mod deps;
 pub mod json;
 pub mod names;

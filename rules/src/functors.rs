@@ -87,7 +87,11 @@ impl FunctorRegistry {
     /// unless told otherwise.
     pub fn standard() -> FunctorRegistry {
         let mut r = FunctorRegistry::new();
-        for spec in INTRINSICS.iter().chain(crate::native::functors::FUNCTORS) {
+        for spec in INTRINSICS
+            .iter()
+            .chain(crate::native::functors::FUNCTORS)
+            .chain(crate::native::sad::FUNCTORS)
+        {
             r.specs.insert(spec.name, *spec);
         }
         r

@@ -26,6 +26,7 @@ pub mod dim;
 pub mod enumerate;
 pub mod intersection;
 pub mod iterations;
+pub mod sad;
 pub mod section;
 mod span;
 pub mod subset;

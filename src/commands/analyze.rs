@@ -24,9 +24,10 @@ pub fn run(
     let select = if stats { Select::All } else { Select::Outputs };
     let (per_group, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
         // The loop dependence information of every tested pair and the
-        // parallelization are for reports like this one; `deps` does not
+        // parallelization and the communication sets are for reports like
+        // this one; `deps` does not
         // pay for them.
-        for what in ["coincidence", "parallel"] {
+        for what in ["coincidence", "parallel", "comm"] {
             facts
                 .request
                 .push(kaiseki_facts::Request { what: what.into() });

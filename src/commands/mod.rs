@@ -2,6 +2,7 @@
 
 mod analyze;
 mod check;
+mod comm;
 mod deps;
 mod facts;
 mod openmp;
@@ -72,6 +73,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             jobs,
             input,
         } => parallel::run(
+            &files,
+            &input.0,
+            format,
+            rules.rules.as_deref(),
+            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+        ),
+        Command::Comm {
+            files,
+            format,
+            rules,
+            jobs,
+            input,
+        } => comm::run(
             &files,
             &input.0,
             format,

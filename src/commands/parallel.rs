@@ -21,14 +21,27 @@ pub fn analyze(
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<(Vec<Analyzed>, bool), String> {
+    analyze_on_request(files, opts, rules, jobs, "parallel", parallel::RELATIONS)
+}
+
+/// The facts of each group of units with the relations `relations` of the
+/// analysis `what` asked for (`request(what)`), and whether any error was
+/// reported.
+pub fn analyze_on_request(
+    files: &[PathBuf],
+    opts: &SourceOptions,
+    rules: Option<&Path>,
+    jobs: usize,
+    what: &str,
+    relations: &[&str],
+) -> Result<(Vec<Analyzed>, bool), String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let rules = rules.map(pipeline::load_rules).transpose()?;
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
-        facts.request.push(kaiseki_facts::Request {
-            what: "parallel".into(),
-        });
-        let derived =
-            pipeline::derive_with(&facts, rules.as_ref(), Select::Only(parallel::RELATIONS))?;
+        facts
+            .request
+            .push(kaiseki_facts::Request { what: what.into() });
+        let derived = pipeline::derive_with(&facts, rules.as_ref(), Select::Only(relations))?;
         Ok((facts, derived))
     })?;
     diags.extend(lower_diags);

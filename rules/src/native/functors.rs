@@ -26,14 +26,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-fn number(v: &Value) -> i64 {
+/// A number argument (0 for a symbol).
+pub(super) fn number(v: &Value) -> i64 {
     match v {
         Value::Number(n) => *n,
         Value::Symbol(_) => 0,
     }
 }
 
-fn text(v: &Value) -> &str {
+/// A symbol argument (empty for a number).
+pub(super) fn text(v: &Value) -> &str {
     match v {
         Value::Symbol(s) => s,
         Value::Number(_) => "",

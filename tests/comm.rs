@@ -1,0 +1,292 @@
+//! HPF communication (Li & Harada, seed 000), end to end on the paper's
+//! examples (../shared/examples, EXPECTED.md): Gen and Kill of Example 3,
+//! the elimination phase of Table 2, the propagation phase of Table 3,
+//! the verdicts of Example 6 and the two-path partial redundancy of
+//! section 2.2, through `kaiseki analyze` and `kaiseki comm`. Sets are
+//! compared with the paper's by their elements (sections::enumerate),
+//! for every value of the DO variable where they are functions of it.
+
+mod common;
+
+use common::{example, kaiseki_ok, scratch_dir};
+use kaiseki_sections::enumerate::{elements, Elements};
+use kaiseki_sections::sad::SadSet;
+use kaiseki_sections::{parse_section, Approx};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The rows of one relation `kaiseki analyze` wrote for `file` (TSV).
+fn relation(file: &Path, name: &str) -> Vec<Vec<String>> {
+    let dir = scratch_dir(&format!(
+        "comm_{}_{name}",
+        file.file_stem().unwrap().to_str().unwrap()
+    ));
+    kaiseki_ok([
+        "analyze".as_ref(),
+        file.as_os_str(),
+        "--format".as_ref(),
+        "tsv".as_ref(),
+        "-o".as_ref(),
+        dir.as_os_str(),
+    ]);
+    let text =
+        std::fs::read_to_string(dir.join(format!("{name}.facts"))).expect("relation written");
+    text.lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// The statement id of the statement at `line` (first column 0 of `stmt`).
+fn stmt_at(file: &Path, line: i64) -> String {
+    let facts = common::lower_file(file);
+    facts
+        .stmt
+        .iter()
+        .find(|s| s.line == line && s.kind != "decl")
+        .map(|s| s.stmt.to_string())
+        .unwrap_or_else(|| panic!("no statement at line {line}"))
+}
+
+type Elems = BTreeSet<Vec<i64>>;
+
+/// The elements of array `A` the set's items hold, with `I` = `i`; only
+/// items whose mapping text contains `mapping` when given.
+fn elems_of_set(set: &str, i: i64, mapping: Option<&str>) -> Elems {
+    let s: SadSet = set.parse().expect("a descriptor set");
+    let env = BTreeMap::from([("I".to_string(), i)]);
+    let mut out = Elems::new();
+    for x in s.items() {
+        if x.array != "A" || x.cond.is_some() {
+            continue;
+        }
+        if mapping.is_some_and(|m| !x.to_string().contains(m)) {
+            continue;
+        }
+        match elements(x.section(), &env, (1, 100), Approx::Must).expect("enumerable") {
+            Elements::Set(e) => out.extend(e),
+            Elements::Everything => panic!("unknown section in {set}"),
+        }
+    }
+    out
+}
+
+/// The elements of the paper's sections (`A(1:99, 2:I-1)`, ...), I = `i`.
+fn elems_of_paper(sections: &[&str], i: i64) -> Elems {
+    let env = BTreeMap::from([("I".to_string(), i)]);
+    let mut out = Elems::new();
+    for t in sections {
+        let (_, s) = parse_section(t).expect("a section");
+        if let Some(Elements::Set(e)) = elements(&s, &env, (1, 100), Approx::Must) {
+            out.extend(e);
+        }
+    }
+    out
+}
+
+#[test]
+fn example_3_gen_and_kill_of_one_assignment() {
+    let f = example("li_harada_ex3.f90");
+    let s = stmt_at(&f, 17);
+    let gen: Vec<_> = relation(&f, "sad_gen")
+        .into_iter()
+        .filter(|r| r[0] == s)
+        .collect();
+    let kill: Vec<_> = relation(&f, "sad_kill")
+        .into_iter()
+        .filter(|r| r[0] == s)
+        .collect();
+    // <C(2*I,J-1), <[1,2],[F1(j)=j/2, F2(j)=j+1]>> and <A(I,J), T>.
+    assert_eq!(gen[0][1], "<C(2*I, J-1), VPROCS<[1,2],[j/2,j+1]>>");
+    assert_eq!(kill[0][1], "<A(I, J), T>");
+}
+
+/// Gen and Kill of the summary node of the loop at `line`.
+fn summary(rows: &[Vec<String>], f: &Path, line: i64) -> (String, String) {
+    let l = stmt_at(f, line);
+    let r = rows
+        .iter()
+        .find(|r| r[0] == "plain" && r[1] == l)
+        .unwrap_or_else(|| panic!("no summary of the loop at line {line}"));
+    (r[2].clone(), r[3].clone())
+}
+
+#[test]
+fn table_2_elimination_phase_for_array_a() {
+    let f = example("li_harada_fig1.f90");
+    let rows = relation(&f, "summary_gk");
+    let j = Some("VPROCS<[2,1],[j,j]>");
+    // L2 (s2, line 24): Gen = A(1:100, I), P = [2,1], F = [j, j]; Kill of A: none.
+    let (g2, k2) = summary(&rows, &f, 24);
+    assert_eq!(g2, "<A(1:100, I), VPROCS<[2,1],[j,j]>>");
+    assert!(!k2.contains("<A("), "{k2}");
+    // L1 (s1, line 23): Gen = A(1:100, 100) and A(1:99, 2:100) (the copies
+    // s3 fetched, minus what s5 kills in later iterations); Kill = A(100, 1:99).
+    // Our Gen also lists the copies s6 itself reads (A(1, 2:100) onto D's
+    // owners, mapping [2,-],[j,=1]): the paper folds them into "A(1:100, I)".
+    let (g1, k1) = summary(&rows, &f, 23);
+    assert_eq!(
+        elems_of_set(&g1, 0, j),
+        elems_of_paper(&["A(1:100, 100)", "A(1:99, 2:100)"], 0)
+    );
+    assert!(g1.contains("<A(1, 2:100), VPROCS<[2,-],[j,=1]>>"), "{g1}");
+    assert!(k1.contains("<A(100, 1:99), T>"), "{k1}");
+    // L3 (s10, line 32): Gen_con = A(100, 2:100), read onto C's owners
+    // VPROCS(I, 1) (the paper prints the mapping of A's dimensions loosely).
+    let (g3, _) = summary(&rows, &f, 32);
+    assert_eq!(g3, "<A(100, 2:100), VPROCS<[2,-],[j,=1]>>");
+    // L4 (s14, line 36): Gen = A(100, 30:50).
+    let (g4, _) = summary(&rows, &f, 36);
+    assert_eq!(g4, "<A(100, 30:50), VPROCS<[2,-],[j,=1]>>");
+}
+
+/// The sets of `sad_sets` at node `line` of level `level_line` (columns:
+/// level, node, gen, kill, in, out, in_con, upin, upout).
+fn sets_at(rows: &[Vec<String>], f: &Path, level_line: i64, line: i64) -> Vec<String> {
+    let lv = if level_line == 0 {
+        "0".to_string()
+    } else {
+        stmt_at(f, level_line)
+    };
+    let n = stmt_at(f, line);
+    rows.iter()
+        .find(|r| r[0] == lv && r[1] == n)
+        .unwrap_or_else(|| panic!("no sets at line {line} of level {level_line}"))
+        .clone()
+}
+
+#[test]
+fn table_3_propagation_phase_for_array_a() {
+    let f = example("li_harada_fig1.f90");
+    let rows = relation(&f, "sad_sets");
+    let j = Some("VPROCS<[2,1],[j,j]>");
+    let in2 = &sets_at(&rows, &f, 23, 24)[4];
+    let out2 = &sets_at(&rows, &f, 23, 24)[5];
+    let in5 = &sets_at(&rows, &f, 23, 27)[4];
+    let out5 = &sets_at(&rows, &f, 23, 27)[5];
+    let in6 = &sets_at(&rows, &f, 23, 28)[4];
+    // The paper's `A(1:100, I-1)` names column 1 when I = 2, which L1 never
+    // reads (its first iteration reads column 2): both sides are compared
+    // on the columns L1 reads, 2:100.
+    for i in 2..=100 {
+        let paper = |s: &[&str]| -> Elems {
+            elems_of_paper(s, i)
+                .into_iter()
+                .filter(|e| e[1] >= 2)
+                .collect()
+        };
+        // IN_2(I) = OUT_1(I) = A(1:99, 2:I-1), A(1:100, I-1). Ours lacks
+        // A(100, I-1): it is there only when I >= 3 (column I-1 was read),
+        // which no triplet over I can say for every I, so the must-set
+        // leaves it out (smaller, never wrong). s5 kills it before s6.
+        let late = |mut e: Elems| {
+            e.remove(&vec![100, i - 1]);
+            e
+        };
+        assert_eq!(
+            elems_of_set(in2, i, j),
+            late(paper(&["A(1:99, 2:I-1)", "A(1:100, I-1)"])),
+            "IN_2, I = {i}"
+        );
+        // OUT_2(I) = IN_5(I) = A(1:99, 2:I-1), A(1:100, I-1:I)
+        let o2 = late(paper(&["A(1:99, 2:I-1)", "A(1:100, I-1:I)"]));
+        assert_eq!(elems_of_set(out2, i, j), o2, "OUT_2, I = {i}");
+        assert_eq!(elems_of_set(in5, i, j), o2, "IN_5, I = {i}");
+        // OUT_5(I) = IN_6(I) = A(1:99, 2:I), A(1:100, I)
+        let o5 = paper(&["A(1:99, 2:I)", "A(1:100, I)"]);
+        assert_eq!(elems_of_set(out5, i, j), o5, "OUT_5, I = {i}");
+        assert_eq!(elems_of_set(in6, i, j), o5, "IN_6, I = {i}");
+    }
+    // IN_11^con(I) = A(100, 2:I-1): the copies s11 fetched in the earlier
+    // iterations. Inside the THEN branch we follow the path where N .EQ. 100
+    // held, so they are in IN_11 itself, beside the unconditional copies
+    // onto the same processors, A(1, 3:100) of s6 (the paper leaves those
+    // out of its conditional set); they become conditional at the ENDIF.
+    let in11 = &sets_at(&rows, &f, 32, 33)[4];
+    for i in 2..=100 {
+        assert_eq!(
+            elems_of_set(in11, i, Some("VPROCS<[2,-],[j,=1]>")),
+            elems_of_paper(&["A(100, 2:I-1)", "A(1, 3:100)"], i),
+            "IN_11, I = {i}"
+        );
+    }
+    let con14 = &sets_at(&rows, &f, 0, 36)[6];
+    assert!(
+        con14.contains(":<A(100, 2:100), VPROCS<[2,-],[j,=1]>>"),
+        "{con14}"
+    );
+    // IN_15(I) = A(1:99, 2:100), A(1:100, 100), A(100, 30:I-1). The paper
+    // keeps A(1, 2), which s8 kills (its own Example 6 says so): ours does not.
+    let in15 = &sets_at(&rows, &f, 36, 37)[4];
+    for i in 30..=50 {
+        let mut paper = elems_of_paper(&["A(1:99, 2:100)", "A(1:100, 100)", "A(100, 30:I-1)"], i);
+        paper.remove(&vec![1, 2]);
+        assert_eq!(elems_of_set(in15, i, None), paper, "IN_15, I = {i}");
+    }
+}
+
+/// `kaiseki comm --format csv` rows by line: (verdict, condition,
+/// send_section, send_at_line).
+fn verdicts(file: &Path) -> BTreeMap<i64, Vec<String>> {
+    let out = kaiseki_ok([
+        "comm".as_ref(),
+        file.as_os_str(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+    ]);
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "unit,line,col,array,section,owner,reader,verdict,condition,send_section,send_at_line"
+        )
+    );
+    lines
+        .map(|l| {
+            let f = split_csv(l);
+            (f[1].parse().unwrap(), f[7..].to_vec())
+        })
+        .collect()
+}
+
+/// One CSV line's fields (quoted fields may hold commas).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().unwrap().push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn example_6_complete_conditional_and_partial_redundancy() {
+    let v = verdicts(&example("li_harada_fig1.f90"));
+    let row = |line: i64| {
+        v.get(&line)
+            .unwrap_or_else(|| panic!("no row at line {line}: {v:?}"))
+    };
+    // s3 (line 25) and s11 (line 33) fetch for the first time; s8 (30) too.
+    assert_eq!(row(25)[0], "needed");
+    assert_eq!(row(33)[0], "needed");
+    assert_eq!(row(30)[0], "needed");
+    // s6: the copy of A(1, I) was fetched at s3 when J = 1.
+    assert_eq!(row(28)[0], "complete");
+    // s15: redundant when N .EQ. 100 held at s9 (line 31).
+    assert_eq!(row(37)[..2], ["conditional", "N.EQ.100 at 31"]);
+    // s18: only A(1, 2), killed at s8 (line 30), is sent, at s8's exit.
+    assert_eq!(row(40)[..], ["partial", "", "A(1, 2)", "30"]);
+}
+
+#[test]
+fn one_transfer_after_s20_removes_the_partial_redundancy_of_two_paths() {
+    let v = verdicts(&example("li_harada_s20.f90"));
+    // s23 (line 21, only when N .EQ. 50) and s27 (line 25): A(50), at the
+    // exit of s20 (line 18).
+    for line in [21, 25] {
+        assert_eq!(v[&line][..], ["partial", "", "A(50)", "18"], "line {line}");
+    }
+}
