@@ -712,8 +712,12 @@ mod tests {
         let other = &set("<A(1, I), VPROCS<[1,2],[j,j]>>").0[0];
         assert!(inn.covers(same, None, &ctx));
         assert!(!inn.covers(other, None, &ctx));
+        // A(1, I) is held by VPROCS(I, 1) under [2,1],[j,j]: the same holder
+        // named by constants (Example 6: s6's copy fetched at s3).
         let at = &set("<A(1, I), VPROCS<[-,-],[=I,=1]>>").0[0];
-        assert!(!inn.covers(at, None, &ctx));
+        assert!(inn.covers(at, None, &ctx));
+        let elsewhere = &set("<A(1, I), VPROCS<[-,-],[=I,=2]>>").0[0];
+        assert!(!inn.covers(elsewhere, None, &ctx));
         let wide = set("<A(1:5, I), VPROCS<[-,-],[=1:10,=1]>>");
         assert!(wide.covers(&set("<A(2, I), VPROCS<[-,-],[=3,=1]>>").0[0], None, &ctx));
     }

@@ -39,7 +39,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
 
     /// The spelling of `e` and whether its value is floating point.
     fn op_tree(&self, e: &Expr, ids: &HashMap<(u32, u32), i64>) -> (String, bool) {
-        let leaf = |pos: Pos, name: &str| match ids.get(&(pos.line as u32, pos.col as u32)) {
+        let leaf = |pos: Pos, name: &str| match ids.get(&(pos.line, pos.col)) {
             Some(id) => (format!("r{id}"), is_float(&self.syms.type_of(name))),
             None => ("?".to_string(), true),
         };

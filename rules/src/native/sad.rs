@@ -306,13 +306,13 @@ fn sad_gen(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
                 // Table 1, first row: the right-hand side's subscript that
                 // uses the same loop variable gives the position.
                 if let Some((k, a1, b1)) = single(&sub) {
-                    for h in 1..used.len() {
-                        if used[h] {
+                    for (h, taken) in used.iter_mut().enumerate().skip(1) {
+                        if *taken {
                             continue;
                         }
                         if let Some((k2, a2, b2)) = point(&rhs, h).as_ref().and_then(single) {
                             if k2 == k {
-                                used[h] = true;
+                                *taken = true;
                                 // c*(a1*(j-b2)/a2 + b1) + l
                                 let n = num * a1;
                                 let o = num * (b1 * a2 - a1 * b2) + off * a2;
