@@ -80,17 +80,8 @@ relations! {
     /// `ref_next(ref, next)`: `next` is the next reference (definition or use) to the same variable after `ref` in the same basic block, in execution order; the program-order fact that lets rules refine block-level dataflow to the points inside a block.
     RefNext ref_next { r#ref: RefId, next: RefId }
 
-    /// `chunk(chunk, entry, last)`: a run of consecutive basic blocks, from block `entry` to block `last` in id order, that control enters only at `entry` (never again from inside) and leaves for one block only (see `chunk_exit`); a fact of a variable the chunk never references crosses it whole. Chunk ids are negative (-1, -2, ...), never a block's id; chunks nest (`chunk_parent`).
-    Chunk chunk { chunk: i64, entry: i64, last: i64 }
-
-    /// `chunk_exit(chunk, from, to)`: the block edge `from -> to` leaves the chunk, and control can get to `from` from the chunk's entry inside the chunk.
-    ChunkExit chunk_exit { chunk: i64, from: i64, to: i64 }
-
-    /// `chunk_parent(chunk, parent)`: `parent` is the smallest chunk that strictly contains `chunk`.
-    ChunkParent chunk_parent { chunk: i64, parent: i64 }
-
-    /// `block_chunk(block, chunk)`: `chunk` is the smallest chunk that contains block `block` (blocks in no chunk have no row).
-    BlockChunk block_chunk { block: i64, chunk: i64 }
+    /// `seg_edge(var, from, via, to)`: the sparse evaluation graph of variable (storage object) `var`: the blocks where its dataflow facts can change (those that reference it, those control enters from a loop that references it, and where such facts merge) and, for each block edge `via -> to` into one of them, the one `from` whose facts reach `via` unchanged (the nearest of them that dominates `via`, maybe `via` itself). Dataflow goes from node to node over these rows, not block by block.
+    SegEdge seg_edge { var: String, from: BlockId, via: BlockId, to: BlockId }
 
     /// `ref_pos(ref, line, col)`: where the variable's name of reference `ref` stands in the source.
     RefPos ref_pos { r#ref: RefId, line: i64, col: i64 }

@@ -1,6 +1,6 @@
 //! Basic blocks (`block_stmt`, `block_edge`), the CFG edges of the unit
-//! (`cfg_edge`), and `ref_next` inside blocks; then the chunks of blocks
-//! (see [`super::chunks`]).
+//! (`cfg_edge`), and `ref_next` inside blocks; then each variable's sparse
+//! graph over the blocks (see [`super::seg`]).
 //!
 //! A node starts a block (is a leader) unless it has exactly one
 //! predecessor, which is the node numbered just before it and has no other
@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use kaiseki_facts::{BlockEdge, BlockStmt, CfgEdge, RefNext};
 
-use super::chunks::BlockGraph;
+use super::seg::{BlockGraph, LoopBlocks};
 use super::UnitLowerer;
 
 impl UnitLowerer<'_, '_, '_> {
@@ -84,7 +84,59 @@ impl UnitLowerer<'_, '_, '_> {
             }
             self.ref_next(b);
         }
-        self.chunks(&graph);
+        let touched: Vec<Vec<String>> = blocks
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .filter_map(|&i| self.stmt_refs.get(&self.exec[i]))
+                    .flatten()
+                    .map(|(_, var)| self.storage.storage_of(var).to_string())
+                    .collect()
+            })
+            .collect();
+        let loops = self.loop_blocks(&blocks, &position, &index);
+        self.sparse_edges(&graph, &touched, &loops);
+    }
+
+    /// The unit's loops as blocks, as the rules see them: a block belongs
+    /// to a loop when its first statement is in the loop's body, or is the
+    /// header of a DO WHILE (tested every iteration).
+    fn loop_blocks(
+        &self,
+        blocks: &[Vec<usize>],
+        position: &[usize],
+        index: &HashMap<i64, usize>,
+    ) -> Vec<LoopBlocks> {
+        let [first_loop, first_stmt, first_end] = self.first_loop_rows;
+        let facts = &self.g.facts;
+        let leader: HashMap<i64, usize> = blocks
+            .iter()
+            .enumerate()
+            .map(|(p, b)| (self.exec[b[0]], p))
+            .collect();
+        let mut number: HashMap<i64, usize> = HashMap::new();
+        let mut loops: Vec<LoopBlocks> = Vec::new();
+        for l in &facts.r#loop[first_loop..] {
+            number.insert(l.r#loop, loops.len());
+            let mut inside = vec![false; blocks.len()];
+            if l.kind == "do_while" {
+                if let Some(&p) = leader.get(&l.r#loop) {
+                    inside[p] = true;
+                }
+            }
+            loops.push(LoopBlocks { inside, end: None });
+        }
+        for row in &facts.loop_stmt[first_stmt..] {
+            if let (Some(&k), Some(&p)) = (number.get(&row.r#loop), leader.get(&row.stmt)) {
+                loops[k].inside[p] = true;
+            }
+        }
+        for row in &facts.loop_end[first_end..] {
+            if let (Some(&k), Some(&i)) = (number.get(&row.r#loop), index.get(&row.stmt)) {
+                loops[k].end = Some(position[i]);
+            }
+        }
+        loops
     }
 
     /// `ref_next`: consecutive references to the same variable (to the

@@ -10,8 +10,8 @@
 //!
 //! - [`cfg`]: statements, labels, CFG edges, entries and exits;
 //! - [`blocks`]: basic blocks and `ref_next` inside them;
-//! - [`chunks`]: runs of blocks with one entry and one exit, which dataflow
-//!   crosses in one step for the variables they never reference;
+//! - [`seg`]: each variable's sparse evaluation graph, over which dataflow
+//!   goes from one block that can change its facts to the next;
 //! - [`loops`]: DO and DO WHILE loops, bounds, trip counts;
 //! - [`refs`]: `def`/`use`, array references and subscripts, calls;
 //! - [`io`]: READ, WRITE and PRINT;
@@ -32,7 +32,6 @@
 mod affine;
 mod blocks;
 mod cfg;
-mod chunks;
 mod decls;
 mod effects;
 mod hpf;
@@ -41,6 +40,7 @@ mod loops;
 mod ops;
 mod reductions;
 mod refs;
+mod seg;
 mod storage;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -70,8 +70,6 @@ pub struct NextIds {
     pub stmt: i64,
     pub r#ref: i64,
     pub form: i64,
-    /// Chunks made so far: their ids are -1, -2, ... (see [`chunks`]).
-    pub chunk: i64,
 }
 
 impl Default for NextIds {
@@ -81,7 +79,6 @@ impl Default for NextIds {
             stmt: 1,
             r#ref: 1,
             form: 1,
-            chunk: 0,
         }
     }
 }
@@ -110,7 +107,6 @@ pub fn lower_units(
         next_stmt: first.stmt,
         next_ref: first.r#ref,
         next_form: first.form,
-        next_chunk: first.chunk,
     };
     for (index, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
         g.unit = index;
@@ -136,7 +132,6 @@ pub fn lower_units(
         stmt: g.next_stmt,
         r#ref: g.next_ref,
         form: g.next_form,
-        chunk: g.next_chunk,
     };
     (g.facts, g.diags, next)
 }
@@ -152,8 +147,6 @@ struct Global<'p> {
     next_stmt: i64,
     next_ref: i64,
     next_form: i64,
-    /// Chunks made so far; chunk ids are their negatives, never a block's id.
-    next_chunk: i64,
 }
 
 impl Global<'_> {
@@ -246,6 +239,9 @@ struct UnitLowerer<'g, 'p, 'a> {
     hpf_maps: hpf::Mappings,
     /// The min/max test whose THEN part is being lowered (see [`reductions`]).
     guard: Option<i64>,
+    /// Where the unit's `loop`, `loop_stmt` and `loop_end` rows start in
+    /// the facts (see [`seg`]).
+    first_loop_rows: [usize; 3],
     /// The variables of the implied DOs around the I/O item being lowered
     /// (see [`io`]).
     implied: Vec<&'a str>,
@@ -264,6 +260,11 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
         for (pos, msg) in problems {
             g.report(Severity::Error, pos, msg);
         }
+        let first_loop_rows = [
+            g.facts.r#loop.len(),
+            g.facts.loop_stmt.len(),
+            g.facts.loop_end.len(),
+        ];
         UnitLowerer {
             g,
             unit,
@@ -290,6 +291,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             storage,
             hpf_maps: hpf::Mappings::of(unit, syms),
             guard: None,
+            first_loop_rows,
             implied: Vec::new(),
         }
     }

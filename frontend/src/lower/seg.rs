@@ -1,0 +1,297 @@
+//! Sparse evaluation graphs (`seg_edge`): for each variable (storage
+//! object) of a unit, the blocks where its dataflow facts can change and
+//! the block edges between them, so reaching definitions and exposed uses
+//! carry a variable's facts from one such block to the next in one step
+//! instead of block by block. Their cost then follows the references, not
+//! blocks x references.
+//!
+//! A variable's nodes are the blocks that reference it, the blocks that
+//! control enters from a loop that references it (over a back edge or an
+//! exit: those edges change a fact's carrier loop), and the iterated
+//! dominance frontier of these (where facts from different nodes merge).
+//! Between nodes every block and edge passes the variable's facts as they
+//! are, and by the dominance frontier property (as in SSA construction)
+//! the facts leaving any block are those leaving its nearest dominating
+//! node. So for each edge `via -> to` into a node, `seg_edge(var, from,
+//! via, to)` names that node `from`; the rules apply the edge's effect on
+//! the carrier as they would to the block edge itself.
+
+use std::collections::HashMap;
+
+use kaiseki_facts::SegEdge;
+
+use super::UnitLowerer;
+
+/// The unit's blocks as positions 0..n (the entry first), with their edges.
+pub(super) struct BlockGraph {
+    pub ids: Vec<i64>,
+    pub succs: Vec<Vec<usize>>,
+    pub preds: Vec<Vec<usize>>,
+}
+
+/// A DO or DO WHILE loop as blocks: `inside[p]` when block p belongs to an
+/// iteration, and `end`, the block of its `enddo` node.
+pub(super) struct LoopBlocks {
+    pub inside: Vec<bool>,
+    pub end: Option<usize>,
+}
+
+impl UnitLowerer<'_, '_, '_> {
+    /// The `seg_edge` rows of the unit: `touched[p]` lists the variables
+    /// the references of block p name (as storage objects).
+    pub(super) fn sparse_edges(
+        &mut self,
+        graph: &BlockGraph,
+        touched: &[Vec<String>],
+        loops: &[LoopBlocks],
+    ) {
+        let mut names: Vec<&str> = Vec::new();
+        let mut number: HashMap<&str, usize> = HashMap::new();
+        let touched: Vec<Vec<usize>> = touched
+            .iter()
+            .map(|vars| {
+                let mut vs: Vec<usize> = vars
+                    .iter()
+                    .map(|v| {
+                        *number.entry(v.as_str()).or_insert_with(|| {
+                            names.push(v);
+                            names.len() - 1
+                        })
+                    })
+                    .collect();
+                vs.sort_unstable();
+                vs.dedup();
+                vs
+            })
+            .collect();
+        for (var, from, via, to) in sparse_graph(graph, &touched, loops, names.len()) {
+            self.g.facts.seg_edge.push(SegEdge {
+                var: names[var].to_string(),
+                from: graph.ids[from],
+                via: graph.ids[via],
+                to: graph.ids[to],
+            });
+        }
+    }
+}
+
+/// The sparse graphs of variables 0..nvars as (var, from, via, to) over
+/// block positions.
+pub(super) fn sparse_graph(
+    graph: &BlockGraph,
+    touched: &[Vec<usize>],
+    loops: &[LoopBlocks],
+    nvars: usize,
+) -> Vec<(usize, usize, usize, usize)> {
+    let n = graph.ids.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let dom = Dominators::of(graph);
+    let frontier = dom.frontiers();
+    // The nodes of each variable, as the variables each block is a node of.
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut seeds: Vec<Vec<usize>> = vec![Vec::new(); nvars];
+    for (p, vars) in touched.iter().enumerate() {
+        for &v in vars {
+            seeds[v].push(p);
+        }
+    }
+    for l in loops {
+        let mut vars: Vec<usize> = (0..n)
+            .filter(|&p| l.inside[p])
+            .flat_map(|p| touched[p].iter().copied())
+            .collect();
+        vars.sort_unstable();
+        vars.dedup();
+        if vars.is_empty() {
+            continue;
+        }
+        let targets: Vec<usize> = (0..n)
+            .filter(|&p| l.inside[p])
+            .flat_map(|p| {
+                graph.succs[p]
+                    .iter()
+                    .copied()
+                    .filter(move |&s| !l.inside[s] || l.end == Some(p))
+            })
+            .collect();
+        for &v in &vars {
+            seeds[v].extend(&targets);
+        }
+    }
+    let mut mark = vec![usize::MAX; n];
+    for (v, seed) in seeds.into_iter().enumerate() {
+        let mut work = Vec::new();
+        for p in seed {
+            if mark[p] != v {
+                mark[p] = v;
+                members[p].push(v);
+                work.push(p);
+            }
+        }
+        while let Some(p) = work.pop() {
+            for &f in &frontier[p] {
+                if f < n && mark[f] != v {
+                    mark[f] = v;
+                    members[f].push(v);
+                    work.push(f);
+                }
+            }
+        }
+    }
+    // Walk the dominator tree with each variable's nearest node so far.
+    let mut nearest: Vec<Option<usize>> = vec![None; nvars];
+    let mut edges = Vec::new();
+    let mut saved: Vec<(usize, Option<usize>)> = Vec::new();
+    // (block, where its undo entries start; None on the way down)
+    let mut stack: Vec<(usize, Option<usize>)> = dom.children[n].iter().map(|&c| (c, None)).collect();
+    while let Some((p, undo)) = stack.pop() {
+        if let Some(start) = undo {
+            for (v, old) in saved.drain(start..).rev() {
+                nearest[v] = old;
+            }
+            continue;
+        }
+        stack.push((p, Some(saved.len())));
+        for &v in &members[p] {
+            saved.push((v, nearest[v]));
+            nearest[v] = Some(p);
+        }
+        for &s in &graph.succs[p] {
+            for &v in &members[s] {
+                if let Some(from) = nearest[v] {
+                    edges.push((v, from, p, s));
+                }
+            }
+        }
+        stack.extend(dom.children[p].iter().map(|&c| (c, None)));
+    }
+    edges
+}
+
+/// The dominator tree of the blocks under a virtual root (position n) that
+/// enters the entry block and every block the entry does not reach, so
+/// unreachable code has dominators too.
+struct Dominators {
+    idom: Vec<usize>,
+    /// The blocks each block immediately dominates (the root's at n).
+    children: Vec<Vec<usize>>,
+    preds: Vec<Vec<usize>>,
+}
+
+impl Dominators {
+    /// Cooper, Harvey and Kennedy's iterative algorithm over reverse
+    /// postorder.
+    fn of(graph: &BlockGraph) -> Dominators {
+        let n = graph.ids.len();
+        let root = n;
+        let mut succs: Vec<Vec<usize>> = graph.succs.clone();
+        let mut preds: Vec<Vec<usize>> = graph.preds.clone();
+        succs.push(Vec::new());
+        preds.push(Vec::new());
+        let mut reached = vec![false; n + 1];
+        let mut add_root_edge = |p: usize, succs: &mut Vec<Vec<usize>>, reached: &mut [bool]| {
+            succs[root].push(p);
+            preds[p].push(root);
+            let mut work = vec![p];
+            reached[p] = true;
+            while let Some(q) = work.pop() {
+                for &s in &succs[q] {
+                    if !reached[s] {
+                        reached[s] = true;
+                        work.push(s);
+                    }
+                }
+            }
+        };
+        for p in 0..n {
+            if !reached[p] {
+                add_root_edge(p, &mut succs, &mut reached);
+            }
+        }
+        // Postorder numbers from an iterative depth-first walk.
+        let mut post = vec![0usize; n + 1];
+        let mut order = Vec::with_capacity(n + 1);
+        let mut seen = vec![false; n + 1];
+        let mut stack = vec![(root, 0usize)];
+        seen[root] = true;
+        while let Some((p, next)) = stack.last_mut() {
+            let p = *p;
+            if let Some(&s) = succs[p].get(*next) {
+                *next += 1;
+                if !seen[s] {
+                    seen[s] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                post[p] = order.len();
+                order.push(p);
+                stack.pop();
+            }
+        }
+        let mut idom = vec![usize::MAX; n + 1];
+        idom[root] = root;
+        let intersect = |mut a: usize, mut b: usize, idom: &[usize]| {
+            while a != b {
+                while post[a] < post[b] {
+                    a = idom[a];
+                }
+                while post[b] < post[a] {
+                    b = idom[b];
+                }
+            }
+            a
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in order.iter().rev().skip(1) {
+                let mut new = usize::MAX;
+                for &p in &preds[b] {
+                    if idom[p] != usize::MAX {
+                        new = if new == usize::MAX {
+                            p
+                        } else {
+                            intersect(p, new, &idom)
+                        };
+                    }
+                }
+                if idom[b] != new {
+                    idom[b] = new;
+                    changed = true;
+                }
+            }
+        }
+        let mut children = vec![Vec::new(); n + 1];
+        for b in 0..n {
+            children[idom[b]].push(b);
+        }
+        Dominators {
+            idom,
+            children,
+            preds,
+        }
+    }
+
+    /// The dominance frontier of each block (Cooper, Harvey and Kennedy):
+    /// the joins it reaches without dominating them.
+    fn frontiers(&self) -> Vec<Vec<usize>> {
+        let mut frontier = vec![Vec::new(); self.idom.len()];
+        for (b, preds) in self.preds.iter().enumerate() {
+            if preds.len() < 2 {
+                continue;
+            }
+            for &p in preds {
+                let mut runner = p;
+                while runner != self.idom[b] {
+                    if frontier[runner].last() != Some(&b) {
+                        frontier[runner].push(b);
+                    }
+                    runner = self.idom[runner];
+                }
+            }
+        }
+        frontier
+    }
+}
