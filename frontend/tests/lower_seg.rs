@@ -54,7 +54,11 @@ fn check(f: &FactBase) -> usize {
             inside.entry(s.r#loop).or_default().insert(b);
         }
     }
-    let end_of: BTreeMap<i64, i64> = f.loop_end.iter().map(|e| (e.r#loop, block_of[&e.stmt])).collect();
+    let end_of: BTreeMap<i64, i64> = f
+        .loop_end
+        .iter()
+        .map(|e| (e.r#loop, block_of[&e.stmt]))
+        .collect();
     let mut sources: BTreeMap<&str, BTreeSet<i64>> = touching.clone();
     for (l, blocks) in &inside {
         let targets: Vec<i64> = blocks
@@ -189,8 +193,20 @@ fn a_variable_referenced_twice_has_a_small_graph() {
     let f = facts("t.f", &text);
     check(&f);
     let y = f.seg_edge.iter().filter(|e| e.var == "Y").count();
-    assert_eq!(y, 2, "{:?}", f.seg_edge.iter().filter(|e| e.var == "Y").collect::<Vec<_>>());
-    assert!(f.seg_edge.len() < 4 * 2000 + 10, "{} rows", f.seg_edge.len());
+    assert_eq!(
+        y,
+        2,
+        "{:?}",
+        f.seg_edge
+            .iter()
+            .filter(|e| e.var == "Y")
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        f.seg_edge.len() < 4 * 2000 + 10,
+        "{} rows",
+        f.seg_edge.len()
+    );
 }
 
 #[test]

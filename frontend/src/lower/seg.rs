@@ -145,7 +145,8 @@ pub(super) fn sparse_graph(
     let mut edges = Vec::new();
     let mut saved: Vec<(usize, Option<usize>)> = Vec::new();
     // (block, where its undo entries start; None on the way down)
-    let mut stack: Vec<(usize, Option<usize>)> = dom.children[n].iter().map(|&c| (c, None)).collect();
+    let mut stack: Vec<(usize, Option<usize>)> =
+        dom.children[n].iter().map(|&c| (c, None)).collect();
     while let Some((p, undo)) = stack.pop() {
         if let Some(start) = undo {
             for (v, old) in saved.drain(start..).rev() {
