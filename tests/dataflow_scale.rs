@@ -32,7 +32,10 @@ fn counts(statements: usize) -> (usize, usize) {
             .count()
             - 1
     };
-    (rows("access(R, S, V)"), rows("dataflow_in(P, B, V, R, T, H)"))
+    (
+        rows("access(R, S, V)"),
+        rows("dataflow_in(P, B, V, R, T, H)"),
+    )
 }
 
 #[test]
