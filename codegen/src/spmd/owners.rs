@@ -189,8 +189,8 @@ fn array_dist(facts: &FactBase, unit: &str, array: &str, dims: &[&Vec<Value>]) -
     } else {
         let n = coords.len();
         let shape: Vec<String> = given.iter().map(|g| g.to_string()).collect();
-        body.push(format!("INTEGER :: e({n})"));
-        body.push(format!("CALL kc_grid({n}, (/{}/), e)", shape.join(", ")));
+        body.push(format!("INTEGER, SAVE :: e({n}) = 0"));
+        body.push(format!("IF (e(1) == 0) CALL kc_grid({n}, (/{}/), e)", shape.join(", ")));
         let mut rank = coords[n - 1].clone();
         for k in (0..n - 1).rev() {
             rank = format!("{} + e({}) * ({rank})", coords[k], k + 1);
