@@ -41,7 +41,11 @@ fn pmpi_library() -> &'static Path {
             .arg(src)
             .output()
             .expect("mpicc runs (apt-get install mpich)");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         lib
     })
 }
@@ -104,7 +108,13 @@ fn spmd(file: &Path, dir: &Path, reuse: bool) -> PathBuf {
         args.push("--no-reuse".as_ref());
     }
     let done = kaiseki(&args);
-    assert_eq!(done.code, Some(0), "kaiseki spmd {}:\n{}", file.display(), done.stderr);
+    assert_eq!(
+        done.code,
+        Some(0),
+        "kaiseki spmd {}:\n{}",
+        file.display(),
+        done.stderr
+    );
     let exe = dir.join(name);
     compile("mpif90", &out, &exe);
     exe
@@ -114,7 +124,9 @@ fn spmd(file: &Path, dir: &Path, reuse: bool) -> PathBuf {
 fn counted(stderr: &str, tag: &str) -> Option<(u64, u64)> {
     let mut total = None;
     for line in stderr.lines() {
-        let Some(rest) = line.strip_prefix(tag) else { continue };
+        let Some(rest) = line.strip_prefix(tag) else {
+            continue;
+        };
         let field = |name: &str| -> u64 {
             rest.split_whitespace()
                 .find_map(|f| f.strip_prefix(name))
@@ -155,7 +167,10 @@ fn judge(file: &Path, input: &str, ranks: &[usize]) -> Vec<(Run, Run)> {
             let runs = (mpirun(&reuse, p, input), mpirun(&all, p, input));
             for (run, what) in [(&runs.0, "reuse"), (&runs.1, "--no-reuse")] {
                 assert_eq!(run.stdout, expected, "{stem} ({what}) on {p} ranks");
-                assert_eq!(run.own, run.pmpi, "{stem} ({what}) on {p} ranks: own count vs PMPI");
+                assert_eq!(
+                    run.own, run.pmpi,
+                    "{stem} ({what}) on {p} ranks: own count vs PMPI"
+                );
                 if p == 1 {
                     assert_eq!(run.pmpi, (0, 0), "{stem} ({what}) alone sends nothing");
                 }
@@ -180,7 +195,10 @@ fn example3_runs_on_1_2_4_and_8_ranks() {
 fn section_2_2_runs_on_both_paths() {
     for n in ["50", "49"] {
         let runs = judge(&example("li_harada_s20.f90"), n, &[1, 2, 4]);
-        assert!(runs[2].0.pmpi.1 < runs[2].1.pmpi.1, "reuse saves bytes: {runs:?}");
+        assert!(
+            runs[2].0.pmpi.1 < runs[2].1.pmpi.1,
+            "reuse saves bytes: {runs:?}"
+        );
     }
 }
 
@@ -227,7 +245,11 @@ fn fig1_sends_none_of_the_redundant_transfers() {
         let runs = judge(&file, n, &[1, 2, 4]);
         for ((p, e), (reuse, all)) in grids.iter().zip(&runs) {
             let s6 = fig1_bytes(1, 2..=100, *e);
-            let s15 = if held { fig1_bytes(100, 30..=50, *e) } else { 0 };
+            let s15 = if held {
+                fig1_bytes(100, 30..=50, *e)
+            } else {
+                0
+            };
             // s18 reads A(1, 2:100) like s6; A(1, 2), killed at s8, is
             // broadcast by its owner at the exit of s8 (8 bytes, when
             // there is another rank).

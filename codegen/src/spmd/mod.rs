@@ -122,8 +122,7 @@ impl<'a> Group<'a> {
     fn owner_computes(&self) -> HashMap<i64, (i64, String)> {
         let calls: HashSet<i64> = self.facts.call.iter().map(|c| c.stmt).collect();
         let opaque: HashSet<i64> = self.facts.opaque.iter().map(|o| o.stmt).collect();
-        let in_subscript: HashSet<i64> =
-            self.facts.subscript_use.iter().map(|s| s.r#ref).collect();
+        let in_subscript: HashSet<i64> = self.facts.subscript_use.iter().map(|s| s.r#ref).collect();
         let mut bad: HashSet<i64> = calls.union(&opaque).copied().collect();
         for u in &self.facts.r#use {
             if in_subscript.contains(&u.r#ref) && self.is_dist(u.stmt, &u.var) {
@@ -145,7 +144,8 @@ impl<'a> Group<'a> {
     }
 
     fn is_dist(&self, s: i64, array: &str) -> bool {
-        self.unit_of(s).is_some_and(|u| self.dist.get(u, array).is_some())
+        self.unit_of(s)
+            .is_some_and(|u| self.dist.get(u, array).is_some())
     }
 
     fn line(&self, s: i64) -> usize {
@@ -161,7 +161,11 @@ impl<'a> Group<'a> {
     /// `kc_own_U_A(i, j)`: the rank owning an element.
     fn owner_call(&self, s: i64, array: &str, subs: &[String]) -> String {
         let unit = self.unit_of(s).unwrap_or_default();
-        format!("{}({})", owners::function_name(unit, array), subs.join(", "))
+        format!(
+            "{}({})",
+            owners::function_name(unit, array),
+            subs.join(", ")
+        )
     }
 
     fn plan(&self, edits: &mut Edits) -> Result<(), String> {
@@ -214,7 +218,12 @@ impl<'a> Group<'a> {
             return Ok(());
         };
         let last = self.src.statement_end(line);
-        let io = self.facts.io.iter().find(|i| i.stmt == s).map(|i| i.kind.as_str());
+        let io = self
+            .facts
+            .io
+            .iter()
+            .find(|i| i.stmt == s)
+            .map(|i| i.kind.as_str());
         match kind {
             "decl" | "format" | "enddo" | "else" | "endif" | "continue" => return Ok(()),
             "end" => {
@@ -233,7 +242,10 @@ impl<'a> Group<'a> {
         if let Some((x, array)) = self.owned.get(&s) {
             let mut pre = self.whole_reads(s, Reads::Unplanned);
             let subs = self.subscripts(*x).unwrap_or_default();
-            pre.push(format!("IF (kc_me == {}) THEN", self.owner_call(s, array, &subs.dims)));
+            pre.push(format!(
+                "IF (kc_me == {}) THEN",
+                self.owner_call(s, array, &subs.dims)
+            ));
             self.relabel(s, line, edits)?;
             for p in pre {
                 edits.before(line, p);
@@ -356,7 +368,13 @@ impl<'a> Group<'a> {
                 .then(|| self.subscripts(u.r#ref))
                 .flatten();
             let code = match element {
-                Some(subs) => d.share(&subs.dims.iter().map(|e| (e.clone(), e.clone(), "1".into())).collect::<Vec<_>>()),
+                Some(subs) => d.share(
+                    &subs
+                        .dims
+                        .iter()
+                        .map(|e| (e.clone(), e.clone(), "1".into()))
+                        .collect::<Vec<_>>(),
+                ),
                 None => d.share(&d.whole()),
             };
             if !out.contains(&code) {
@@ -377,7 +395,12 @@ impl<'a> Group<'a> {
             if !seen.insert(d.var.as_str()) {
                 continue;
             }
-            let Some(v) = self.facts.var.iter().find(|v| v.unit == unit && v.var == d.var) else {
+            let Some(v) = self
+                .facts
+                .var
+                .iter()
+                .find(|v| v.unit == unit && v.var == d.var)
+            else {
                 continue;
             };
             let mpi = match v.r#type.as_str() {
@@ -388,7 +411,11 @@ impl<'a> Group<'a> {
                 "logical" => "MPI_LOGICAL",
                 _ => "MPI_CHARACTER",
             };
-            let mut n = if v.rank > 0 { format!("SIZE({})", v.var) } else { "1".into() };
+            let mut n = if v.rank > 0 {
+                format!("SIZE({})", v.var)
+            } else {
+                "1".into()
+            };
             if mpi == "MPI_CHARACTER" {
                 n = format!("{n} * LEN({})", v.var);
             }
@@ -444,28 +471,46 @@ impl<'a> Group<'a> {
                 continue;
             };
             let unit = self.unit_of(s).unwrap_or_default();
-            let Some(array) = self.facts.r#use.iter().find(|u| u.r#ref == r).map(|u| &u.var) else {
+            let Some(array) = self
+                .facts
+                .r#use
+                .iter()
+                .find(|u| u.r#ref == r)
+                .map(|u| &u.var)
+            else {
                 continue;
             };
             if self.dist.get(unit, array).is_none() {
                 continue;
             }
             let (Some(read), Some(lhs)) = (self.subscripts(r), self.subscripts(*x)) else {
-                return Err(format!("line {}: cannot read the subscripts of {array}", self.line(s)));
+                return Err(format!(
+                    "line {}: cannot read the subscripts of {array}",
+                    self.line(s)
+                ));
             };
             let q = self.owner_call(s, array, &read.dims);
             let p = self.owner_call(s, lhs_array, &lhs.dims);
             let element = format!("{array}({})", read.dims.join(", "));
             let loops = self.replay_loops(s, at);
             let mut code = vec!["CALL kc_start()".to_string()];
-            code.extend(wrap_loops(&loops, &[format!("CALL kc_list({q}, {p}, DBLE({element}))")]));
+            code.extend(wrap_loops(
+                &loops,
+                &[format!("CALL kc_list({q}, {p}, DBLE({element}))")],
+            ));
             code.push("CALL kc_exchange()".into());
-            code.extend(wrap_loops(&loops, &[format!("IF (kc_take({q}, {p})) {element} = kc_v")]));
+            code.extend(wrap_loops(
+                &loops,
+                &[format!("IF (kc_take({q}, {p})) {element} = kc_v")],
+            ));
             if let Some(c) = self.condition_flag(&unless, edits) {
                 code.insert(0, format!("IF ({c}) THEN"));
                 code.push("END IF".into());
             }
-            edits.before(self.line(at), format!("! kaiseki-spmd: {element} at line {}", self.line(s)));
+            edits.before(
+                self.line(at),
+                format!("! kaiseki-spmd: {element} at line {}", self.line(s)),
+            );
             self.relabel(at, self.line(at), edits)?;
             for c in code {
                 edits.before(self.line(at), c);
@@ -492,7 +537,11 @@ impl<'a> Group<'a> {
             })
             .filter_map(|l| {
                 let info = self.facts.r#loop.iter().find(|x| x.r#loop == l.r#loop)?;
-                let b = self.facts.loop_bounds.iter().find(|b| b.r#loop == l.r#loop)?;
+                let b = self
+                    .facts
+                    .loop_bounds
+                    .iter()
+                    .find(|b| b.r#loop == l.r#loop)?;
                 Some((
                     info.depth,
                     format!("DO {} = {}, {}, {}", info.var, b.lower, b.upper, b.step),
@@ -527,12 +576,18 @@ impl<'a> Group<'a> {
     fn shares(&self, edits: &mut Edits) {
         for r in rows(self.derived, "spmd_share") {
             let (k, section) = (num(&r[0]), sym(&r[1]));
-            let Some(unit) = self.unit_of(k) else { continue };
-            let Some((array, dims)) = text::parse_section(section) else {
-                edits.warnings.push(format!("cannot read section {section}: not sent"));
+            let Some(unit) = self.unit_of(k) else {
                 continue;
             };
-            let Some(d) = self.dist.get(unit, &array) else { continue };
+            let Some((array, dims)) = text::parse_section(section) else {
+                edits
+                    .warnings
+                    .push(format!("cannot read section {section}: not sent"));
+                continue;
+            };
+            let Some(d) = self.dist.get(unit, &array) else {
+                continue;
+            };
             let whole = d.whole();
             let ranges: Vec<(String, String, String)> = dims
                 .into_iter()
@@ -598,7 +653,12 @@ fn render(src: &Source, edits: &Edits, opts: Options) -> String {
         let joined = std::mem::take(&mut pending) + line.trim();
         let t = joined.as_str();
         let expanded = match t {
-            "!KC-DECLARATIONS" => edits.declarations.iter().cloned().collect::<Vec<_>>().join("\n"),
+            "!KC-DECLARATIONS" => edits
+                .declarations
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n"),
             "!KC-PROCS" => procs.clone(),
             "!KC-OWNERS" => edits.procedures.join("\n"),
             _ => t.to_string(),

@@ -25,11 +25,19 @@ pub(super) struct ArrayDist {
 
 /// `kc_own_cke_a`.
 pub(super) fn function_name(unit: &str, array: &str) -> String {
-    format!("kc_own_{}_{}", unit.to_ascii_lowercase(), array.to_ascii_lowercase())
+    format!(
+        "kc_own_{}_{}",
+        unit.to_ascii_lowercase(),
+        array.to_ascii_lowercase()
+    )
 }
 
 impl Distributed {
-    pub(super) fn new(facts: &FactBase, owner_dim: &[Vec<Value>], units: &HashMap<&str, &str>) -> Distributed {
+    pub(super) fn new(
+        facts: &FactBase,
+        owner_dim: &[Vec<Value>],
+        units: &HashMap<&str, &str>,
+    ) -> Distributed {
         let mut by_array: BTreeMap<(String, String), Vec<&Vec<Value>>> = BTreeMap::new();
         for r in owner_dim {
             let unit = sym(&r[0]);
@@ -63,7 +71,9 @@ impl Distributed {
 
     /// The owner functions and the warnings of the arrays left whole.
     pub(super) fn declare(&self, edits: &mut Edits) {
-        edits.procedures.extend(self.arrays.values().map(|a| a.body.clone()));
+        edits
+            .procedures
+            .extend(self.arrays.values().map(|a| a.body.clone()));
         edits.warnings.extend(self.warnings.iter().cloned());
     }
 
@@ -99,15 +109,26 @@ impl ArrayDist {
             .map(|((l, h, s), v)| format!("DO {v} = {l}, {h}, {s}"))
             .collect();
         let mut code = vec!["CALL kc_start()".to_string()];
-        code.extend(super::wrap_loops(&loops, &[format!("CALL kc_put({owner}, DBLE({element}))")]));
+        code.extend(super::wrap_loops(
+            &loops,
+            &[format!("CALL kc_put({owner}, DBLE({element}))")],
+        ));
         code.push("CALL kc_share()".into());
-        code.extend(super::wrap_loops(&loops, &[format!("IF (kc_got({owner})) {element} = kc_v")]));
+        code.extend(super::wrap_loops(
+            &loops,
+            &[format!("IF (kc_got({owner})) {element} = kc_v")],
+        ));
         code.join("\n")
     }
 }
 
 /// The distribution of one array, or why the generated code keeps it whole.
-fn array_dist(facts: &FactBase, unit: &str, array: &str, dims: &[&Vec<Value>]) -> Result<ArrayDist, String> {
+fn array_dist(
+    facts: &FactBase,
+    unit: &str,
+    array: &str,
+    dims: &[&Vec<Value>],
+) -> Result<ArrayDist, String> {
     let var = facts
         .var
         .iter()
@@ -116,8 +137,14 @@ fn array_dist(facts: &FactBase, unit: &str, array: &str, dims: &[&Vec<Value>]) -
     if !matches!(var.r#type.as_str(), "integer" | "real" | "double") {
         return Err(format!("{} elements", var.r#type));
     }
-    if facts.storage.iter().any(|s| s.unit == unit && s.var == array)
-        || facts.equivalence.iter().any(|e| e.unit == unit && e.var == array)
+    if facts
+        .storage
+        .iter()
+        .any(|s| s.unit == unit && s.var == array)
+        || facts
+            .equivalence
+            .iter()
+            .any(|e| e.unit == unit && e.var == array)
     {
         return Err("it shares storage".into());
     }
@@ -190,7 +217,10 @@ fn array_dist(facts: &FactBase, unit: &str, array: &str, dims: &[&Vec<Value>]) -
         let n = coords.len();
         let shape: Vec<String> = given.iter().map(|g| g.to_string()).collect();
         body.push(format!("INTEGER, SAVE :: e({n}) = 0"));
-        body.push(format!("IF (e(1) == 0) CALL kc_grid({n}, (/{}/), e)", shape.join(", ")));
+        body.push(format!(
+            "IF (e(1) == 0) CALL kc_grid({n}, (/{}/), e)",
+            shape.join(", ")
+        ));
         let mut rank = coords[n - 1].clone();
         for k in (0..n - 1).rev() {
             rank = format!("{} + e({}) * ({rank})", coords[k], k + 1);

@@ -22,7 +22,11 @@ impl<'a> Source<'a> {
         Source {
             lines: source.split_inclusive('\n').collect(),
             fixed,
-            newline: if source.contains("\r\n") { "\r\n" } else { "\n" },
+            newline: if source.contains("\r\n") {
+                "\r\n"
+            } else {
+                "\n"
+            },
         }
     }
 
@@ -82,13 +86,20 @@ impl<'a> Source<'a> {
         }
         let inner = matching(&text[open..])?;
         Some(Subscripts {
-            dims: split_top(inner).into_iter().map(|d| d.trim().to_string()).collect(),
+            dims: split_top(inner)
+                .into_iter()
+                .map(|d| d.trim().to_string())
+                .collect(),
         })
     }
 
     /// One generated line, indented and continued as the form needs.
     pub fn emit(&self, out: &mut String, text: &str) {
-        let (indent, width) = if self.fixed { ("      ", 72) } else { ("  ", 100) };
+        let (indent, width) = if self.fixed {
+            ("      ", 72)
+        } else {
+            ("  ", 100)
+        };
         let mut rest = text.trim().to_string();
         if rest.starts_with('!') {
             out.push_str(&rest);
@@ -97,7 +108,11 @@ impl<'a> Source<'a> {
         }
         let mut first = true;
         loop {
-            let lead = if first || !self.fixed { indent } else { "     &" };
+            let lead = if first || !self.fixed {
+                indent
+            } else {
+                "     &"
+            };
             let room = width - lead.len() - 2;
             if rest.len() <= room {
                 out.push_str(lead);

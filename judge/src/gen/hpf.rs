@@ -39,7 +39,9 @@ pub fn hpf_program(seed: u64) -> Generated {
         src.push_str(&format!("!HPF$ ALIGN U(I) WITH S(I+{o})\n"));
     }
     src.push_str(&format!("!HPF$ ALIGN V(I) WITH S(I+{})\n", rng.range(0, 2)));
-    src.push_str(&format!("!HPF$ DISTRIBUTE T({f1}, {f2})\n!HPF$ DISTRIBUTE S({f3})\n"));
+    src.push_str(&format!(
+        "!HPF$ DISTRIBUTE T({f1}, {f2})\n!HPF$ DISTRIBUTE S({f3})\n"
+    ));
     src.push_str(&format!(
         "  DO J = 1, {N}\n    DO I = 1, {N}\n      A(I, J) = MOD(7*I + 3*J, 23)\n      B(I, J) = MOD(I + 2*J, 19)\n      C(I, J) = 0\n    END DO\n    U(J) = MOD(5*J, 13)\n    V(J) = 0\n  END DO\n"
     ));
@@ -84,7 +86,9 @@ fn matrix_nest(rng: &mut Rng, src: &mut String) {
     let stmt = format!("{target} = MOD({x} + 2*{y} + I, 1009)");
     src.push_str(&format!("  DO I = 3, {}\n    DO J = 3, {}\n", N - 2, N - 2));
     if rng.chance(30) {
-        src.push_str(&format!("      IF (MOD(I + J, 3) == 0) THEN\n        {stmt}\n      END IF\n"));
+        src.push_str(&format!(
+            "      IF (MOD(I + J, 3) == 0) THEN\n        {stmt}\n      END IF\n"
+        ));
     } else {
         src.push_str(&format!("      {stmt}\n"));
     }
