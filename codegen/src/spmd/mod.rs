@@ -122,18 +122,15 @@ impl<'a> Group<'a> {
     fn owner_computes(&self) -> HashMap<i64, (i64, String)> {
         let calls: HashSet<i64> = self.facts.call.iter().map(|c| c.stmt).collect();
         let opaque: HashSet<i64> = self.facts.opaque.iter().map(|o| o.stmt).collect();
-        let in_subscript: HashSet<i64> = self.facts.subscript_use.iter().map(|s| s.r#ref).collect();
-        let mut bad: HashSet<i64> = calls.union(&opaque).copied().collect();
-        for u in &self.facts.r#use {
-            if in_subscript.contains(&u.r#ref) && self.is_dist(u.stmt, &u.var) {
-                bad.insert(u.stmt);
-            }
-        }
+        let bad: HashSet<i64> = calls.union(&opaque).copied().collect();
         rows(self.derived, "lhs")
             .iter()
             .filter_map(|r| {
                 let (s, x, a) = (num(&r[0]), num(&r[1]), sym(&r[2]).to_string());
-                let ok = !bad.contains(&s) && self.is_dist(s, &a) && self.subscripts(x).is_some();
+                let ok = !bad.contains(&s)
+                    && !self.nested_reads(s)
+                    && self.is_dist(s, &a)
+                    && self.subscripts(x).is_some();
                 ok.then_some((s, (x, a)))
             })
             .collect()
@@ -257,7 +254,8 @@ impl<'a> Group<'a> {
         // What a logical IF or an ELSE IF reads may depend on its
         // condition (`IF (I > 1) X = A(I-1)`): whole arrays, no subscript
         // evaluated early.
-        let early = matches!(kind, "logical_if" | "elseif");
+        // So do subscripts that read distributed elements (`K = G(G(1))`).
+        let early = matches!(kind, "logical_if" | "elseif") || self.nested_reads(s);
         let mut pre = self.whole_reads(s, if early { Reads::Whole } else { Reads::All });
         if self.calls(s) {
             pre.extend(self.dist.all_shares(unit));
@@ -291,6 +289,15 @@ impl<'a> Group<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a subscript in the statement reads a distributed array.
+    fn nested_reads(&self, s: i64) -> bool {
+        self.facts.r#use.iter().any(|u| {
+            u.stmt == s
+                && self.is_dist(s, &u.var)
+                && self.facts.subscript_use.iter().any(|x| x.r#ref == u.r#ref)
+        })
     }
 
     fn is_while(&self, s: i64) -> bool {
