@@ -9,7 +9,7 @@ use std::path::PathBuf;
     name = "kaiseki",
     version,
     about = "Dependence, subscript, parallelization, HPF communication and unrolling analyses of Fortran loop programs, on Datalog",
-    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki parallel prog.f\n  kaiseki openmp prog.f -o prog_omp.f\n  kaiseki comm prog.f90\n  kaiseki analyze prog.f -o out/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
+    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki parallel prog.f\n  kaiseki openmp prog.f -o prog_omp.f\n  kaiseki comm prog.f90\n  kaiseki spmd prog.f90 -o prog_mpi.f90\n  kaiseki analyze prog.f -o out/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -126,6 +126,28 @@ pub enum Command {
         #[command(flatten)]
         rules: RulesArg,
         /// Threads: groups of program units are analyzed in parallel (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// Write the program as SPMD Fortran + MPI (owner-computes), sending only the transfers HPF communication analysis finds needed.
+    #[command(
+        after_help = "Examples:\n  kaiseki spmd prog.f90 -o prog_mpi.f90\n  mpif90 prog_mpi.f90 -o prog_mpi && mpirun -np 4 ./prog_mpi\n  kaiseki spmd prog.f90 --no-reuse -o base.f90   # every remote read sent\n\nEvery rank holds the arrays at full size; rank 0 does the I/O. At the end rank 0 writes\n`kaiseki-spmd: messages=M bytes=B` to standard error."
+    )]
+    Spmd {
+        file: PathBuf,
+        /// The Fortran file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The number of ranks the program must run on (default: any, chosen at run time).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        procs: Option<u32>,
+        /// Send every remote read, also those a valid copy makes redundant (the baseline).
+        #[arg(long)]
+        no_reuse: bool,
+        #[command(flatten)]
+        rules: RulesArg,
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         jobs: Option<u16>,
         #[command(flatten)]

@@ -9,6 +9,7 @@ pub mod names;
 pub mod openmp;
 pub mod parallel;
 pub mod sarif;
+pub mod spmd;
 pub mod table;
 pub mod unroll;
 

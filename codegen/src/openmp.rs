@@ -209,7 +209,7 @@ fn split_clause(clause: &str, width: usize) -> Vec<String> {
 
 /// The last line of the statement that starts on line `start` (1-based):
 /// its continuation lines follow.
-fn statement_end(lines: &[&str], start: usize, fixed: bool) -> usize {
+pub(crate) fn statement_end(lines: &[&str], start: usize, fixed: bool) -> usize {
     let mut last = start;
     if fixed {
         let mut n = start + 1;
@@ -242,12 +242,12 @@ fn statement_end(lines: &[&str], start: usize, fixed: bool) -> usize {
 }
 
 /// A fixed-form comment or blank line.
-fn is_fixed_comment(line: &str) -> bool {
+pub(crate) fn is_fixed_comment(line: &str) -> bool {
     line.trim().is_empty() || line.starts_with(['C', 'c', '*', '!'])
 }
 
 /// A free-form line without its trailing comment.
-fn free_code(line: &str) -> &str {
+pub(crate) fn free_code(line: &str) -> &str {
     let mut quote = None;
     for (i, c) in line.char_indices() {
         match (quote, c) {

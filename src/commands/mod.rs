@@ -8,6 +8,7 @@ mod facts;
 mod openmp;
 mod parallel;
 mod query;
+mod spmd;
 mod unroll;
 
 use crate::cli::{Cli, Command, FileFormat, Shape};
@@ -89,6 +90,25 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &files,
             &input.0,
             format,
+            rules.rules.as_deref(),
+            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+        ),
+        Command::Spmd {
+            file,
+            output,
+            procs,
+            no_reuse,
+            rules,
+            jobs,
+            input,
+        } => spmd::run(
+            &file,
+            &input.0,
+            &output,
+            kaiseki_codegen::spmd::Options {
+                procs,
+                reuse: !no_reuse,
+            },
             rules.rules.as_deref(),
             jobs.map_or_else(crate::groups::default_jobs, usize::from),
         ),

@@ -6,12 +6,14 @@
 
 mod affine;
 mod emit;
+mod hpf;
 mod nests;
 mod parallel;
 mod scalar;
 mod storage;
 
 pub use affine::affine_nest;
+pub use hpf::hpf_program;
 pub use nests::shared_nests;
 pub use parallel::parallel_loops;
 pub use scalar::scalar_program;

@@ -1,0 +1,679 @@
+//! `kaiseki spmd`: the program rewritten as SPMD Fortran + MPI under the
+//! owner-computes rule (Li & Harada, seed 000). Every rank holds the
+//! arrays at full size; the owner of an assigned element of a distributed
+//! array executes the assignment (a guard), every other statement runs on
+//! every rank. What to transfer, where and under which condition is read
+//! from the relations `spmd_send` and `spmd_share` of `rules/dl/comm.dl`;
+//! what no relation covers (reads outside owner-computes assignments, I/O,
+//! calls) takes the conservative way: the owners broadcast the elements
+//! read before the statement, rank 0 does the I/O.
+
+mod owners;
+mod text;
+
+use crate::{num, sym};
+use kaiseki_facts::{FactBase, Table};
+use owners::Distributed;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use text::{Source, Subscripts};
+
+/// The derived relations the program is built from.
+pub const RELATIONS: &[&str] = &["spmd_send", "spmd_share", "owner_dim", "lhs", "gen_ref"];
+
+const RUNTIME: &str = include_str!("runtime.f90");
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The number of ranks the program must run on; `None`: any.
+    pub procs: Option<u32>,
+    /// Leave out the transfers the analysis proves redundant.
+    pub reuse: bool,
+}
+
+/// Lines to write before and after source lines (1-based), and the
+/// labels to move off a line onto a `CONTINUE` before what is inserted.
+#[derive(Default)]
+struct Edits {
+    before: BTreeMap<usize, Vec<String>>,
+    after: BTreeMap<usize, Vec<String>>,
+    relabel: BTreeMap<usize, i64>,
+    /// Module declarations (the IF flags) and procedures (owners).
+    declarations: BTreeSet<String>,
+    procedures: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl Edits {
+    fn before(&mut self, line: usize, text: String) {
+        self.before.entry(line).or_default().push(text);
+    }
+    fn after(&mut self, line: usize, text: String) {
+        self.after.entry(line).or_default().push(text);
+    }
+}
+
+/// The program of `file` written for MPI, and the warnings to print.
+pub fn generate(
+    source: &str,
+    fixed: bool,
+    file: &str,
+    groups: &[(FactBase, Vec<Table>)],
+    opts: Options,
+) -> Result<(String, Vec<String>), String> {
+    let src = Source::new(source, fixed);
+    let mut edits = Edits::default();
+    for (facts, derived) in groups {
+        Group::new(facts, derived, file, &src, opts).plan(&mut edits)?;
+    }
+    Ok((render(&src, &edits, opts), edits.warnings))
+}
+
+/// One group of program units and what its relations say.
+struct Group<'a> {
+    facts: &'a FactBase,
+    derived: &'a [Table],
+    src: &'a Source<'a>,
+    opts: Options,
+    units: HashMap<&'a str, &'a str>,
+    stmts: HashMap<i64, (&'a str, usize, &'a str)>,
+    dist: Distributed,
+    /// Owner-computes assignments: statement -> (assigned ref, array).
+    owned: HashMap<i64, (i64, String)>,
+}
+
+impl<'a> Group<'a> {
+    fn new(
+        facts: &'a FactBase,
+        derived: &'a [Table],
+        file: &str,
+        src: &'a Source<'a>,
+        opts: Options,
+    ) -> Group<'a> {
+        let units: HashMap<&str, &str> = facts
+            .unit
+            .iter()
+            .filter(|u| u.file == file)
+            .map(|u| (u.unit.as_str(), u.kind.as_str()))
+            .collect();
+        let stmts = facts
+            .stmt
+            .iter()
+            .filter(|s| units.contains_key(s.unit.as_str()))
+            .map(|s| (s.stmt, (s.unit.as_str(), s.line as usize, s.kind.as_str())))
+            .collect();
+        let dist = Distributed::new(facts, rows(derived, "owner_dim"), &units);
+        let mut g = Group {
+            facts,
+            derived,
+            src,
+            opts,
+            units,
+            stmts,
+            dist,
+            owned: HashMap::new(),
+        };
+        g.owned = g.owner_computes();
+        g
+    }
+
+    /// The assignments their owner executes alone: a distributed element on
+    /// the left, no call, no distributed element in a subscript.
+    fn owner_computes(&self) -> HashMap<i64, (i64, String)> {
+        let calls: HashSet<i64> = self.facts.call.iter().map(|c| c.stmt).collect();
+        let opaque: HashSet<i64> = self.facts.opaque.iter().map(|o| o.stmt).collect();
+        let bad: HashSet<i64> = calls.union(&opaque).copied().collect();
+        rows(self.derived, "lhs")
+            .iter()
+            .filter_map(|r| {
+                let (s, x, a) = (num(&r[0]), num(&r[1]), sym(&r[2]).to_string());
+                let ok = !bad.contains(&s)
+                    && !self.nested_reads(s)
+                    && self.is_dist(s, &a)
+                    && self.subscripts(x).is_some();
+                ok.then_some((s, (x, a)))
+            })
+            .collect()
+    }
+
+    fn unit_of(&self, s: i64) -> Option<&'a str> {
+        self.stmts.get(&s).map(|x| x.0)
+    }
+
+    fn is_dist(&self, s: i64, array: &str) -> bool {
+        self.unit_of(s)
+            .is_some_and(|u| self.dist.get(u, array).is_some())
+    }
+
+    fn line(&self, s: i64) -> usize {
+        self.stmts.get(&s).map_or(0, |x| x.1)
+    }
+
+    /// The subscripts of an array reference, as written.
+    fn subscripts(&self, r: i64) -> Option<Subscripts> {
+        let p = self.facts.ref_pos.iter().find(|p| p.r#ref == r)?;
+        self.src.subscripts(p.line as usize, p.col as usize)
+    }
+
+    /// `kc_own_U_A(i, j)`: the rank owning an element.
+    fn owner_call(&self, s: i64, array: &str, subs: &[String]) -> String {
+        let unit = self.unit_of(s).unwrap_or_default();
+        format!(
+            "{}({})",
+            owners::function_name(unit, array),
+            subs.join(", ")
+        )
+    }
+
+    fn plan(&self, edits: &mut Edits) -> Result<(), String> {
+        self.dist.declare(edits);
+        self.units_and_ends(edits);
+        // The transfers come first: they run on every rank, before the
+        // guard of an owner-computes assignment.
+        self.transfers(edits)?;
+        let mut ids: Vec<i64> = self.stmts.keys().copied().collect();
+        ids.sort_by_key(|s| (self.line(*s), *s));
+        for s in ids {
+            self.statement(s, edits)?;
+        }
+        if self.opts.reuse {
+            self.shares(edits);
+        }
+        Ok(())
+    }
+
+    /// `USE kaiseki_spmd` in every unit, MPI set up at the main program's
+    /// first executable statement and closed before its END.
+    fn units_and_ends(&self, edits: &mut Edits) {
+        for u in &self.facts.unit {
+            if !self.units.contains_key(u.unit.as_str()) {
+                continue;
+            }
+            let line = u.line as usize;
+            let last = self.src.statement_end(line);
+            let header = self.src.code(line).to_ascii_uppercase();
+            if ["PROGRAM", "SUBROUTINE", "FUNCTION"]
+                .iter()
+                .any(|w| header.contains(w))
+            {
+                edits.after(last, "USE kaiseki_spmd".into());
+            } else {
+                edits.before(line, "USE kaiseki_spmd".into());
+            }
+            if u.kind != "program" {
+                continue;
+            }
+            if let Some(e) = self.facts.cfg_entry.iter().find(|e| e.unit == u.unit) {
+                edits.before(self.line(e.stmt), "CALL kc_init()".into());
+            }
+        }
+    }
+
+    /// What one statement needs besides the planned transfers.
+    fn statement(&self, s: i64, edits: &mut Edits) -> Result<(), String> {
+        let Some(&(unit, line, kind)) = self.stmts.get(&s) else {
+            return Ok(());
+        };
+        let last = self.src.statement_end(line);
+        let io = self
+            .facts
+            .io
+            .iter()
+            .find(|i| i.stmt == s)
+            .map(|i| i.kind.as_str());
+        match kind {
+            "decl" | "format" | "enddo" | "else" | "endif" | "continue" => return Ok(()),
+            "end" => {
+                if self.units.get(unit) == Some(&"program") {
+                    edits.before(line, "CALL kc_finish()".into());
+                }
+                return Ok(());
+            }
+            "stop" => {
+                self.relabel(s, line, edits)?;
+                edits.before(line, "CALL kc_finish()".into());
+                return Ok(());
+            }
+            _ => {}
+        }
+        if let Some((x, array)) = self.owned.get(&s) {
+            let mut pre = self.whole_reads(s, Reads::Unplanned);
+            let subs = self.subscripts(*x).unwrap_or_default();
+            pre.push(format!(
+                "IF (kc_me == {}) THEN",
+                self.owner_call(s, array, &subs.dims)
+            ));
+            self.relabel(s, line, edits)?;
+            for p in pre {
+                edits.before(line, p);
+            }
+            edits.after(last, "END IF".into());
+            return Ok(());
+        }
+        // Every rank runs it: the owners broadcast what it reads first.
+        // What a logical IF or an ELSE IF reads may depend on its
+        // condition (`IF (I > 1) X = A(I-1)`): whole arrays, no subscript
+        // evaluated early.
+        // So do subscripts that read distributed elements (`K = G(G(1))`).
+        let early = matches!(kind, "logical_if" | "elseif") || self.nested_reads(s);
+        let mut pre = self.whole_reads(s, if early { Reads::Whole } else { Reads::All });
+        if self.calls(s) {
+            pre.extend(self.dist.all_shares(unit));
+        }
+        let at = if kind == "elseif" { self.if_of(s) } else { s };
+        if kind == "do_while" || self.is_while(s) {
+            if let Some(e) = self.facts.loop_end.iter().find(|e| e.r#loop == s) {
+                for p in &pre {
+                    edits.before(self.line(e.stmt), p.clone());
+                }
+            }
+        }
+        let internal = io == Some("write") && self.writes_character(s);
+        let rank0 = matches!(io, Some(k) if k != "read") && !internal;
+        if rank0 || io == Some("read") {
+            pre.push("IF (kc_me == 0) THEN".into());
+        }
+        if !pre.is_empty() {
+            self.relabel(at, self.line(at), edits)?;
+        }
+        for p in pre {
+            edits.before(self.line(at), p);
+        }
+        if rank0 {
+            edits.after(last, "END IF".into());
+        }
+        if io == Some("read") {
+            edits.after(last, "END IF".into());
+            for b in self.read_broadcasts(s) {
+                edits.after(last, b);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a subscript in the statement reads a distributed array.
+    fn nested_reads(&self, s: i64) -> bool {
+        self.facts.r#use.iter().any(|u| {
+            u.stmt == s
+                && self.is_dist(s, &u.var)
+                && self.facts.subscript_use.iter().any(|x| x.r#ref == u.r#ref)
+        })
+    }
+
+    fn is_while(&self, s: i64) -> bool {
+        self.facts
+            .r#loop
+            .iter()
+            .any(|l| l.r#loop == s && l.kind == "do_while")
+    }
+
+    fn calls(&self, s: i64) -> bool {
+        self.facts.call.iter().any(|c| c.stmt == s)
+    }
+
+    fn writes_character(&self, s: i64) -> bool {
+        let unit = self.unit_of(s).unwrap_or_default();
+        self.facts.def.iter().any(|d| {
+            d.stmt == s
+                && self
+                    .facts
+                    .var
+                    .iter()
+                    .any(|v| v.unit == unit && v.var == d.var && v.r#type == "character")
+        })
+    }
+
+    /// The block IF an ELSE IF belongs to: its conditions are evaluated
+    /// with nothing run in between, so what they read is sent before it.
+    fn if_of(&self, s: i64) -> i64 {
+        let unit = self.unit_of(s);
+        let mut ids: Vec<(usize, i64)> = self
+            .stmts
+            .iter()
+            .filter(|(_, v)| Some(v.0) == unit)
+            .map(|(id, v)| (v.1, *id))
+            .filter(|(l, id)| (*l, *id) < (self.line(s), s))
+            .collect();
+        ids.sort();
+        let mut depth = 0;
+        for (_, id) in ids.into_iter().rev() {
+            match self.stmts[&id].2 {
+                "endif" => depth += 1,
+                "if" if depth == 0 => return id,
+                "if" => depth -= 1,
+                _ => {}
+            }
+        }
+        s
+    }
+
+    /// Broadcasts of the distributed elements statement `s` reads that no
+    /// planned transfer covers: all of them for a statement every rank
+    /// runs, the whole-array reads of an owner-computes assignment.
+    fn whole_reads(&self, s: i64, which: Reads) -> Vec<String> {
+        let planned: HashSet<i64> = rows(self.derived, "gen_ref")
+            .iter()
+            .filter(|r| num(&r[0]) == s)
+            .map(|r| num(&r[1]))
+            .collect();
+        let unit = self.unit_of(s).unwrap_or_default();
+        let mut out: Vec<String> = Vec::new();
+        let mut uses: Vec<_> = self.facts.r#use.iter().filter(|u| u.stmt == s).collect();
+        uses.sort_by_key(|u| u.r#ref);
+        for u in uses {
+            let Some(d) = self.dist.get(unit, &u.var) else {
+                continue;
+            };
+            if which == Reads::Unplanned && planned.contains(&u.r#ref) {
+                continue;
+            }
+            let element = self
+                .facts
+                .array_ref
+                .iter()
+                .any(|a| a.r#ref == u.r#ref && which != Reads::Whole)
+                .then(|| self.subscripts(u.r#ref))
+                .flatten();
+            let code = match element {
+                Some(subs) => d.share(
+                    &subs
+                        .dims
+                        .iter()
+                        .map(|e| (e.clone(), e.clone(), "1".into()))
+                        .collect::<Vec<_>>(),
+                ),
+                None => d.share(&d.whole()),
+            };
+            if !out.contains(&code) {
+                out.push(code);
+            }
+        }
+        out
+    }
+
+    /// After rank 0 read them, every variable a READ sets goes to all.
+    fn read_broadcasts(&self, s: i64) -> Vec<String> {
+        let unit = self.unit_of(s).unwrap_or_default();
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        let mut defs: Vec<_> = self.facts.def.iter().filter(|d| d.stmt == s).collect();
+        defs.sort_by_key(|d| d.r#ref);
+        for d in defs {
+            if !seen.insert(d.var.as_str()) {
+                continue;
+            }
+            let Some(v) = self
+                .facts
+                .var
+                .iter()
+                .find(|v| v.unit == unit && v.var == d.var)
+            else {
+                continue;
+            };
+            let mpi = match v.r#type.as_str() {
+                "integer" => "MPI_INTEGER",
+                "real" => "MPI_REAL",
+                "double" => "MPI_DOUBLE_PRECISION",
+                "complex" => "MPI_COMPLEX",
+                "logical" => "MPI_LOGICAL",
+                _ => "MPI_CHARACTER",
+            };
+            let mut n = if v.rank > 0 {
+                format!("SIZE({})", v.var)
+            } else {
+                "1".into()
+            };
+            if mpi == "MPI_CHARACTER" {
+                n = format!("{n} * LEN({})", v.var);
+            }
+            out.push(format!(
+                "CALL MPI_Bcast({}, {n}, {mpi}, 0, MPI_COMM_WORLD, kc_err)",
+                v.var
+            ));
+            out.push(format!("CALL kc_counted({n}, {mpi})"));
+        }
+        out
+    }
+
+    /// A labelled statement gets code before it: the label moves to a
+    /// CONTINUE first, so that a jump to it runs that code too. A DO loop
+    /// ending on the statement cannot be split that way.
+    fn relabel(&self, s: i64, line: usize, edits: &mut Edits) -> Result<(), String> {
+        let Some(l) = self.facts.stmt_label.iter().find(|l| l.stmt == s) else {
+            return Ok(());
+        };
+        let ends_do = self.facts.loop_end.iter().any(|e| {
+            self.facts
+                .stmt
+                .iter()
+                .any(|x| x.stmt == e.stmt && x.col == 0 && x.line as usize == line)
+        });
+        if ends_do {
+            return Err(format!(
+                "line {line}: a DO loop ends on labelled statement {} that needs communication or a guard: not supported (end the loop on a CONTINUE)",
+                l.label
+            ));
+        }
+        edits.relabel.insert(line, l.label);
+        Ok(())
+    }
+
+    /// The point-to-point transfers of `spmd_send`, vectorized over the
+    /// loops between `at` and the read.
+    fn transfers(&self, edits: &mut Edits) -> Result<(), String> {
+        let variant = if self.opts.reuse { "reuse" } else { "all" };
+        let mut sends: Vec<(i64, i64, String)> = rows(self.derived, "spmd_send")
+            .iter()
+            .filter(|r| sym(&r[0]) == variant)
+            .map(|r| (num(&r[1]), num(&r[2]), sym(&r[3]).to_string()))
+            .collect();
+        sends.sort();
+        let gen: HashMap<i64, i64> = rows(self.derived, "gen_ref")
+            .iter()
+            .map(|r| (num(&r[1]), num(&r[0])))
+            .collect();
+        for (r, at, unless) in sends {
+            let Some(&s) = gen.get(&r) else { continue };
+            let Some((x, lhs_array)) = self.owned.get(&s) else {
+                continue;
+            };
+            let unit = self.unit_of(s).unwrap_or_default();
+            let Some(array) = self
+                .facts
+                .r#use
+                .iter()
+                .find(|u| u.r#ref == r)
+                .map(|u| &u.var)
+            else {
+                continue;
+            };
+            if self.dist.get(unit, array).is_none() {
+                continue;
+            }
+            let (Some(read), Some(lhs)) = (self.subscripts(r), self.subscripts(*x)) else {
+                return Err(format!(
+                    "line {}: cannot read the subscripts of {array}",
+                    self.line(s)
+                ));
+            };
+            let q = self.owner_call(s, array, &read.dims);
+            let p = self.owner_call(s, lhs_array, &lhs.dims);
+            let element = format!("{array}({})", read.dims.join(", "));
+            let loops = self.replay_loops(s, at);
+            let mut code = vec!["CALL kc_start()".to_string()];
+            code.extend(wrap_loops(
+                &loops,
+                &[format!("CALL kc_list({q}, {p}, DBLE({element}))")],
+            ));
+            code.push("CALL kc_exchange()".into());
+            code.extend(wrap_loops(
+                &loops,
+                &[format!("IF (kc_take({q}, {p})) {element} = kc_v")],
+            ));
+            if let Some(c) = self.condition_flag(&unless, edits) {
+                code.insert(0, format!("IF ({c}) THEN"));
+                code.push("END IF".into());
+            }
+            edits.before(
+                self.line(at),
+                format!("! kaiseki-spmd: {element} at line {}", self.line(s)),
+            );
+            self.relabel(at, self.line(at), edits)?;
+            for c in code {
+                edits.before(self.line(at), c);
+            }
+        }
+        Ok(())
+    }
+
+    /// The DO statements to run again before `at` to list what the read
+    /// of statement `s` needs: the loops around `s` from `at` inwards.
+    fn replay_loops(&self, s: i64, at: i64) -> Vec<String> {
+        let mut loops: Vec<(i64, String)> = self
+            .facts
+            .loop_stmt
+            .iter()
+            .filter(|l| l.stmt == s)
+            .filter(|l| {
+                l.r#loop == at
+                    || self
+                        .facts
+                        .loop_stmt
+                        .iter()
+                        .any(|m| m.r#loop == at && m.stmt == l.r#loop)
+            })
+            .filter_map(|l| {
+                let info = self.facts.r#loop.iter().find(|x| x.r#loop == l.r#loop)?;
+                let b = self
+                    .facts
+                    .loop_bounds
+                    .iter()
+                    .find(|b| b.r#loop == l.r#loop)?;
+                Some((
+                    info.depth,
+                    format!("DO {} = {}, {}, {}", info.var, b.lower, b.upper, b.step),
+                ))
+            })
+            .collect();
+        loops.sort();
+        loops.into_iter().map(|(_, d)| d).collect()
+    }
+
+    /// The condition under which a conditional transfer is made: the IF
+    /// `unless` names (`31+`, `31-`) did not go that way. The flag
+    /// `kc_tN` says which way IF N went (-1: not reached, 0: false, 1:
+    /// true). An ELSE IF has no place for the flag: always send.
+    fn condition_flag(&self, unless: &str, edits: &mut Edits) -> Option<String> {
+        let sign = unless.chars().last()?;
+        let n: i64 = unless[..unless.len() - 1].parse().ok()?;
+        if self.stmts.get(&n).map(|x| x.2) != Some("if") {
+            return None;
+        }
+        let flag = format!("kc_t{n}");
+        if edits.declarations.insert(format!("INTEGER :: {flag} = -1")) {
+            let line = self.line(n);
+            edits.before(line, format!("{flag} = 0"));
+            edits.after(self.src.statement_end(line), format!("{flag} = 1"));
+        }
+        Some(format!("{flag} /= {}", if sign == '+' { 1 } else { 0 }))
+    }
+
+    /// The partial-redundancy transfers of `spmd_share`: the owners
+    /// broadcast the section at the exit of the statement (or loop).
+    fn shares(&self, edits: &mut Edits) {
+        for r in rows(self.derived, "spmd_share") {
+            let (k, section) = (num(&r[0]), sym(&r[1]));
+            let Some(unit) = self.unit_of(k) else {
+                continue;
+            };
+            let Some((array, dims)) = text::parse_section(section) else {
+                edits
+                    .warnings
+                    .push(format!("cannot read section {section}: not sent"));
+                continue;
+            };
+            let Some(d) = self.dist.get(unit, &array) else {
+                continue;
+            };
+            let whole = d.whole();
+            let ranges: Vec<(String, String, String)> = dims
+                .into_iter()
+                .zip(whole)
+                .map(|(dim, w)| dim.unwrap_or(w))
+                .collect();
+            let exit = self
+                .facts
+                .loop_end
+                .iter()
+                .find(|e| e.r#loop == k)
+                .map_or(k, |e| e.stmt);
+            let last = self.src.statement_end(self.line(exit));
+            edits.after(last, format!("! kaiseki-spmd: {section} invalidated here"));
+            edits.after(last, d.share(&ranges));
+        }
+    }
+}
+
+/// Which reads of a statement the owners broadcast before it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reads {
+    /// Each element read (a statement every rank runs).
+    All,
+    /// Whole arrays (the subscripts may only be valid after a condition).
+    Whole,
+    /// Those no `spmd_send` plans (an owner-computes assignment).
+    Unplanned,
+}
+
+/// A derived relation's rows (none when it was not derived).
+fn rows<'t>(derived: &'t [Table], name: &str) -> &'t [Vec<kaiseki_facts::Value>] {
+    derived
+        .iter()
+        .find(|t| t.name == name)
+        .map_or(&[][..], |t| &t.rows[..])
+}
+
+/// `body` inside the DO loops.
+fn wrap_loops(loops: &[String], body: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = loops.to_vec();
+    out.extend(body.iter().cloned());
+    out.extend(loops.iter().map(|_| "END DO".to_string()));
+    out
+}
+
+/// The module, then the source with the edits.
+fn render(src: &Source, edits: &Edits, opts: Options) -> String {
+    let procs = opts.procs.map_or(String::new(), |p| {
+        format!(
+            "IF (kc_np /= {p}) THEN\nIF (kc_me == 0) WRITE (error_unit, '(A)') 'kaiseki-spmd: written for {p} ranks'\nCALL MPI_Abort(MPI_COMM_WORLD, 1, kc_err)\nEND IF"
+        )
+    });
+    let mut out = String::new();
+    let mut pending = String::new();
+    for line in RUNTIME.lines() {
+        // A line ending in `&` is joined to the next: `emit` continues it
+        // the way the form wants.
+        if let Some(head) = line.trim().strip_suffix('&') {
+            pending.push_str(head);
+            continue;
+        }
+        let joined = std::mem::take(&mut pending) + line.trim();
+        let t = joined.as_str();
+        let expanded = match t {
+            "!KC-DECLARATIONS" => edits
+                .declarations
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n"),
+            "!KC-PROCS" => procs.clone(),
+            "!KC-OWNERS" => edits.procedures.join("\n"),
+            _ => t.to_string(),
+        };
+        for l in expanded.lines() {
+            src.emit(&mut out, l);
+        }
+    }
+    src.render(&mut out, &edits.before, &edits.after, &edits.relabel);
+    out
+}

@@ -1,0 +1,254 @@
+//! Which rank owns each element of a distributed array: `owner_dim`
+//! (comm.dl: the end of the ALIGN chain) with the template's bounds and
+//! DISTRIBUTE formats, written as one Fortran function per array. The
+//! processor grid is chosen at run time from the number of ranks (the
+//! PROCESSORS shape when it has that many).
+
+use super::Edits;
+use crate::{num, sym};
+use kaiseki_facts::{FactBase, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// The arrays of the main program the generated code distributes.
+pub(super) struct Distributed {
+    arrays: BTreeMap<(String, String), ArrayDist>,
+    warnings: Vec<String>,
+}
+
+/// One distributed array: its declared bounds and owner function.
+pub(super) struct ArrayDist {
+    name: String,
+    function: String,
+    bounds: Vec<(String, String)>,
+    body: String,
+}
+
+/// `kc_own_cke_a`.
+pub(super) fn function_name(unit: &str, array: &str) -> String {
+    format!(
+        "kc_own_{}_{}",
+        unit.to_ascii_lowercase(),
+        array.to_ascii_lowercase()
+    )
+}
+
+impl Distributed {
+    pub(super) fn new(
+        facts: &FactBase,
+        owner_dim: &[Vec<Value>],
+        units: &HashMap<&str, &str>,
+    ) -> Distributed {
+        let mut by_array: BTreeMap<(String, String), Vec<&Vec<Value>>> = BTreeMap::new();
+        for r in owner_dim {
+            let unit = sym(&r[0]);
+            if units.get(unit) == Some(&"program") {
+                by_array
+                    .entry((unit.to_string(), sym(&r[1]).to_string()))
+                    .or_default()
+                    .push(r);
+            }
+        }
+        let mut d = Distributed {
+            arrays: BTreeMap::new(),
+            warnings: Vec::new(),
+        };
+        for ((unit, array), dims) in by_array {
+            match array_dist(facts, &unit, &array, &dims) {
+                Ok(a) => {
+                    d.arrays.insert((unit, array), a);
+                }
+                Err(why) => d.warnings.push(format!(
+                    "{unit}: {array} is not distributed in the MPI program ({why}): every rank computes all of it"
+                )),
+            }
+        }
+        d
+    }
+
+    pub(super) fn get(&self, unit: &str, array: &str) -> Option<&ArrayDist> {
+        self.arrays.get(&(unit.to_string(), array.to_string()))
+    }
+
+    /// The owner functions and the warnings of the arrays left whole.
+    pub(super) fn declare(&self, edits: &mut Edits) {
+        edits
+            .procedures
+            .extend(self.arrays.values().map(|a| a.body.clone()));
+        edits.warnings.extend(self.warnings.iter().cloned());
+    }
+
+    /// Broadcasts of every distributed array of the unit (before a call).
+    pub(super) fn all_shares(&self, unit: &str) -> Vec<String> {
+        self.arrays
+            .iter()
+            .filter(|((u, _), _)| u == unit)
+            .map(|(_, a)| a.share(&a.whole()))
+            .collect()
+    }
+}
+
+impl ArrayDist {
+    /// The declared extent of every dimension, as `lo:hi:1`.
+    pub(super) fn whole(&self) -> Vec<(String, String, String)> {
+        self.bounds
+            .iter()
+            .map(|(l, h)| (l.clone(), h.clone(), "1".into()))
+            .collect()
+    }
+
+    /// The owners of the elements of the section broadcast them to every
+    /// rank: one message per owner.
+    pub(super) fn share(&self, ranges: &[(String, String, String)]) -> String {
+        let vars: Vec<String> = (1..=ranges.len()).map(|k| format!("kc_i{k}")).collect();
+        let element = format!("{}({})", self.name, vars.join(", "));
+        let owner = format!("{}({})", self.function, vars.join(", "));
+        let loops: Vec<String> = ranges
+            .iter()
+            .zip(&vars)
+            .rev()
+            .map(|((l, h, s), v)| format!("DO {v} = {l}, {h}, {s}"))
+            .collect();
+        let mut code = vec!["CALL kc_start()".to_string()];
+        code.extend(super::wrap_loops(
+            &loops,
+            &[format!("CALL kc_put({owner}, DBLE({element}))")],
+        ));
+        code.push("CALL kc_share()".into());
+        code.extend(super::wrap_loops(
+            &loops,
+            &[format!("IF (kc_got({owner})) {element} = kc_v")],
+        ));
+        code.join("\n")
+    }
+}
+
+/// The distribution of one array, or why the generated code keeps it whole.
+fn array_dist(
+    facts: &FactBase,
+    unit: &str,
+    array: &str,
+    dims: &[&Vec<Value>],
+) -> Result<ArrayDist, String> {
+    let var = facts
+        .var
+        .iter()
+        .find(|v| v.unit == unit && v.var == array)
+        .ok_or("not a variable")?;
+    if !matches!(var.r#type.as_str(), "integer" | "real" | "double") {
+        return Err(format!("{} elements", var.r#type));
+    }
+    if facts
+        .storage
+        .iter()
+        .any(|s| s.unit == unit && s.var == array)
+        || facts
+            .equivalence
+            .iter()
+            .any(|e| e.unit == unit && e.var == array)
+    {
+        return Err("it shares storage".into());
+    }
+    let mut bounds: Vec<(i64, String, String)> = facts
+        .array_dim
+        .iter()
+        .filter(|d| d.unit == unit && d.array == array)
+        .map(|d| (d.dim, d.lower.clone(), d.upper.clone()))
+        .collect();
+    bounds.sort();
+    if bounds.is_empty() || bounds.len() > 7 || bounds.iter().any(|b| b.2 == "*") {
+        return Err("its shape".into());
+    }
+    let template = sym(&dims[0][2]).to_string();
+    let mut per_tdim: BTreeMap<i64, &Vec<Value>> = BTreeMap::new();
+    for d in dims {
+        if sym(&d[4]) == "replicated" {
+            return Err("a replicated alignment".into());
+        }
+        per_tdim.insert(num(&d[3]), d);
+    }
+    let mut coords: Vec<String> = Vec::new();
+    let mut given: Vec<i64> = Vec::new();
+    let mut onto = String::new();
+    for (tdim, d) in &per_tdim {
+        let Some(dist) = facts
+            .hpf_distribute
+            .iter()
+            .find(|x| x.unit == unit && x.template == template && x.dim == *tdim)
+        else {
+            continue;
+        };
+        let k = match dist.format.as_str() {
+            "block" => dist.k,
+            "cyclic" => -dist.k.max(1),
+            _ => continue,
+        };
+        let (lo, hi) = template_bounds(facts, unit, &template, *tdim)
+            .ok_or("the template's bounds are not constants")?;
+        let t = match sym(&d[4]) {
+            "axis" => format!("{} * i{} + {}", num(&d[6]), num(&d[5]), num(&d[7])),
+            _ => num(&d[7]).to_string(),
+        };
+        let e = coords.len() + 1;
+        coords.push(format!("kc_coord({t}, {lo}, {hi}, e({e}), {k})"));
+        onto.clone_from(&dist.onto);
+        given.push(0);
+    }
+    if !onto.is_empty() {
+        let mut shape: Vec<(i64, i64)> = facts
+            .hpf_processors
+            .iter()
+            .filter(|p| p.unit == unit && p.name == onto)
+            .map(|p| (p.dim, p.extent))
+            .collect();
+        shape.sort();
+        if shape.len() == given.len() && shape.iter().all(|s| s.1 > 0) {
+            given = shape.iter().map(|s| s.1).collect();
+        }
+    }
+    let function = function_name(unit, array);
+    let args: Vec<String> = (1..=bounds.len()).map(|k| format!("i{k}")).collect();
+    let mut body = vec![
+        format!("INTEGER FUNCTION {function}({})", args.join(", ")),
+        format!("INTEGER, INTENT(IN) :: {}", args.join(", ")),
+    ];
+    if coords.is_empty() {
+        body.push(format!("{function} = 0"));
+    } else {
+        let n = coords.len();
+        let shape: Vec<String> = given.iter().map(|g| g.to_string()).collect();
+        body.push(format!("INTEGER, SAVE :: e({n}) = 0"));
+        body.push(format!(
+            "IF (e(1) == 0) CALL kc_grid({n}, (/{}/), e)",
+            shape.join(", ")
+        ));
+        let mut rank = coords[n - 1].clone();
+        for k in (0..n - 1).rev() {
+            rank = format!("{} + e({}) * ({rank})", coords[k], k + 1);
+        }
+        body.push(format!("{function} = {rank}"));
+    }
+    body.push(format!("END FUNCTION {function}"));
+    Ok(ArrayDist {
+        name: array.to_string(),
+        function,
+        bounds: bounds.into_iter().map(|b| (b.1, b.2)).collect(),
+        body: body.join("\n"),
+    })
+}
+
+/// The index range of a template dimension (a template, or an array
+/// distributed itself).
+fn template_bounds(facts: &FactBase, unit: &str, template: &str, dim: i64) -> Option<(i64, i64)> {
+    if let Some(t) = facts
+        .hpf_template
+        .iter()
+        .find(|t| t.unit == unit && t.name == template && t.dim == dim)
+    {
+        return Some((t.lower, t.upper));
+    }
+    let d = facts
+        .array_dim
+        .iter()
+        .find(|d| d.unit == unit && d.array == template && d.dim == dim)?;
+    Some((d.lower.trim().parse().ok()?, d.upper.trim().parse().ok()?))
+}

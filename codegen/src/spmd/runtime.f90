@@ -1,0 +1,180 @@
+! The run-time part of every program `kaiseki spmd` writes: MPI set-up,
+! the message counter, and the two transfer patterns. Every element
+! travels as a DOUBLE PRECISION value (exact for INTEGER and REAL).
+! Lines stay short: the renderer indents them for fixed or free form.
+MODULE kaiseki_spmd
+USE mpi
+USE, INTRINSIC :: iso_fortran_env, ONLY: error_unit
+IMPLICIT NONE
+INTEGER :: kc_me = 0, kc_np = 1, kc_err
+INTEGER :: kc_i1, kc_i2, kc_i3, kc_i4, kc_i5, kc_i6, kc_i7
+INTEGER(8) :: kc_msgs = 0, kc_bytes = 0
+DOUBLE PRECISION :: kc_v
+INTEGER, ALLOCATABLE :: kc_ns(:), kc_nr(:)
+TYPE kc_buffer
+DOUBLE PRECISION, ALLOCATABLE :: v(:)
+END TYPE kc_buffer
+TYPE(kc_buffer), ALLOCATABLE :: kc_sb(:), kc_rb(:)
+!KC-DECLARATIONS
+CONTAINS
+SUBROUTINE kc_init()
+INTEGER :: r
+CALL MPI_Init(kc_err)
+CALL MPI_Comm_rank(MPI_COMM_WORLD, kc_me, kc_err)
+CALL MPI_Comm_size(MPI_COMM_WORLD, kc_np, kc_err)
+!KC-PROCS
+ALLOCATE(kc_ns(0:kc_np-1), kc_nr(0:kc_np-1))
+ALLOCATE(kc_sb(0:kc_np-1), kc_rb(0:kc_np-1))
+DO r = 0, kc_np - 1
+ALLOCATE(kc_sb(r)%v(64), kc_rb(r)%v(64))
+END DO
+END SUBROUTINE kc_init
+! Rank 0 writes the totals of every rank's count to standard error.
+SUBROUTINE kc_finish()
+INTEGER(8) :: mine(2), total(2)
+mine(1) = kc_msgs
+mine(2) = kc_bytes
+CALL MPI_Reduce(mine, total, 2, MPI_INTEGER8, MPI_SUM, 0, &
+MPI_COMM_WORLD, kc_err)
+IF (kc_me == 0) WRITE (error_unit, '(A,I0,A,I0)') &
+'kaiseki-spmd: messages=', total(1), ' bytes=', total(2)
+CALL MPI_Finalize(kc_err)
+END SUBROUTINE kc_finish
+SUBROUTINE kc_grow(b, n)
+TYPE(kc_buffer), INTENT(INOUT) :: b
+INTEGER, INTENT(IN) :: n
+DOUBLE PRECISION, ALLOCATABLE :: t(:)
+IF (n <= SIZE(b%v)) RETURN
+ALLOCATE(t(2 * n))
+t(1:SIZE(b%v)) = b%v
+CALL MOVE_ALLOC(t, b%v)
+END SUBROUTINE kc_grow
+! The rank's grid of e(1:nd) processors for nd distributed dimensions:
+! the given arrangement when it has kc_np processors, else the most
+! square one.
+SUBROUTINE kc_grid(nd, given, e)
+INTEGER, INTENT(IN) :: nd, given(nd)
+INTEGER, INTENT(OUT) :: e(nd)
+INTEGER :: left, k, f
+IF (PRODUCT(given) == kc_np) THEN
+e = given
+RETURN
+END IF
+left = kc_np
+DO k = 1, nd
+f = NINT(DBLE(left) ** (1D0 / DBLE(nd - k + 1)))
+f = MAX(1, MIN(f, left))
+DO WHILE (MOD(left, f) /= 0)
+f = f - 1
+END DO
+e(k) = f
+left = left / f
+END DO
+e(nd) = e(nd) * left
+END SUBROUTINE kc_grid
+! The processor coordinate of template position t in a dimension of
+! lo:hi distributed over e processors: BLOCK (k = 0), BLOCK(k) (k > 0)
+! or CYCLIC(k) (k < 0).
+INTEGER FUNCTION kc_coord(t, lo, hi, e, k)
+INTEGER, INTENT(IN) :: t, lo, hi, e, k
+IF (k == 0) THEN
+kc_coord = (t - lo) / ((hi - lo + e) / e)
+ELSE IF (k > 0) THEN
+kc_coord = (t - lo) / k
+ELSE
+kc_coord = MOD((t - lo) / (-k), e)
+END IF
+kc_coord = MAX(0, MIN(e - 1, kc_coord))
+END FUNCTION kc_coord
+! Point to point, pass 1: processor p reads an element q owns (value
+! x at q); pass 2 after kc_exchange: kc_take says where one arrived.
+SUBROUTINE kc_start()
+kc_ns = 0
+kc_nr = 0
+END SUBROUTINE kc_start
+SUBROUTINE kc_list(q, p, x)
+INTEGER, INTENT(IN) :: q, p
+DOUBLE PRECISION, INTENT(IN) :: x
+IF (q == p) RETURN
+IF (kc_me == q) THEN
+kc_ns(p) = kc_ns(p) + 1
+CALL kc_grow(kc_sb(p), kc_ns(p))
+kc_sb(p)%v(kc_ns(p)) = x
+ELSE IF (kc_me == p) THEN
+kc_nr(q) = kc_nr(q) + 1
+END IF
+END SUBROUTINE kc_list
+SUBROUTINE kc_exchange()
+INTEGER :: r, n
+INTEGER :: req(kc_np)
+n = 0
+DO r = 0, kc_np - 1
+IF (kc_ns(r) > 0) THEN
+n = n + 1
+CALL MPI_Isend(kc_sb(r)%v, kc_ns(r), MPI_DOUBLE_PRECISION, &
+r, 7, MPI_COMM_WORLD, req(n), kc_err)
+kc_msgs = kc_msgs + 1
+kc_bytes = kc_bytes + 8 * kc_ns(r)
+END IF
+END DO
+DO r = 0, kc_np - 1
+IF (kc_nr(r) > 0) THEN
+CALL kc_grow(kc_rb(r), kc_nr(r))
+CALL MPI_Recv(kc_rb(r)%v, kc_nr(r), MPI_DOUBLE_PRECISION, &
+r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE, kc_err)
+END IF
+END DO
+CALL MPI_Waitall(n, req, MPI_STATUSES_IGNORE, kc_err)
+kc_nr = 0
+END SUBROUTINE kc_exchange
+LOGICAL FUNCTION kc_take(q, p)
+INTEGER, INTENT(IN) :: q, p
+kc_take = q /= p .AND. kc_me == p
+IF (.NOT. kc_take) RETURN
+kc_nr(q) = kc_nr(q) + 1
+kc_v = kc_rb(q)%v(kc_nr(q))
+END FUNCTION kc_take
+! Broadcast from the owners, pass 1: an element q owns (value x at
+! q); pass 2 after kc_share: kc_got says where one arrived.
+SUBROUTINE kc_put(q, x)
+INTEGER, INTENT(IN) :: q
+DOUBLE PRECISION, INTENT(IN) :: x
+kc_ns(q) = kc_ns(q) + 1
+IF (kc_me == q) THEN
+CALL kc_grow(kc_sb(q), kc_ns(q))
+kc_sb(q)%v(kc_ns(q)) = x
+END IF
+END SUBROUTINE kc_put
+SUBROUTINE kc_share()
+INTEGER :: r
+DO r = 0, kc_np - 1
+IF (kc_ns(r) > 0 .AND. kc_np > 1) THEN
+CALL kc_grow(kc_sb(r), kc_ns(r))
+CALL MPI_Bcast(kc_sb(r)%v, kc_ns(r), MPI_DOUBLE_PRECISION, &
+r, MPI_COMM_WORLD, kc_err)
+IF (kc_me == r) THEN
+kc_msgs = kc_msgs + 1
+kc_bytes = kc_bytes + 8 * kc_ns(r)
+END IF
+END IF
+END DO
+kc_nr = 0
+END SUBROUTINE kc_share
+LOGICAL FUNCTION kc_got(q)
+INTEGER, INTENT(IN) :: q
+kc_got = kc_me /= q
+IF (.NOT. kc_got) RETURN
+kc_nr(q) = kc_nr(q) + 1
+kc_v = kc_sb(q)%v(kc_nr(q))
+END FUNCTION kc_got
+! What rank 0 read goes to every rank: n items of type t.
+SUBROUTINE kc_counted(n, t)
+INTEGER, INTENT(IN) :: n, t
+INTEGER :: s
+IF (kc_me /= 0 .OR. kc_np == 1) RETURN
+CALL MPI_Type_size(t, s, kc_err)
+kc_msgs = kc_msgs + 1
+kc_bytes = kc_bytes + INT(n, 8) * s
+END SUBROUTINE kc_counted
+!KC-OWNERS
+END MODULE kaiseki_spmd

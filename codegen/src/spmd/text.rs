@@ -1,0 +1,256 @@
+//! The source as lines: statement extents, the subscripts of a
+//! reference as written, and the program written back with generated
+//! lines (indented and continued for fixed or free form).
+
+use crate::openmp::{free_code, is_fixed_comment, statement_end};
+use std::collections::BTreeMap;
+
+pub(super) struct Source<'a> {
+    lines: Vec<&'a str>,
+    fixed: bool,
+    newline: &'static str,
+}
+
+/// The subscripts of one array element, as written.
+#[derive(Default)]
+pub(super) struct Subscripts {
+    pub dims: Vec<String>,
+}
+
+impl<'a> Source<'a> {
+    pub fn new(source: &'a str, fixed: bool) -> Source<'a> {
+        Source {
+            lines: source.split_inclusive('\n').collect(),
+            fixed,
+            newline: if source.contains("\r\n") {
+                "\r\n"
+            } else {
+                "\n"
+            },
+        }
+    }
+
+    /// The last line of the statement that goes on at line `line`.
+    pub fn statement_end(&self, line: usize) -> usize {
+        if line == 0 || line > self.lines.len() {
+            return line;
+        }
+        statement_end(&self.lines, line, self.fixed)
+    }
+
+    /// The code of a line without its comment (and fixed form's columns
+    /// past 72).
+    pub fn code(&self, line: usize) -> &'a str {
+        let Some(l) = self.lines.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let l = l.trim_end_matches(['\n', '\r']);
+        if self.fixed {
+            if is_fixed_comment(l) {
+                return "";
+            }
+            free_code(&l[..l.len().min(72)])
+        } else {
+            free_code(l)
+        }
+    }
+
+    /// The subscripts of the array reference whose name starts at `col`
+    /// of `line` (continuation lines joined).
+    pub fn subscripts(&self, line: usize, col: usize) -> Option<Subscripts> {
+        let end = self.statement_end(line);
+        let mut text = String::new();
+        for (k, n) in (line..=end).enumerate() {
+            let code = self.code(n);
+            let piece = if k == 0 {
+                code.get(col.checked_sub(1)?..)?
+            } else if self.fixed {
+                code.get(6..).unwrap_or("")
+            } else {
+                let t = code.trim_start();
+                t.strip_prefix('&').unwrap_or(t)
+            };
+            let piece = if self.fixed {
+                piece
+            } else {
+                piece.trim_end().trim_end_matches('&')
+            };
+            text.push_str(piece);
+        }
+        let open = text.find('(')?;
+        if !text[..open]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
+        {
+            return None;
+        }
+        let inner = matching(&text[open..])?;
+        Some(Subscripts {
+            dims: split_top(inner)
+                .into_iter()
+                .map(|d| d.trim().to_string())
+                .collect(),
+        })
+    }
+
+    /// One generated line, indented and continued as the form needs.
+    pub fn emit(&self, out: &mut String, text: &str) {
+        let (indent, width) = if self.fixed {
+            ("      ", 72)
+        } else {
+            ("  ", 100)
+        };
+        let mut rest = text.trim().to_string();
+        if rest.starts_with('!') {
+            out.push_str(&rest);
+            out.push_str(self.newline);
+            return;
+        }
+        let mut first = true;
+        loop {
+            let lead = if first || !self.fixed {
+                indent
+            } else {
+                "     &"
+            };
+            let room = width - lead.len() - 2;
+            if rest.len() <= room {
+                out.push_str(lead);
+                out.push_str(&rest);
+                out.push_str(self.newline);
+                return;
+            }
+            let cut = rest[..room].rfind(", ").map_or(room, |c| c + 2);
+            out.push_str(lead);
+            out.push_str(&rest[..cut]);
+            if !self.fixed {
+                out.push('&');
+            }
+            out.push_str(self.newline);
+            rest = rest[cut..].to_string();
+            first = false;
+        }
+    }
+
+    /// The source with the generated lines before and after its lines;
+    /// a label in `relabel` moves to a CONTINUE before the first of them.
+    pub fn render(
+        &self,
+        out: &mut String,
+        before: &BTreeMap<usize, Vec<String>>,
+        after: &BTreeMap<usize, Vec<String>>,
+        relabel: &BTreeMap<usize, i64>,
+    ) {
+        for (i, line) in self.lines.iter().enumerate() {
+            let n = i + 1;
+            let mut line = line.to_string();
+            if let Some(label) = relabel.get(&n) {
+                self.emit_label(out, *label);
+                line = self.strip_label(&line, *label);
+            }
+            for b in before.get(&n).into_iter().flatten() {
+                self.emit_all(out, b);
+            }
+            out.push_str(&line);
+            if !line.ends_with('\n') {
+                out.push_str(self.newline);
+            }
+            for a in after.get(&n).into_iter().flatten() {
+                self.emit_all(out, a);
+            }
+        }
+    }
+
+    fn emit_all(&self, out: &mut String, code: &str) {
+        for l in code.lines() {
+            self.emit(out, l);
+        }
+    }
+
+    fn emit_label(&self, out: &mut String, label: i64) {
+        if self.fixed {
+            out.push_str(&format!("{label:<5} CONTINUE{}", self.newline));
+        } else {
+            out.push_str(&format!("{label} CONTINUE{}", self.newline));
+        }
+    }
+
+    /// The line with its statement label blanked out.
+    fn strip_label(&self, line: &str, label: i64) -> String {
+        let text = label.to_string();
+        if self.fixed {
+            let head: String = line.chars().take(5).collect();
+            if head.trim() == text {
+                return format!("     {}", &line[head.len()..]);
+            }
+            return line.to_string();
+        }
+        let start = line.len() - line.trim_start().len();
+        match line[start..].strip_prefix(&text) {
+            Some(rest) => format!("{}{}{rest}", &line[..start], " ".repeat(text.len())),
+            None => line.to_string(),
+        }
+    }
+}
+
+/// The text inside the parentheses that open `text`.
+fn matching(text: &str) -> Option<&str> {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[1..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` split at the commas outside parentheses.
+fn split_top(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// A section as `sad_sections` prints it, `A(1:100, I)`: the array and
+/// per dimension its range (`None`: all of it, for `:` and `?`).
+pub(super) type Range = (String, String, String);
+pub(super) fn parse_section(text: &str) -> Option<(String, Vec<Option<Range>>)> {
+    let open = text.find('(')?;
+    let name = text[..open].trim().to_string();
+    let dims = split_top(matching(&text[open..])?)
+        .into_iter()
+        .map(|d| {
+            let d = d.trim();
+            if d == ":" || d == "?" {
+                return None;
+            }
+            let parts: Vec<&str> = d.split(':').map(str::trim).collect();
+            Some(match parts[..] {
+                [e] => (e.to_string(), e.to_string(), "1".to_string()),
+                [l, h] => (l.to_string(), h.to_string(), "1".to_string()),
+                [l, h, s, ..] => (l.to_string(), h.to_string(), s.to_string()),
+                _ => return None,
+            })
+        })
+        .collect();
+    Some((name, dims))
+}

@@ -1,0 +1,40 @@
+//! `kaiseki spmd`: the program as SPMD Fortran + MPI under the
+//! owner-computes rule, sending only the transfers the communication
+//! analysis finds needed (rules/dl/comm.dl plans, codegen/src/spmd writes).
+
+use kaiseki_codegen::spmd;
+use kaiseki_frontend::{form_of, Form, SourceOptions};
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(
+    file: &Path,
+    opts: &SourceOptions,
+    output: &Path,
+    options: spmd::Options,
+    rules: Option<&Path>,
+    jobs: usize,
+) -> Result<ExitCode, String> {
+    let (analyzed, had_errors) = super::parallel::analyze_on_request(
+        &[file.to_path_buf()],
+        opts,
+        rules,
+        jobs,
+        "comm",
+        spmd::RELATIONS,
+    )?;
+    if had_errors {
+        return Ok(super::status(had_errors));
+    }
+    let name = file.display().to_string();
+    let source = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let fixed = form_of(&name) == Form::Fixed;
+    let (text, warnings) = spmd::generate(&source, fixed, &name, &analyzed, options)
+        .map_err(|e| format!("{name}:{e}"))?;
+    for w in warnings {
+        eprintln!("{name}: warning: {w}");
+    }
+    std::fs::write(output, text).map_err(|e| format!("{}: {e}", output.display()))?;
+    eprintln!("wrote {}", output.display());
+    Ok(super::status(had_errors))
+}

@@ -1,0 +1,59 @@
+/* Counts what a program really sends, independently of its own counter:
+ * every MPI_Send, MPI_Isend, MPI_Ssend, MPI_Rsend (the sender's call) and
+ * MPI_Bcast (the root's call, when there is another rank), as one message
+ * of count * type size bytes. Loaded with LD_PRELOAD; each rank writes
+ * `pmpi-count: messages=M bytes=B` to standard error at MPI_Finalize. */
+#include <mpi.h>
+#include <stdio.h>
+
+static long long messages, bytes;
+
+static void tally(int count, MPI_Datatype type)
+{
+    int size;
+    PMPI_Type_size(type, &size);
+    messages += 1;
+    bytes += (long long)count * size;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+    tally(count, type);
+    return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+    tally(count, type);
+    return PMPI_Ssend(buf, count, type, dest, tag, comm);
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+    tally(count, type);
+    return PMPI_Rsend(buf, count, type, dest, tag, comm);
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    tally(count, type);
+    return PMPI_Isend(buf, count, type, dest, tag, comm, request);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    int rank, size;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (rank == root && size > 1)
+        tally(count, type);
+    return PMPI_Bcast(buf, count, type, root, comm);
+}
+
+int MPI_Finalize(void)
+{
+    fprintf(stderr, "pmpi-count: messages=%lld bytes=%lld\n", messages, bytes);
+    fflush(stderr);
+    return PMPI_Finalize();
+}
