@@ -330,7 +330,7 @@ impl Search<'_, '_> {
         let Some(&lit) = self.order.get(at) else {
             return (self.found)(env, matched);
         };
-        let r = self.relations;
+        let (r, rule) = (self.relations, self.rule);
         let saved = env.clone();
         let go_on = |me: &mut Self, env: &mut Env, matched: &mut Matched, m: Vec<Value>| {
             matched[lit] = Some(m);
@@ -339,7 +339,7 @@ impl Search<'_, '_> {
             *env = saved.clone();
             stop
         };
-        match &self.rule.body[lit].kind {
+        match &rule.body[lit].kind {
             LitKind::Atom { rel, args } => {
                 let key: Vec<Option<Value>> = args.iter().map(|t| r.value(t, env)).collect();
                 for row in r.matching(*rel, &key) {
