@@ -240,13 +240,36 @@ impl Show<'_> {
             .vars
             .iter()
             .zip(env)
-            .filter(|(v, _)| !v.temp && !v.name.starts_with('_'))
-            .filter_map(|(v, x)| Some(format!("{} = {}", v.name, quoted(x.as_ref()?))))
+            .enumerate()
+            .filter(|(_, (v, _))| !v.temp && !v.name.starts_with('_'))
+            .filter_map(|(i, (v, x))| Some(format!("{} = {}", v.name, self.var(rule, i, x.as_ref()?))))
             .collect();
         if !bound.is_empty() {
             let _ = write!(text, " (with {})", bound.join(", "));
         }
         text
+    }
+}
+
+impl Show<'_> {
+    /// The value of variable `var` of `rule`, shown by what the first
+    /// column it stands in (head first, then body atoms) numbers.
+    fn var(&self, rule: &Rule, var: usize, v: &Value) -> String {
+        let at = |rel: RelId, args: &[Term]| {
+            args.iter()
+                .position(|t| t.var() == Some(var))
+                .map(|c| (rel, c))
+        };
+        let column = at(rule.head, &rule.head_args).or_else(|| {
+            rule.body.iter().find_map(|l| match &l.kind {
+                LitKind::Atom { rel, args } | LitKind::Not { rel, args } => at(*rel, args),
+                _ => None,
+            })
+        });
+        match column {
+            Some((rel, c)) => self.cell(rel, c, v),
+            None => quoted(v),
+        }
     }
 }
 
