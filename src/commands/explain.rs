@@ -2,7 +2,7 @@
 //! that matches a pattern, or with `--why-not` why no row does.
 
 use crate::pipeline;
-use kaiseki_codegen::explain::{PatternError, Pattern, Prover, Relations, Show};
+use kaiseki_codegen::explain::{Pattern, PatternError, Prover, Relations, Show};
 use kaiseki_codegen::names::Names;
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::{builtin_program, kinds, FunctorRegistry, RuleProgram};
@@ -33,7 +33,8 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
     };
     let program = match &interpreted {
         Some(p) => p.clone(),
-        None => RuleProgram::from_sources(&sources).map_err(|d| format!("{} error(s) in the built-in rules", d.len()))?,
+        None => RuleProgram::from_sources(&sources)
+            .map_err(|d| format!("{} error(s) in the built-in rules", d.len()))?,
     };
     let ir = program.ir();
     let Some(rel) = ir
@@ -41,7 +42,10 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
         .iter()
         .position(|r| r.name == pattern.rel && !r.aggregate_body)
     else {
-        return Ok(pattern_error(text, (1, format!("no relation `{}`", pattern.rel))));
+        return Ok(pattern_error(
+            text,
+            (1, format!("no relation `{}`", pattern.rel)),
+        ));
     };
     if ir.relations[rel].arity() != pattern.arity() {
         let m = format!(
@@ -57,7 +61,8 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
         .map(|r| ir.relations[r].name.as_str())
         .collect();
     let (parsed, mut diags) = kaiseki_frontend::parse_files(&[file], opts);
-    let (facts, tables, lower_diags) = pipeline::derive_groups(&parsed, o.jobs, interpreted.as_ref(), &reads)?;
+    let (facts, tables, lower_diags) =
+        pipeline::derive_groups(&parsed, o.jobs, interpreted.as_ref(), &reads)?;
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     let kinds = kinds::column_kinds(ir);
@@ -85,7 +90,11 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
     if o.why_not {
         why_not(&relations, &show, rel, &key, &rows, &mut out);
     } else if rows.is_empty() {
-        let _ = writeln!(out, "no row of `{}` matches; `--why-not` says why", pattern.rel);
+        let _ = writeln!(
+            out,
+            "no row of `{}` matches; `--why-not` says why",
+            pattern.rel
+        );
     } else {
         let prover = Prover::new(&relations);
         let proofs: Vec<_> = rows
@@ -121,7 +130,11 @@ fn why_not(
 ) {
     let wanted = show.atom(relations, rel, key);
     if !rows.is_empty() {
-        let _ = writeln!(out, "{wanted} is derived ({} rows match): `kaiseki explain` shows why", rows.len());
+        let _ = writeln!(
+            out,
+            "{wanted} is derived ({} rows match): `kaiseki explain` shows why",
+            rows.len()
+        );
         return;
     }
     let _ = writeln!(out, "{wanted} is not derived:");

@@ -8,12 +8,12 @@
 //! instance that holds in those tables ([`Prover`]; ranks keep recursive
 //! proofs well founded). [`Show`] prints trees as text or DOT.
 
+mod pattern;
 mod proof;
 mod relations;
-mod pattern;
 mod render;
 
+pub use pattern::{Pattern, PatternError};
 pub use proof::{How, Premise, Proof, Prover};
 pub use relations::{arith, compare, Env, Reach, Relations};
-pub use pattern::{Pattern, PatternError};
 pub use render::Show;

@@ -28,7 +28,9 @@ pub struct Pattern {
 impl Pattern {
     pub fn parse(text: &str) -> Result<Pattern, PatternError> {
         let text = text.trim_end().trim_end_matches('.');
-        let open = text.find('(').ok_or((1, "expected `rel(arg, ...)`".to_string()))?;
+        let open = text
+            .find('(')
+            .ok_or((1, "expected `rel(arg, ...)`".to_string()))?;
         let rel = text[..open].trim();
         if rel.is_empty() || !rel.chars().all(|c| c.is_alphanumeric() || c == '_') {
             return Err((1, format!("`{rel}` is not a relation name")));
@@ -41,7 +43,10 @@ impl Pattern {
         for piece in split_args(inner) {
             let lead = piece.len() - piece.trim_start().len();
             let col = text[..start + lead].chars().count() + 1;
-            args.push((parse_arg(piece.trim()).ok_or((col, format!("cannot read `{}`", piece.trim())))?, col));
+            args.push((
+                parse_arg(piece.trim()).ok_or((col, format!("cannot read `{}`", piece.trim())))?,
+                col,
+            ));
             start += piece.len() + 1;
         }
         Ok(Pattern {
@@ -150,14 +155,26 @@ fn kind_name(kind: IdKind) -> &'static str {
 
 /// The id of what stands at `line:col` (a loop: its DO line), named `name`
 /// when given (`X`, `B`, `DO I`, `DO WHILE`).
-fn place(facts: &FactBase, kind: IdKind, name: Option<&str>, line: i64, col: Option<i64>) -> Option<i64> {
+fn place(
+    facts: &FactBase,
+    kind: IdKind,
+    name: Option<&str>,
+    line: i64,
+    col: Option<i64>,
+) -> Option<i64> {
     let at = |l: i64, c: i64| l == line && col.is_none_or(|x| x == c);
     match kind {
         IdKind::Ref => {
             let named = |r: i64| {
                 name.is_none_or(|n| {
-                    facts.def.iter().any(|d| d.r#ref == r && d.var.eq_ignore_ascii_case(n))
-                        || facts.r#use.iter().any(|u| u.r#ref == r && u.var.eq_ignore_ascii_case(n))
+                    facts
+                        .def
+                        .iter()
+                        .any(|d| d.r#ref == r && d.var.eq_ignore_ascii_case(n))
+                        || facts
+                            .r#use
+                            .iter()
+                            .any(|u| u.r#ref == r && u.var.eq_ignore_ascii_case(n))
                 })
             };
             facts

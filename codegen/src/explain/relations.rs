@@ -123,10 +123,15 @@ impl<'a> Relations<'a> {
                 }
                 let mut rows = Vec::new();
                 for rule in rules {
-                    me.instances(rule, vec![None; rule.vars.len()], &|_, _| true, &mut |env, _| {
-                        rows.push(me.head(rule, env));
-                        false
-                    });
+                    me.instances(
+                        rule,
+                        vec![None; rule.vars.len()],
+                        &|_, _| true,
+                        &mut |env, _| {
+                            rows.push(me.head(rule, env));
+                            false
+                        },
+                    );
                 }
                 rows.sort();
                 rows.dedup();
@@ -358,24 +363,20 @@ impl Search<'_, '_> {
                 let key: Vec<Option<Value>> = args.iter().map(|t| r.value(t, env)).collect();
                 r.matching(*rel, &key).is_empty() && go_on(self, env, matched, Vec::new())
             }
-            LitKind::Compare { op, lhs, rhs } => {
-                match (r.value(lhs, env), r.value(rhs, env)) {
-                    (Some(a), Some(b)) => {
-                        compare(*op, &a, &b) && go_on(self, env, matched, Vec::new())
-                    }
-                    (None, Some(v)) | (Some(v), None) => {
-                        let var = lhs.var().filter(|x| env[*x].is_none()).or(rhs.var());
-                        match var {
-                            Some(x) => {
-                                env[x] = Some(v);
-                                go_on(self, env, matched, Vec::new())
-                            }
-                            None => false,
+            LitKind::Compare { op, lhs, rhs } => match (r.value(lhs, env), r.value(rhs, env)) {
+                (Some(a), Some(b)) => compare(*op, &a, &b) && go_on(self, env, matched, Vec::new()),
+                (None, Some(v)) | (Some(v), None) => {
+                    let var = lhs.var().filter(|x| env[*x].is_none()).or(rhs.var());
+                    match var {
+                        Some(x) => {
+                            env[x] = Some(v);
+                            go_on(self, env, matched, Vec::new())
                         }
+                        None => false,
                     }
-                    (None, None) => false,
                 }
-            }
+                (None, None) => false,
+            },
             LitKind::Arith { dst, op, lhs, rhs } => {
                 let (Some(a), Some(b)) = (r.value(lhs, env), r.value(rhs, env)) else {
                     return false;
@@ -383,10 +384,14 @@ impl Search<'_, '_> {
                 let Some(v) = arith(*op, number(&a), number(&b)) else {
                     return false;
                 };
-                bind(env, *dst, Value::Number(v)) && go_on(self, env, matched, vec![Value::Number(v)])
+                bind(env, *dst, Value::Number(v))
+                    && go_on(self, env, matched, vec![Value::Number(v)])
             }
             LitKind::Call { dst, functor, args } => {
-                let Some(args) = args.iter().map(|t| r.value(t, env)).collect::<Option<Vec<_>>>()
+                let Some(args) = args
+                    .iter()
+                    .map(|t| r.value(t, env))
+                    .collect::<Option<Vec<_>>>()
                 else {
                     return false;
                 };

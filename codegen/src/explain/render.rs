@@ -96,7 +96,11 @@ impl Show<'_> {
                 )
             }
             Premise::Aggregate {
-                kind, rel, args, result, ..
+                kind,
+                rel,
+                args,
+                result,
+                ..
             } => format!(
                 "{} over {} = {result}",
                 kind.name(),
@@ -112,7 +116,15 @@ impl Show<'_> {
         out
     }
 
-    fn node(&self, r: &Relations, proof: &Proof, lead: &str, rest: &str, depth: usize, out: &mut String) {
+    fn node(
+        &self,
+        r: &Relations,
+        proof: &Proof,
+        lead: &str,
+        rest: &str,
+        depth: usize,
+        out: &mut String,
+    ) {
         let head = self.row(r, proof.rel, &proof.row);
         let _ = match &proof.how {
             How::Input => match self.place(proof.rel, &proof.row) {
@@ -133,7 +145,11 @@ impl Show<'_> {
         };
         for (i, p) in premises.iter().enumerate() {
             let last = i + 1 == premises.len();
-            let (here, below) = if last { ("└─ ", "   ") } else { ("├─ ", "│  ") };
+            let (here, below) = if last {
+                ("└─ ", "   ")
+            } else {
+                ("├─ ", "│  ")
+            };
             let lead = format!("{rest}{here}");
             let rest = format!("{rest}{below}");
             match p {
@@ -149,7 +165,8 @@ impl Show<'_> {
     /// two steps use the same row), a box per other premise, edges from
     /// each row to what it was derived from.
     pub fn dot(&self, r: &Relations, proofs: &[Rc<Proof>]) -> String {
-        let mut out = String::from("digraph explain {\n  node [shape=ellipse, fontname=\"monospace\"];\n");
+        let mut out =
+            String::from("digraph explain {\n  node [shape=ellipse, fontname=\"monospace\"];\n");
         let mut ids: HashMap<*const Proof, usize> = HashMap::new();
         let mut leaves = 0;
         for p in proofs {
@@ -181,16 +198,30 @@ impl Show<'_> {
             How::Rule { rule, .. } => format!("by {}", self.rule_at(&r.ir.rules[*rule])),
         };
         let head = self.row(r, proof.rel, &proof.row);
-        let shape = if matches!(proof.how, How::Input) { ", shape=note" } else { "" };
-        let _ = writeln!(out, "  n{id} [label={}{shape}];", dot_str(&format!("{head}\n{how}")));
+        let shape = if matches!(proof.how, How::Input) {
+            ", shape=note"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  n{id} [label={}{shape}];",
+            dot_str(&format!("{head}\n{how}"))
+        );
         if let How::Rule { premises, .. } = &proof.how {
             for p in premises {
                 let to = match p {
-                    Premise::Atom(child) => format!("n{}", self.dot_node(r, child, ids, leaves, out)),
+                    Premise::Atom(child) => {
+                        format!("n{}", self.dot_node(r, child, ids, leaves, out))
+                    }
                     leaf => {
                         *leaves += 1;
                         let name = format!("l{leaves}");
-                        let _ = writeln!(out, "  {name} [label={}, shape=box];", dot_str(&self.premise(r, leaf)));
+                        let _ = writeln!(
+                            out,
+                            "  {name} [label={}, shape=box];",
+                            dot_str(&self.premise(r, leaf))
+                        );
                         name
                     }
                 };
@@ -207,13 +238,17 @@ impl Show<'_> {
             return "its body holds".into();
         };
         let env = &reach.env;
-        let args = |args: &[Term]| -> Vec<Option<Value>> { args.iter().map(|t| r.value(t, env)).collect() };
+        let args = |args: &[Term]| -> Vec<Option<Value>> {
+            args.iter().map(|t| r.value(t, env)).collect()
+        };
         let mut text = match &rule.body[lit].kind {
             LitKind::Atom { rel, args: a } => format!("no {}", self.atom(r, *rel, &args(a))),
             LitKind::Not { rel, args: a } => {
                 let key = args(a);
                 let held = r.matching(*rel, &key);
-                let shown = held.first().map_or_else(|| self.atom(r, *rel, &key), |row| self.row(r, *rel, row));
+                let shown = held
+                    .first()
+                    .map_or_else(|| self.atom(r, *rel, &key), |row| self.row(r, *rel, row));
                 format!("{shown} holds (negated in the rule)")
             }
             LitKind::Compare { op, lhs, rhs } => format!(
@@ -228,12 +263,24 @@ impl Show<'_> {
                 op.spelling(),
                 show_term(r, rhs, rule, env)
             ),
-            LitKind::Call { functor, args: a, .. } => {
+            LitKind::Call {
+                functor, args: a, ..
+            } => {
                 let a: Vec<String> = a.iter().map(|t| show_term(r, t, rule, env)).collect();
-                format!("@{}({}) returns no value", r.ir.functors[*functor].name, a.join(", "))
+                format!(
+                    "@{}({}) returns no value",
+                    r.ir.functors[*functor].name,
+                    a.join(", ")
+                )
             }
-            LitKind::Aggregate { kind, rel, args: a, .. } => {
-                format!("{} over {} has no value", kind.name(), self.atom(r, *rel, &args(a)))
+            LitKind::Aggregate {
+                kind, rel, args: a, ..
+            } => {
+                format!(
+                    "{} over {} has no value",
+                    kind.name(),
+                    self.atom(r, *rel, &args(a))
+                )
             }
         };
         let bound: Vec<String> = rule
@@ -242,7 +289,9 @@ impl Show<'_> {
             .zip(env)
             .enumerate()
             .filter(|(_, (v, _))| !v.temp && !v.name.starts_with('_'))
-            .filter_map(|(i, (v, x))| Some(format!("{} = {}", v.name, self.var(rule, i, x.as_ref()?))))
+            .filter_map(|(i, (v, x))| {
+                Some(format!("{} = {}", v.name, self.var(rule, i, x.as_ref()?)))
+            })
             .collect();
         if !bound.is_empty() {
             let _ = write!(text, " (with {})", bound.join(", "));
@@ -290,6 +339,9 @@ fn quoted(v: &Value) -> String {
 
 /// A DOT string literal (`\n` kept as a line break).
 fn dot_str(s: &str) -> String {
-    let escaped = s.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    let escaped = s
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
     format!("\"{escaped}\"")
 }
