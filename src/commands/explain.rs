@@ -4,6 +4,7 @@
 use crate::pipeline;
 use kaiseki_codegen::explain::{Pattern, PatternError, Prover, Relations, Show};
 use kaiseki_codegen::names::Names;
+use kaiseki_facts::Value;
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::{builtin_program, kinds, FunctorRegistry, RuleProgram};
 use std::fmt::Write;
@@ -66,10 +67,19 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     let kinds = kinds::column_kinds(ir);
-    let key = match pattern.resolve(&kinds[rel], &facts) {
-        Ok(k) => k,
+    let choices = match pattern.resolve(&kinds[rel], &facts) {
+        Ok(c) => c,
         Err(e) => return Ok(pattern_error(text, e)),
     };
+    // Looked up by the columns of one value; the others filter the rows.
+    let key: Vec<Option<Value>> = choices
+        .iter()
+        .map(|c| {
+            c.as_ref()
+                .filter(|vs| vs.len() == 1)
+                .map(|vs| vs[0].clone())
+        })
+        .collect();
     let registry = FunctorRegistry::standard();
     let relations = Relations::new(ir, &facts, tables, &registry);
     let names = Names::new(&facts);
@@ -81,14 +91,25 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
         rules: &sources,
         source: (&file_name, source.lines().collect()),
     };
-    let rows: Vec<&[_]> = relations
+    let rows: Vec<&[Value]> = relations
         .matching(rel, &key)
         .into_iter()
-        .filter(|row| pattern.consistent(row))
+        .filter(|row| {
+            pattern.consistent(row)
+                && choices
+                    .iter()
+                    .zip(row.iter())
+                    .all(|(c, x)| c.as_ref().is_none_or(|vs| vs.contains(x)))
+        })
         .collect();
     let mut out = String::new();
     if o.why_not {
-        why_not(&relations, &show, rel, &key, &rows, &mut out);
+        // A place of several references: the first stands for them.
+        let first: Vec<Option<Value>> = choices
+            .iter()
+            .map(|c| c.as_ref().map(|vs| vs[0].clone()))
+            .collect();
+        why_not(&relations, &show, rel, &first, &rows, &mut out);
     } else if rows.is_empty() {
         let _ = writeln!(
             out,
@@ -124,8 +145,8 @@ fn why_not(
     relations: &Relations,
     show: &Show,
     rel: usize,
-    key: &[Option<kaiseki_facts::Value>],
-    rows: &[&[kaiseki_facts::Value]],
+    key: &[Option<Value>],
+    rows: &[&[Value]],
     out: &mut String,
 ) {
     let wanted = show.atom(relations, rel, key);

@@ -59,27 +59,30 @@ impl Pattern {
         self.args.len()
     }
 
-    /// The value each column must hold (`None`: any), places looked up in
-    /// `facts` by what the column numbers (`kinds`).
+    /// The values each column may hold (`None`: any), places looked up in
+    /// `facts` by what the column numbers (`kinds`): several when more than
+    /// one reference stands at a place (a DO variable's definition and use).
     pub fn resolve(
         &self,
         kinds: &[Option<IdKind>],
         facts: &FactBase,
-    ) -> Result<Vec<Option<Value>>, PatternError> {
+    ) -> Result<Vec<Option<Vec<Value>>>, PatternError> {
         self.args
             .iter()
             .enumerate()
             .map(|(c, (arg, col))| match arg {
                 Arg::Any | Arg::Var(_) => Ok(None),
-                Arg::Value(v) => Ok(Some(v.clone())),
+                Arg::Value(v) => Ok(Some(vec![v.clone()])),
                 Arg::Place(name, line, pos) => {
                     let kind = kinds.get(c).copied().flatten().ok_or((
                         *col,
                         "this column holds no reference, statement, loop or block".to_string(),
                     ))?;
-                    place(facts, kind, name.as_deref(), *line, *pos)
-                        .map(|id| Some(Value::Number(id)))
-                        .ok_or((*col, format!("no {} there", kind_name(kind))))
+                    let ids = places(facts, kind, name.as_deref(), *line, *pos);
+                    if ids.is_empty() {
+                        return Err((*col, format!("no {} there", kind_name(kind))));
+                    }
+                    Ok(Some(ids.into_iter().map(Value::Number).collect()))
                 }
             })
             .collect()
@@ -153,15 +156,15 @@ fn kind_name(kind: IdKind) -> &'static str {
     }
 }
 
-/// The id of what stands at `line:col` (a loop: its DO line), named `name`
-/// when given (`X`, `B`, `DO I`, `DO WHILE`).
-fn place(
+/// The ids of what stands at `line:col` (a loop: its DO line), named
+/// `name` when given (`X`, `B`, `DO I`, `DO WHILE`).
+fn places(
     facts: &FactBase,
     kind: IdKind,
     name: Option<&str>,
     line: i64,
     col: Option<i64>,
-) -> Option<i64> {
+) -> Vec<i64> {
     let at = |l: i64, c: i64| l == line && col.is_none_or(|x| x == c);
     match kind {
         IdKind::Ref => {
@@ -180,14 +183,16 @@ fn place(
             facts
                 .ref_pos
                 .iter()
-                .find(|p| at(p.line, p.col) && named(p.r#ref))
+                .filter(|p| at(p.line, p.col) && named(p.r#ref))
                 .map(|p| p.r#ref)
+                .collect()
         }
         IdKind::Stmt | IdKind::Block => facts
             .stmt
             .iter()
-            .find(|s| at(s.line, s.col) && name.is_none_or(|n| n == "B" || kind == IdKind::Stmt))
-            .map(|s| s.stmt),
+            .filter(|s| at(s.line, s.col) && name.is_none_or(|n| n == "B" || kind == IdKind::Stmt))
+            .map(|s| s.stmt)
+            .collect(),
         IdKind::Loop => {
             let named = |var: &str, kind: &str| {
                 name.is_none_or(|n| {
@@ -203,9 +208,10 @@ fn place(
             facts
                 .r#loop
                 .iter()
-                .find(|l| at(l.line, stmt_col(l.r#loop)) && named(&l.var, &l.kind))
+                .filter(|l| at(l.line, stmt_col(l.r#loop)) && named(&l.var, &l.kind))
                 .map(|l| l.r#loop)
+                .collect()
         }
-        IdKind::Form => None,
+        IdKind::Form => Vec::new(),
     }
 }
