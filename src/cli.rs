@@ -211,6 +211,34 @@ pub enum Command {
         #[command(flatten)]
         input: InputArgs,
     },
+    /// Why a row of a derived relation is there: its proof tree down to input facts.
+    #[command(
+        after_help = "Examples:\n  kaiseki explain prog.f 'flow(X@11:7, U, _)'       # every flow from the definition at 11:7\n  kaiseki explain prog.f 'dependence(K, S, D, C, _)' --depth 3\n  kaiseki explain prog.f 'flow(11:7, 12:11, _)' --dot | dot -Tsvg > why.svg\n  kaiseki explain prog.f 'flow(X@11:7, X@21:16, _)' --why-not\n\nA pattern argument is _, a variable, a number, a \"symbol\", or a place as query prints\nit: X@6:7 or 6:7 (a reference or statement), B@6:7 (a block), DO I@5 or 5 (a loop).\nEach step names the rule (file:line) it used; input facts show their source line."
+    )]
+    Explain {
+        file: PathBuf,
+        /// `rel(arg, ...)`: the rows to explain.
+        pattern: String,
+        /// Steps shown below each row; deeper premises print as `...`.
+        #[arg(long, default_value_t = 6)]
+        depth: usize,
+        /// Rows explained; the others are counted.
+        #[arg(long, default_value_t = 10)]
+        width: usize,
+        /// Write the trees as one Graphviz digraph.
+        #[arg(long)]
+        dot: bool,
+        /// For a row that is not derived: for each rule that could derive
+        /// it, the body literal that fails first.
+        #[arg(long)]
+        why_not: bool,
+        #[command(flatten)]
+        rules: RulesArg,
+        #[command(flatten)]
+        jobs: JobsArg,
+        #[command(flatten)]
+        input: InputArgs,
+    },
     /// Write a large synthetic Fortran program to stdout (for benchmarks).
     #[command(
         after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread uniform > flat.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth nests --size 400 --shared > s.f      # 400 nests over three shared arrays\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"

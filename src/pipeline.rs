@@ -55,7 +55,7 @@ pub fn load_rules(dir: &Path) -> Result<RuleProgram, String> {
 
 /// The files of a rule directory and the program they make, printing
 /// their diagnostics.
-fn read_rules(dir: &Path) -> Result<(Sources, RuleProgram), String> {
+pub fn read_rules(dir: &Path) -> Result<(Sources, RuleProgram), String> {
     let what = || format!("the rule files of {}", dir.display());
     let sources = kaiseki_rules::dl::read_dir(dir).map_err(|d| rule_errors(&d, &what()))?;
     let program = RuleProgram::from_sources(&sources).map_err(|d| rule_errors(&d, &what()))?;
@@ -203,6 +203,27 @@ fn derived_reads(ir: &kaiseki_rules::dl::ir::Program, of: usize) -> Vec<usize> {
     reads
 }
 
+/// `of` (when derived) and every derived relation it reads, directly or
+/// through other derived relations: what a run must return to re-derive
+/// the rows of `of`.
+pub fn derived_closure(ir: &kaiseki_rules::dl::ir::Program, of: usize) -> Vec<usize> {
+    let mut all: Vec<usize> = Vec::new();
+    if !ir.relations[of].input {
+        all.push(of);
+    }
+    let mut todo = vec![of];
+    while let Some(r) = todo.pop() {
+        for read in derived_reads(ir, r) {
+            if !all.contains(&read) {
+                all.push(read);
+                todo.push(read);
+            }
+        }
+    }
+    all.sort_unstable();
+    all
+}
+
 /// The answers of `query` over the facts of `program` and the relations
 /// it reads, the facts (to show the ids) and the lowering diagnostics.
 /// The rules run on groups of units with `jobs` threads; the body, which
@@ -213,22 +234,7 @@ pub fn run_query(
     query: &Query,
 ) -> Result<(Table, FactBase, Vec<Diagnostic>), String> {
     let reads: Vec<&str> = query.reads.iter().map(String::as_str).collect();
-    let (groups, diags) = crate::groups::map_groups(program, jobs, |facts| {
-        let derived = if reads.is_empty() {
-            Vec::new()
-        } else {
-            derive_with(&facts, query.rules.as_ref(), Select::Only(&reads))?
-        };
-        Ok((facts, derived))
-    })?;
-    let mut facts = FactBase::default();
-    let mut derived = Vec::with_capacity(groups.len());
-    for (group_facts, group_derived) in groups {
-        facts.extend(group_facts);
-        derived.push(group_derived);
-    }
-    facts.normalize();
-    let derived = merge_tables(derived);
+    let (facts, derived, diags) = derive_groups(program, jobs, query.rules.as_ref(), &reads)?;
     let registry = kaiseki_rules::FunctorRegistry::standard();
     let tables = kaiseki_rules::run_interpreted_given(
         &query.program,
@@ -243,6 +249,33 @@ pub fn run_query(
         .next()
         .ok_or_else(|| "the query produced no relation".to_string())?;
     Ok((table, facts, diags))
+}
+
+/// The facts of `program` and the derived relations `reads` (none: the
+/// rules do not run), derived on groups of units with `jobs` threads and
+/// put together, with the lowering diagnostics.
+pub fn derive_groups(
+    program: &Program,
+    jobs: usize,
+    rules: Option<&RuleProgram>,
+    reads: &[&str],
+) -> Result<(FactBase, Vec<Table>, Vec<Diagnostic>), String> {
+    let (groups, diags) = crate::groups::map_groups(program, jobs, |facts| {
+        let derived = if reads.is_empty() {
+            Vec::new()
+        } else {
+            derive_with(&facts, rules, Select::Only(reads))?
+        };
+        Ok((facts, derived))
+    })?;
+    let mut facts = FactBase::default();
+    let mut derived = Vec::with_capacity(groups.len());
+    for (group_facts, group_derived) in groups {
+        facts.extend(group_facts);
+        derived.push(group_derived);
+    }
+    facts.normalize();
+    Ok((facts, merge_tables(derived), diags))
 }
 
 /// Prints the diagnostics of rule files; the error that sums them up.

@@ -4,6 +4,7 @@
 pub mod answers;
 pub mod comm;
 pub mod deps;
+pub mod explain;
 pub mod json;
 pub mod names;
 pub mod openmp;

@@ -4,6 +4,7 @@ mod analyze;
 mod check;
 mod comm;
 mod deps;
+mod explain;
 mod facts;
 mod openmp;
 mod parallel;
@@ -160,6 +161,29 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             raw,
             rules.rules.as_deref(),
             jobs.threads(),
+        ),
+        Command::Explain {
+            file,
+            pattern,
+            depth,
+            width,
+            dot,
+            why_not,
+            rules,
+            jobs,
+            input,
+        } => explain::run(
+            &file,
+            &input.0,
+            &pattern,
+            explain::Options {
+                depth,
+                width,
+                dot,
+                why_not,
+                rules: rules.rules.as_deref(),
+                jobs: jobs.threads(),
+            },
         ),
         Command::Synth {
             shape,
