@@ -9,8 +9,10 @@ pub mod names;
 pub mod openmp;
 pub mod parallel;
 pub mod sarif;
+pub mod source_lines;
 pub mod table;
 pub mod unroll;
+pub mod unroll_emit;
 
 use kaiseki_facts::Value;
 
