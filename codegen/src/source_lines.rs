@@ -106,8 +106,18 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, l)| {
-                    let l = if i == 0 { l.as_str() } else if fixed { &l[6..] } else { &l[1..] };
-                    if fixed { l } else { l.trim_end_matches('&') }
+                    let l = if i == 0 {
+                        l.as_str()
+                    } else if fixed {
+                        &l[6..]
+                    } else {
+                        &l[1..]
+                    };
+                    if fixed {
+                        l
+                    } else {
+                        l.trim_end_matches('&')
+                    }
                 })
                 .collect();
             assert_eq!(joined, format!("      {stmt}"));

@@ -82,6 +82,14 @@ impl<'a> Loop<'a> {
             fold_int(s, &HashMap::<String, Const>::new()).filter(|&n| n != 0)
         })
     }
+
+    /// The lower bound, trip count and step when all are literals.
+    fn constant_trips(&self) -> Option<(i64, i64, i64)> {
+        let none = HashMap::<String, Const>::new();
+        let (lo, hi) = (fold_int(self.lower, &none)?, fold_int(self.upper, &none)?);
+        let s = self.literal_step()?;
+        Some((lo, ((hi - lo + s) / s).max(0), s))
+    }
 }
 
 /// `source` (the file `file` of `program`) with the nests of `rows`
@@ -185,7 +193,10 @@ fn plan<'a>(
     fixed: bool,
 ) -> Result<(Vec<Loop<'a>>, Vec<i64>, Vec<String>), String> {
     if row.stop == "not-permutable" {
-        return Err(format!("not a fully permutable band ({})", row.blockers.join("; ")));
+        return Err(format!(
+            "not a fully permutable band ({})",
+            row.blockers.join("; ")
+        ));
     }
     let mut band = vec![Loop::of(nest).ok_or("not a DO loop")?];
     for &line in &row.loops[1..] {
@@ -200,7 +211,11 @@ fn plan<'a>(
     let depth = band.len();
     let mut k: Vec<i64> = match forced {
         Some(f) => (0..depth).map(|i| f.get(i).copied().unwrap_or(1)).collect(),
-        None => row.factors.split(';').map(|x| x.parse().unwrap_or(1)).collect(),
+        None => row
+            .factors
+            .split(';')
+            .map(|x| x.parse().unwrap_or(1))
+            .collect(),
     };
     k.resize(depth, 1);
     for l in &band {
@@ -210,13 +225,28 @@ fn plan<'a>(
     }
     for l in &band {
         if let Some(s) = l.body.iter().find(|s| !band_statement(s)) {
-            return Err(format!("a statement other than an assignment on line {}", s.pos.line));
+            return Err(format!(
+                "a statement other than an assignment on line {}",
+                s.pos.line
+            ));
         }
     }
-    if let Some(s) = band.last().and_then(|l| l.body.iter().find(|s| matches!(s.kind, StmtKind::Do { .. }))) {
-        return Err(format!("a loop in the innermost loop, on line {}", s.pos.line));
+    if let Some(s) = band.last().and_then(|l| {
+        l.body
+            .iter()
+            .find(|s| matches!(s.kind, StmtKind::Do { .. }))
+    }) {
+        return Err(format!(
+            "a loop in the innermost loop, on line {}",
+            s.pos.line
+        ));
     }
-    check_lines(lines, band[0].line(), statement_end(lines, last_line(nest), fixed), fixed)?;
+    check_lines(
+        lines,
+        band[0].line(),
+        statement_end(lines, last_line(nest), fixed),
+        fixed,
+    )?;
     let assigned = assigned_names(band[0].body);
     let mut notes = Vec::new();
     for j in 0..depth {
@@ -408,8 +438,7 @@ struct Writer<'t> {
 impl Writer<'_> {
     fn stmt(&mut self, depth: usize, text: &str) {
         let indent = format!("{}{}", self.indent, "  ".repeat(depth));
-        self.out
-            .extend(statement_lines(&indent, text, self.fixed));
+        self.out.extend(statement_lines(&indent, text, self.fixed));
     }
 
     fn temp(&mut self, what: char, level: usize) -> String {
@@ -419,7 +448,14 @@ impl Writer<'_> {
     }
 
     /// Loop `i` of the band at the copies `offsets` of the loops around it.
-    fn emit_loop(&mut self, band: &[Loop], k: &[i64], i: usize, offsets: &[Vec<i64>], depth: usize) {
+    fn emit_loop(
+        &mut self,
+        band: &[Loop],
+        k: &[i64],
+        i: usize,
+        offsets: &[Vec<i64>],
+        depth: usize,
+    ) {
         let l = &band[i];
         let with = |ks: std::ops::Range<i64>| -> Vec<Vec<i64>> {
             offsets
@@ -450,6 +486,35 @@ impl Writer<'_> {
             self.stmt(depth, "END DO");
             return;
         }
+        if let Some((lo, trips, s)) = l.constant_trips() {
+            // Literal bounds: the loops' bounds are numbers the compiler
+            // sees, and a loop that never runs is left out (the other one
+            // leaves the DO variable at the original's final value).
+            let (kk, step) = (k[i], |s: i64| {
+                if s == 1 {
+                    String::new()
+                } else {
+                    format!(", {s}")
+                }
+            });
+            let full = trips / kk;
+            if full > 0 {
+                let last = lo + (full - 1) * s * kk;
+                self.stmt(
+                    depth,
+                    &format!("DO {} = {lo}, {last}{}", l.var, step(s * kk)),
+                );
+                self.emit_body(band, k, i, &with(0..kk), depth + 1);
+                self.stmt(depth, "END DO");
+            }
+            if full == 0 || trips % kk != 0 {
+                let (first, last) = (lo + full * s * kk, lo + (trips - 1) * s);
+                self.stmt(depth, &format!("DO {} = {first}, {last}{}", l.var, step(s)));
+                self.emit_body(band, k, i, &with(0..1), depth + 1);
+                self.stmt(depth, "END DO");
+            }
+            return;
+        }
         let (lo, trips) = (self.temp('L', i), self.temp('T', i));
         self.stmt(depth, &format!("{lo} = {}", text_as_written(l.lower)));
         self.stmt(depth, &format!("{trips} = {}", text_as_written(l.upper)));
@@ -458,7 +523,10 @@ impl Writer<'_> {
             Some(s) => s.to_string(),
             None => {
                 let s = self.temp('S', i);
-                self.stmt(depth, &format!("{s} = {}", text_as_written(l.step.unwrap_or(l.lower))));
+                self.stmt(
+                    depth,
+                    &format!("{s} = {}", text_as_written(l.step.unwrap_or(l.lower))),
+                );
                 s
             }
         };
@@ -502,7 +570,14 @@ impl Writer<'_> {
     /// The body of loop `i` at the copies `offsets` (one per loop up to i):
     /// the innermost body copy by copy; an outer body statement by
     /// statement (its statements beside the inner loop have one copy).
-    fn emit_body(&mut self, band: &[Loop], k: &[i64], i: usize, offsets: &[Vec<i64>], depth: usize) {
+    fn emit_body(
+        &mut self,
+        band: &[Loop],
+        k: &[i64],
+        i: usize,
+        offsets: &[Vec<i64>],
+        depth: usize,
+    ) {
         let body = band[i].body;
         if i + 1 == band.len() {
             for o in offsets {
@@ -606,7 +681,11 @@ fn splice(
     replaced: &[(usize, usize, Vec<String>)],
     declared: &[(usize, Vec<String>)],
 ) -> String {
-    let newline = if source.contains("\r\n") { "\r\n" } else { "\n" };
+    let newline = if source.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
     let mut out = String::with_capacity(source.len() * 2);
     let push = |out: &mut String, new: &[String]| {
         for l in new {

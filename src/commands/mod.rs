@@ -129,10 +129,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                     grid,
                     rules: rules.rules.as_deref(),
                     jobs: jobs.map_or_else(crate::groups::default_jobs, usize::from),
-                    emit: output.as_deref().filter(|_| emit).map(|output| unroll::Emit {
-                        output,
-                        factors: factors.as_deref(),
-                    }),
+                    emit: output
+                        .as_deref()
+                        .filter(|_| emit)
+                        .map(|output| unroll::Emit {
+                            output,
+                            factors: factors.as_deref(),
+                        }),
                 },
             )
         }
