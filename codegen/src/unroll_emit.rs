@@ -199,7 +199,7 @@ fn plan<'a>(
         ));
     }
     let mut band = vec![Loop::of(nest).ok_or("not a DO loop")?];
-    for &line in &row.loops[1..] {
+    for &line in row.loops.iter().skip(1) {
         let inner = band[band.len() - 1]
             .body
             .iter()
