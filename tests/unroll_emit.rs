@@ -104,7 +104,11 @@ fn kernel_21_is_jammed_with_remainder_loops_in_72_columns() {
         "{text}"
     );
     assert!(text.contains("      INTEGER KUL3, KUT3\n"), "{text}");
-    assert!(text.lines().all(|l| l.len() <= 72), "{text}");
+    // The emitted lines (the source's own comment lines are copied as they are).
+    assert!(
+        text.lines().filter(|l| !l.starts_with('C')).all(|l| l.len() <= 72),
+        "{text}"
+    );
     // The lines before the nest are the original's.
     let original = std::fs::read_to_string(program("lfk21.f")).unwrap();
     let head: Vec<&str> = original.lines().take(6).collect();
