@@ -11,8 +11,10 @@ pub mod openmp;
 pub mod parallel;
 pub mod sarif;
 pub mod spmd;
+pub mod source_lines;
 pub mod table;
 pub mod unroll;
+pub mod unroll_emit;
 
 use kaiseki_facts::Value;
 

@@ -6,6 +6,7 @@
 //! statements are relations.
 
 use crate::parallel::{decisions, LoopDecision};
+use crate::source_lines::{is_fixed_comment, statement_end, statement_lines};
 use crate::{num, sym};
 use kaiseki_facts::{FactBase, Table};
 use std::collections::{BTreeMap, HashMap};
@@ -207,59 +208,6 @@ fn split_clause(clause: &str, width: usize) -> Vec<String> {
     parts
 }
 
-/// The last line of the statement that starts on line `start` (1-based):
-/// its continuation lines follow.
-pub(crate) fn statement_end(lines: &[&str], start: usize, fixed: bool) -> usize {
-    let mut last = start;
-    if fixed {
-        let mut n = start + 1;
-        while let Some(line) = lines.get(n - 1) {
-            if is_fixed_comment(line) {
-                n += 1;
-                continue;
-            }
-            let col6 = line.chars().nth(5);
-            if line.len() > 5
-                && !line.starts_with('\t')
-                && col6.is_some_and(|c| c != ' ' && c != '0')
-            {
-                last = n;
-                n += 1;
-            } else {
-                break;
-            }
-        }
-    } else {
-        while lines
-            .get(last - 1)
-            .is_some_and(|l| free_code(l).trim_end().ends_with('&'))
-            && last < lines.len()
-        {
-            last += 1;
-        }
-    }
-    last
-}
-
-/// A fixed-form comment or blank line.
-pub(crate) fn is_fixed_comment(line: &str) -> bool {
-    line.trim().is_empty() || line.starts_with(['C', 'c', '*', '!'])
-}
-
-/// A free-form line without its trailing comment.
-pub(crate) fn free_code(line: &str) -> &str {
-    let mut quote = None;
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (None, '\'' | '"') => quote = Some(c),
-            (Some(q), _) if c == q => quote = None,
-            (None, '!') => return &line[..i],
-            _ => {}
-        }
-    }
-    line
-}
-
 /// The indentation of the statements of a body whose DO statement ends on
 /// line `last`: that of the next statement line, at least the DO's.
 fn body_indent(lines: &[&str], last: usize, fixed: bool) -> String {
@@ -276,22 +224,6 @@ fn body_indent(lines: &[&str], last: usize, fixed: bool) -> String {
         _ => 0,
     };
     " ".repeat(if fixed { width.max(6) } else { width })
-}
-
-/// A statement at `indent`, continued in fixed form past column 72.
-fn statement_lines(indent: &str, stmt: &str, fixed: bool) -> Vec<String> {
-    let line = format!("{indent}{stmt}");
-    if !fixed || line.len() <= 72 {
-        return vec![line];
-    }
-    let mut out = vec![line[..72].to_string()];
-    let mut rest = &line[72..];
-    while !rest.is_empty() {
-        let take = rest.len().min(66);
-        out.push(format!("     &{}", &rest[..take]));
-        rest = &rest[take..];
-    }
-    out
 }
 
 #[cfg(test)]

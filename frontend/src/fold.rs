@@ -269,17 +269,27 @@ const PRIMARY: u8 = 10;
 /// value (named constants folded). Literals keep their spelling (`1.0E30`).
 pub fn text(e: &Expr, env: &dyn Env) -> String {
     let mut out = String::new();
-    write(e, env, &mut out);
+    write(e, Some(env), &mut out);
     out
 }
 
-/// The text of a constant or of the node itself, and its binding strength.
-fn write(e: &Expr, env: &dyn Env, out: &mut String) -> u8 {
+/// The Fortran text of `e` as written, without folding anything: code
+/// generation must compute what the source computes (`1.0/3.0` folded in
+/// double precision is not the single-precision quotient).
+pub fn text_as_written(e: &Expr) -> String {
+    let mut out = String::new();
+    write(e, None, &mut out);
+    out
+}
+
+/// The text of a constant (when `env` is given) or of the node itself, and
+/// its binding strength.
+fn write(e: &Expr, env: Option<&dyn Env>, out: &mut String) -> u8 {
     let literal = matches!(
         e.kind,
         ExprKind::Real(_) | ExprKind::Str(_) | ExprKind::Logical(_)
     );
-    if !literal {
+    if let (false, Some(env)) = (literal, env) {
         if let Some(c) = fold(e, env) {
             let t = c.text();
             let prec = if t.starts_with('-') { ADD } else { PRIMARY };
@@ -370,7 +380,7 @@ fn write(e: &Expr, env: &dyn Env, out: &mut String) -> u8 {
 }
 
 /// Writes `e`, in parentheses when it binds less tightly than `min`.
-fn operand(e: &Expr, env: &dyn Env, out: &mut String, min: u8) {
+fn operand(e: &Expr, env: Option<&dyn Env>, out: &mut String, min: u8) {
     let start = out.len();
     if write(e, env, out) < min {
         out.insert(start, '(');

@@ -131,20 +131,35 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             format,
             machine,
             grid,
+            emit,
+            output,
+            factors,
             rules,
             jobs,
             input,
-        } => unroll::run(
-            &files,
-            &input.0,
-            &unroll::Options {
-                machine: machine.as_deref(),
-                format,
-                grid,
-                rules: rules.rules.as_deref(),
-                jobs: jobs.map_or_else(crate::groups::default_jobs, usize::from),
-            },
-        ),
+        } => {
+            if emit && files.len() != 1 {
+                return Err("--emit rewrites one file: give exactly one".into());
+            }
+            unroll::run(
+                &files,
+                &input.0,
+                &unroll::Options {
+                    machine: machine.as_deref(),
+                    format,
+                    grid,
+                    rules: rules.rules.as_deref(),
+                    jobs: jobs.map_or_else(crate::groups::default_jobs, usize::from),
+                    emit: output
+                        .as_deref()
+                        .filter(|_| emit)
+                        .map(|output| unroll::Emit {
+                            output,
+                            factors: factors.as_deref(),
+                        }),
+                },
+            )
+        }
         Command::Query {
             file,
             body,

@@ -5,8 +5,10 @@
 use crate::cli::TableFormat;
 use crate::{groups, pipeline};
 use kaiseki_codegen::unroll::{self, GridCell, UnrollRow};
+use kaiseki_codegen::unroll_emit;
 use kaiseki_facts::{FactBase, Table};
-use kaiseki_frontend::SourceOptions;
+use kaiseki_frontend::ast::Program;
+use kaiseki_frontend::{form_of, Form, SourceOptions};
 use kaiseki_rules::native::unroll::machine::Machine;
 use kaiseki_rules::native::unroll::parse_model;
 use kaiseki_rules::Select;
@@ -23,17 +25,61 @@ pub struct Options<'a> {
     pub grid: Option<u16>,
     pub rules: Option<&'a Path>,
     pub jobs: usize,
+    /// `--emit -o OUT [--factors K,...]`: write the unrolled program.
+    pub emit: Option<Emit<'a>>,
 }
 
-/// The facts and the unrolling relations of each group of units, and
-/// whether any error was reported.
+/// Where to write the unrolled program, and the factors forced on every nest.
+pub struct Emit<'a> {
+    pub output: &'a Path,
+    pub factors: Option<&'a [i64]>,
+}
+
+/// The one file of `program` rewritten with its nests unrolled and jammed
+/// (codegen/src/unroll_emit.rs); what was not done is printed as warnings.
+fn write_unrolled(
+    program: &Program,
+    rows: &[UnrollRow],
+    emit: &Emit,
+    had_errors: bool,
+) -> Result<ExitCode, String> {
+    let Some(file) = program.files.first() else {
+        return Ok(ExitCode::from(1));
+    };
+    let name = &file.path;
+    let source = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
+    let fixed = form_of(name) == Form::Fixed;
+    let done = unroll_emit::emit(program, 0, &source, fixed, rows, emit.factors);
+    for w in &done.warnings {
+        let line = file.lines.get(w.line - 1).map_or("", String::as_str);
+        eprintln!(
+            "{name}:{}:{}: warning: {}\n  {line}\n  {}^",
+            w.line,
+            w.col,
+            w.message,
+            " ".repeat(w.col.saturating_sub(1))
+        );
+    }
+    std::fs::write(emit.output, done.text)
+        .map_err(|e| format!("{}: {e}", emit.output.display()))?;
+    eprintln!(
+        "{} loop nest{} unrolled: wrote {}",
+        done.unrolled,
+        if done.unrolled == 1 { "" } else { "s" },
+        emit.output.display()
+    );
+    Ok(super::status(had_errors))
+}
+
+/// The syntax tree, the facts and the unrolling relations of each group
+/// of units, and whether any error was reported.
 pub fn analyze(
     files: &[PathBuf],
     opts: &SourceOptions,
     machine: &Machine,
     rules: Option<&Path>,
     jobs: usize,
-) -> Result<(Vec<Analyzed>, bool), String> {
+) -> Result<(Program, Vec<Analyzed>, bool), String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let rules = rules.map(pipeline::load_rules).transpose()?;
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
@@ -51,7 +97,8 @@ pub fn analyze(
         Ok((facts, derived))
     })?;
     diags.extend(lower_diags);
-    Ok((analyzed, pipeline::report(&diags)))
+    let had_errors = pipeline::report(&diags);
+    Ok((program, analyzed, had_errors))
 }
 
 /// A machine file: `key = value` lines (TOML's integers), `#` comments,
@@ -88,21 +135,21 @@ pub fn read_machine(path: &Path) -> Result<Machine, String> {
     Ok(m)
 }
 
-/// The rows of every nest of `files`.
+/// The syntax tree and the rows of every nest of `files`.
 pub fn report(
     files: &[PathBuf],
     opts: &SourceOptions,
     machine: &Machine,
     rules: Option<&Path>,
     jobs: usize,
-) -> Result<(Vec<UnrollRow>, bool), String> {
-    let (analyzed, had_errors) = analyze(files, opts, machine, rules, jobs)?;
+) -> Result<(Program, Vec<UnrollRow>, bool), String> {
+    let (program, analyzed, had_errors) = analyze(files, opts, machine, rules, jobs)?;
     let mut rows: Vec<UnrollRow> = analyzed
         .iter()
         .flat_map(|(facts, derived)| unroll::rows(facts, derived))
         .collect();
     rows.sort();
-    Ok((rows, had_errors))
+    Ok((program, rows, had_errors))
 }
 
 /// P(k) and saturation for every k with components 1..=size, per nest
@@ -147,7 +194,10 @@ pub fn run(files: &[PathBuf], opts: &SourceOptions, o: &Options) -> Result<ExitC
             return Ok(ExitCode::from(1));
         }
     };
-    let (rows, had_errors) = report(files, opts, &machine, o.rules, o.jobs)?;
+    let (program, rows, had_errors) = report(files, opts, &machine, o.rules, o.jobs)?;
+    if let Some(emit) = &o.emit {
+        return write_unrolled(&program, &rows, emit, had_errors);
+    }
     let text = match (o.grid, o.format) {
         (Some(size), TableFormat::Csv) => unroll::grid_csv(&grid(&rows, size, &machine)),
         (Some(size), TableFormat::Table) => unroll::grid_table(&grid(&rows, size, &machine)),

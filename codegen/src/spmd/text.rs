@@ -2,7 +2,7 @@
 //! reference as written, and the program written back with generated
 //! lines (indented and continued for fixed or free form).
 
-use crate::openmp::{free_code, is_fixed_comment, statement_end};
+use crate::source_lines::{free_code, is_fixed_comment, statement_end};
 use std::collections::BTreeMap;
 
 pub(super) struct Source<'a> {

@@ -1,0 +1,713 @@
+//! `kaiseki unroll --emit`: the program with every loop nest unrolled and
+//! jammed at the factors of the decision `unroll_choice` (or forced ones),
+//! rebuilt from the syntax tree; every line outside those nests is copied
+//! byte for byte.
+//!
+//! A loop of trip count T unrolled k times becomes a main loop of T/k
+//! iterations, each running the k copies of its body, and a remainder
+//! loop of T mod k iterations running one copy; its bounds are saved in
+//! integer temporaries first, as Fortran evaluates them once. The copies of
+//! the innermost body are written in the original order of their
+//! iterations, the outer loops' copies first (unroll-and-jam). That is a
+//! legal reordering for the fully permutable bands `unroll.dl` accepts; a
+//! nest it blocks is left as it is, with its reasons as a warning. An outer
+//! loop is not jammed (factor 1, with a warning) when an inner loop's
+//! bounds change with it (a triangular nest) or with what the nest
+//! assigns, or when statements stand beside an inner loop.
+
+use crate::source_lines::{free_code, is_fixed_comment, statement_end, statement_lines};
+use crate::unroll::UnrollRow;
+use kaiseki_frontend::ast::{
+    BinOp, DeclKind, Expr, ExprKind, FileId, LoopEnd, Program, Stmt, StmtKind, Unit,
+};
+use kaiseki_frontend::fold::{fold_int, text_as_written, Const};
+use kaiseki_frontend::symbols::Symbols;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// Something the writer did not do as asked, at a line and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+}
+
+/// The rewritten source, what was left undone, and how many nests changed.
+#[derive(Debug, Default)]
+pub struct Emitted {
+    pub text: String,
+    pub warnings: Vec<Warning>,
+    pub unrolled: usize,
+}
+
+/// One loop of a band.
+struct Loop<'a> {
+    stmt: &'a Stmt,
+    var: &'a str,
+    lower: &'a Expr,
+    upper: &'a Expr,
+    step: Option<&'a Expr>,
+    body: &'a [Stmt],
+}
+
+impl<'a> Loop<'a> {
+    fn of(stmt: &'a Stmt) -> Option<Self> {
+        match &stmt.kind {
+            StmtKind::Do {
+                var,
+                lower,
+                upper,
+                step,
+                body,
+                ..
+            } => Some(Loop {
+                stmt,
+                var: &var.text,
+                lower,
+                upper,
+                step: step.as_ref(),
+                body,
+            }),
+            _ => None,
+        }
+    }
+
+    fn line(&self) -> usize {
+        self.stmt.pos.line as usize
+    }
+
+    /// The step when it is an integer literal (`-2`, or none: 1).
+    fn literal_step(&self) -> Option<i64> {
+        self.step.map_or(Some(1), |s| {
+            fold_int(s, &HashMap::<String, Const>::new()).filter(|&n| n != 0)
+        })
+    }
+
+    /// The lower bound, trip count and step when all are literals.
+    fn constant_trips(&self) -> Option<(i64, i64, i64)> {
+        let none = HashMap::<String, Const>::new();
+        let (lo, hi) = (fold_int(self.lower, &none)?, fold_int(self.upper, &none)?);
+        let s = self.literal_step()?;
+        Some((lo, ((hi - lo + s) / s).max(0), s))
+    }
+}
+
+/// `source` (the file `file` of `program`) with the nests of `rows`
+/// unrolled and jammed; `forced` replaces every decided vector (truncated
+/// or padded with 1 to the band's depth).
+pub fn emit(
+    program: &Program,
+    file: FileId,
+    source: &str,
+    fixed: bool,
+    rows: &[UnrollRow],
+    forced: Option<&[i64]>,
+) -> Emitted {
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    let by_line: HashMap<(&str, i64), &UnrollRow> = rows
+        .iter()
+        .map(|r| ((r.unit.as_str(), r.nest_line), r))
+        .collect();
+    let temps = Temps::new(source);
+    let unit_names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
+    let mut out = Emitted::default();
+    // Lines replaced (first, last, new lines) and declarations inserted
+    // before a line.
+    let mut replaced: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    let mut declared: Vec<(usize, Vec<String>)> = Vec::new();
+    for unit in &program.units {
+        let (syms, _) = Symbols::build(unit, &unit_names);
+        let mut used = BTreeSet::new();
+        for nest in outermost_loops(&unit.body) {
+            if nest.pos.file != file {
+                continue;
+            }
+            let Some(row) = by_line.get(&(unit.name.text.as_str(), i64::from(nest.pos.line)))
+            else {
+                continue;
+            };
+            let warn = |out: &mut Emitted, message: String| {
+                out.warnings.push(Warning {
+                    line: nest.pos.line as usize,
+                    col: nest.pos.col as usize,
+                    message,
+                })
+            };
+            let plan = plan(nest, row, forced, &syms, &lines, fixed);
+            let (band, factors, notes) = match plan {
+                Ok(p) => p,
+                Err(why) => {
+                    warn(&mut out, format!("loop nest left as it is: {why}"));
+                    continue;
+                }
+            };
+            for n in notes {
+                warn(&mut out, n);
+            }
+            if factors.iter().all(|&k| k == 1) {
+                continue;
+            }
+            let first = band[0].line();
+            let last = statement_end(&lines, last_line(nest), fixed);
+            let mut w = Writer {
+                fixed,
+                indent: indent_of(lines[first - 1], fixed),
+                temps: &temps,
+                used: &mut used,
+                out: Vec::new(),
+            };
+            if let Some(label) = nest.label {
+                w.out.push(if fixed {
+                    format!("{label:<5} {}CONTINUE", &w.indent[6..])
+                } else {
+                    format!("{}{label} CONTINUE", w.indent)
+                });
+            }
+            w.emit_loop(&band, &factors, 0, &[vec![]], 0);
+            replaced.push((first, last, w.out));
+            out.unrolled += 1;
+        }
+        if !used.is_empty() {
+            if let Some(at) = declarations_line(unit, file) {
+                let names: Vec<String> = used.into_iter().collect();
+                let indent = if fixed { "      " } else { "" };
+                declared.push((
+                    at,
+                    statement_lines(indent, &format!("INTEGER {}", names.join(", ")), fixed),
+                ));
+            }
+        }
+    }
+    out.text = splice(&lines, source, &replaced, &declared);
+    out
+}
+
+/// The band of `nest`, the factors to apply and notes on loops not jammed,
+/// or why the nest stays as it is.
+fn plan<'a>(
+    nest: &'a Stmt,
+    row: &UnrollRow,
+    forced: Option<&[i64]>,
+    syms: &Symbols,
+    lines: &[&str],
+    fixed: bool,
+) -> Result<(Vec<Loop<'a>>, Vec<i64>, Vec<String>), String> {
+    if row.stop == "not-permutable" {
+        return Err(format!(
+            "not a fully permutable band ({})",
+            row.blockers.join("; ")
+        ));
+    }
+    let mut band = vec![Loop::of(nest).ok_or("not a DO loop")?];
+    for &line in row.loops.iter().skip(1) {
+        let inner = band[band.len() - 1]
+            .body
+            .iter()
+            .filter_map(Loop::of)
+            .find(|l| l.line() as i64 == line)
+            .ok_or(format!("no loop on line {line} in the band"))?;
+        band.push(inner);
+    }
+    let depth = band.len();
+    let mut k: Vec<i64> = match forced {
+        Some(f) => (0..depth).map(|i| f.get(i).copied().unwrap_or(1)).collect(),
+        None => row
+            .factors
+            .split(';')
+            .map(|x| x.parse().unwrap_or(1))
+            .collect(),
+    };
+    k.resize(depth, 1);
+    for l in &band {
+        if !syms.is_integer_scalar(l.var) {
+            return Err(format!("the DO variable {} is not an INTEGER", l.var));
+        }
+    }
+    for l in &band {
+        if let Some(s) = l.body.iter().find(|s| !band_statement(s)) {
+            return Err(format!(
+                "a statement other than an assignment on line {}",
+                s.pos.line
+            ));
+        }
+    }
+    if let Some(s) = band.last().and_then(|l| {
+        l.body
+            .iter()
+            .find(|s| matches!(s.kind, StmtKind::Do { .. }))
+    }) {
+        return Err(format!(
+            "a loop in the innermost loop, on line {}",
+            s.pos.line
+        ));
+    }
+    check_lines(
+        lines,
+        band[0].line(),
+        statement_end(lines, last_line(nest), fixed),
+        fixed,
+    )?;
+    let assigned = assigned_names(band[0].body);
+    let mut notes = Vec::new();
+    for j in 0..depth {
+        if k[j] == 1 {
+            continue;
+        }
+        let moving = band[j + 1..].iter().find(|l| {
+            [Some(l.lower), Some(l.upper), l.step]
+                .into_iter()
+                .flatten()
+                .any(|e| e.any_name(&mut |n, _| n == band[j].var || assigned.contains(n)))
+        });
+        let beside = band[j..depth - 1]
+            .iter()
+            .zip(&band[j + 1..])
+            .find(|(outer, inner)| {
+                outer
+                    .body
+                    .iter()
+                    .any(|s| !std::ptr::eq(s, inner.stmt) && !matches!(s.kind, StmtKind::Continue))
+            });
+        let why = match (moving, beside) {
+            (Some(l), _) => format!(
+                "the bounds of the loop on line {} change with it or with the nest",
+                l.line()
+            ),
+            (None, Some((_, inner))) => {
+                format!("statements stand beside the loop on line {}", inner.line())
+            }
+            (None, None) => continue,
+        };
+        notes.push(format!(
+            "loop {} on line {} not unrolled ({} asked): {why}",
+            band[j].var,
+            band[j].line(),
+            k[j]
+        ));
+        k[j] = 1;
+    }
+    Ok((band, k, notes))
+}
+
+/// What a band may hold besides its loops.
+fn band_statement(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::Assign { .. } | StmtKind::Continue | StmtKind::Do { .. }
+    )
+}
+
+/// The lines of a nest must hold it alone: no `;` joining another statement.
+fn check_lines(lines: &[&str], first: usize, last: usize, fixed: bool) -> Result<(), String> {
+    for (i, line) in lines[first - 1..last].iter().enumerate() {
+        let code = if fixed && is_fixed_comment(line) {
+            ""
+        } else {
+            free_code(line)
+        };
+        if code.contains(';') {
+            return Err(format!("line {} holds several statements", first + i));
+        }
+    }
+    Ok(())
+}
+
+/// The DO loops of `body` that no DO loop holds (also inside IF blocks).
+fn outermost_loops(body: &[Stmt]) -> Vec<&Stmt> {
+    let mut out = Vec::new();
+    for s in body {
+        match &s.kind {
+            StmtKind::Do { .. } => out.push(s),
+            StmtKind::If {
+                arms, else_part, ..
+            } => {
+                for a in arms {
+                    out.extend(outermost_loops(&a.body));
+                }
+                if let Some(e) = else_part {
+                    out.extend(outermost_loops(&e.body));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The line of the last statement of `s` (its END DO, or the terminal
+/// statement of a labelled DO).
+fn last_line(s: &Stmt) -> usize {
+    match &s.kind {
+        StmtKind::Do {
+            end: LoopEnd::EndDo { pos, .. },
+            ..
+        } => pos.line as usize,
+        StmtKind::Do { body, .. } => body.last().map_or(s.pos.line as usize, last_line),
+        StmtKind::If { end, .. } => end.line as usize,
+        _ => s.pos.line as usize,
+    }
+}
+
+/// The names the statements assign (scalars and arrays).
+fn assigned_names(body: &[Stmt]) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { lhs, .. } => {
+                if let ExprKind::Var(n) | ExprKind::Apply { name: n, .. } = &lhs.kind {
+                    out.insert(n.as_str());
+                }
+            }
+            StmtKind::Do { body, .. } => out.extend(assigned_names(body)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Where the temporaries' INTEGER statement goes: before the first DATA
+/// statement or executable statement (FORMAT may stand before IMPLICIT).
+fn declarations_line(unit: &Unit, file: FileId) -> Option<usize> {
+    let body = unit
+        .body
+        .iter()
+        .find(|s| !matches!(s.kind, StmtKind::Format))
+        .map(|s| s.pos);
+    let data = unit
+        .decls
+        .iter()
+        .find(|d| matches!(d.kind, DeclKind::Data(_)))
+        .map(|d| d.pos);
+    [body, data]
+        .into_iter()
+        .flatten()
+        .filter(|p| p.file == file)
+        .map(|p| p.line as usize)
+        .min()
+}
+
+/// The statement indentation of a DO line (fixed form: at least column 7).
+fn indent_of(line: &str, fixed: bool) -> String {
+    if fixed {
+        let code = line.get(6..).unwrap_or("");
+        let extra = if line.starts_with('\t') {
+            0
+        } else {
+            code.len() - code.trim_start().len()
+        };
+        " ".repeat(6 + extra)
+    } else {
+        " ".repeat(line.len() - line.trim_start().len())
+    }
+}
+
+/// Names of the integer temporaries, with a prefix no name of the file
+/// uses: `KUL1`, `KUT1`, `KUS1` for the lower bound, trip count and step
+/// of the outermost loop.
+struct Temps {
+    prefix: String,
+}
+
+impl Temps {
+    fn new(source: &str) -> Self {
+        let words: HashSet<String> = source
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .map(str::to_ascii_uppercase)
+            .collect();
+        let prefix = ('U'..='Z')
+            .map(|c| format!("K{c}"))
+            .find(|p| !words.iter().any(|w| w.starts_with(p.as_str())))
+            .unwrap_or_else(|| "KAISEKI".into());
+        Temps { prefix }
+    }
+
+    fn name(&self, what: char, level: usize) -> String {
+        format!("{}{what}{}", self.prefix, level + 1)
+    }
+}
+
+/// The lines of one rewritten nest.
+struct Writer<'t> {
+    fixed: bool,
+    indent: String,
+    temps: &'t Temps,
+    used: &'t mut BTreeSet<String>,
+    out: Vec<String>,
+}
+
+impl Writer<'_> {
+    fn stmt(&mut self, depth: usize, text: &str) {
+        let indent = format!("{}{}", self.indent, "  ".repeat(depth));
+        self.out.extend(statement_lines(&indent, text, self.fixed));
+    }
+
+    fn temp(&mut self, what: char, level: usize) -> String {
+        let n = self.temps.name(what, level);
+        self.used.insert(n.clone());
+        n
+    }
+
+    /// Loop `i` of the band at the copies `offsets` of the loops around it.
+    fn emit_loop(
+        &mut self,
+        band: &[Loop],
+        k: &[i64],
+        i: usize,
+        offsets: &[Vec<i64>],
+        depth: usize,
+    ) {
+        let l = &band[i];
+        let with = |ks: std::ops::Range<i64>| -> Vec<Vec<i64>> {
+            offsets
+                .iter()
+                .flat_map(|o| {
+                    ks.clone().map(move |x| {
+                        let mut o = o.clone();
+                        o.push(x);
+                        o
+                    })
+                })
+                .collect()
+        };
+        if k[i] == 1 {
+            let step = l
+                .step
+                .map_or(String::new(), |s| format!(", {}", text_as_written(s)));
+            self.stmt(
+                depth,
+                &format!(
+                    "DO {} = {}, {}{step}",
+                    l.var,
+                    text_as_written(l.lower),
+                    text_as_written(l.upper)
+                ),
+            );
+            self.emit_body(band, k, i, &with(0..1), depth + 1);
+            self.stmt(depth, "END DO");
+            return;
+        }
+        if let Some((lo, trips, s)) = l.constant_trips() {
+            // Literal bounds: the loops' bounds are numbers the compiler
+            // sees, and a loop that never runs is left out (the other one
+            // leaves the DO variable at the original's final value).
+            let (kk, step) = (k[i], |s: i64| {
+                if s == 1 {
+                    String::new()
+                } else {
+                    format!(", {s}")
+                }
+            });
+            let full = trips / kk;
+            if full > 0 {
+                let last = lo + (full - 1) * s * kk;
+                self.stmt(
+                    depth,
+                    &format!("DO {} = {lo}, {last}{}", l.var, step(s * kk)),
+                );
+                self.emit_body(band, k, i, &with(0..kk), depth + 1);
+                self.stmt(depth, "END DO");
+            }
+            if full == 0 || trips % kk != 0 {
+                let (first, last) = (lo + full * s * kk, lo + (trips - 1) * s);
+                self.stmt(depth, &format!("DO {} = {first}, {last}{}", l.var, step(s)));
+                self.emit_body(band, k, i, &with(0..1), depth + 1);
+                self.stmt(depth, "END DO");
+            }
+            return;
+        }
+        let (lo, trips) = (self.temp('L', i), self.temp('T', i));
+        self.stmt(depth, &format!("{lo} = {}", text_as_written(l.lower)));
+        self.stmt(depth, &format!("{trips} = {}", text_as_written(l.upper)));
+        let step = match l.literal_step() {
+            Some(s) if s < 0 => format!("({s})"),
+            Some(s) => s.to_string(),
+            None => {
+                let s = self.temp('S', i);
+                self.stmt(
+                    depth,
+                    &format!("{s} = {}", text_as_written(l.step.unwrap_or(l.lower))),
+                );
+                s
+            }
+        };
+        let big = match l.literal_step() {
+            Some(s) if s < 0 => format!("({})", s * k[i]),
+            Some(s) => (s * k[i]).to_string(),
+            None => format!("({}*{step})", k[i]),
+        };
+        let unit = step == "1";
+        self.stmt(
+            depth,
+            &if unit {
+                format!("{trips} = {trips}-{lo}+1")
+            } else {
+                format!("{trips} = ({trips}-{lo}+{step})/{step}")
+            },
+        );
+        self.stmt(depth, &format!("IF ({trips} .LT. 0) {trips} = 0"));
+        let kk = k[i];
+        self.stmt(
+            depth,
+            &format!("DO {} = {lo}, {lo}+({trips}/{kk}-1)*{big}, {big}", l.var),
+        );
+        self.emit_body(band, k, i, &with(0..kk), depth + 1);
+        self.stmt(depth, "END DO");
+        self.stmt(
+            depth,
+            &if unit {
+                format!("DO {} = {lo}+{trips}/{kk}*{big}, {lo}+{trips}-1", l.var)
+            } else {
+                format!(
+                    "DO {} = {lo}+{trips}/{kk}*{big}, {lo}+({trips}-1)*{step}, {step}",
+                    l.var
+                )
+            },
+        );
+        self.emit_body(band, k, i, &with(0..1), depth + 1);
+        self.stmt(depth, "END DO");
+    }
+
+    /// The body of loop `i` at the copies `offsets` (one per loop up to i):
+    /// the innermost body copy by copy; an outer body statement by
+    /// statement (its statements beside the inner loop have one copy).
+    fn emit_body(
+        &mut self,
+        band: &[Loop],
+        k: &[i64],
+        i: usize,
+        offsets: &[Vec<i64>],
+        depth: usize,
+    ) {
+        let body = band[i].body;
+        if i + 1 == band.len() {
+            for o in offsets {
+                for s in body {
+                    self.assignment(band, s, o, depth);
+                }
+            }
+            return;
+        }
+        for s in body {
+            if std::ptr::eq(s, band[i + 1].stmt) {
+                self.emit_loop(band, k, i + 1, offsets, depth);
+            } else {
+                for o in offsets {
+                    self.assignment(band, s, o, depth);
+                }
+            }
+        }
+    }
+
+    /// An assignment of the copy `offset` (CONTINUE is dropped).
+    fn assignment(&mut self, band: &[Loop], s: &Stmt, offset: &[i64], depth: usize) {
+        let StmtKind::Assign { lhs, rhs } = &s.kind else {
+            return;
+        };
+        let mut shifts: HashMap<&str, Expr> = HashMap::new();
+        for (j, &o) in offset.iter().enumerate() {
+            if o == 0 {
+                continue;
+            }
+            let l = &band[j];
+            let var = expr(ExprKind::Var(l.var.to_string()));
+            let by = match l.literal_step() {
+                Some(s) => expr(ExprKind::Int(o * s)),
+                None => binary(
+                    BinOp::Mul,
+                    expr(ExprKind::Int(o)),
+                    expr(ExprKind::Var(self.temps.name('S', j))),
+                ),
+            };
+            shifts.insert(l.var, binary(BinOp::Add, var, by));
+        }
+        let text = format!(
+            "{} = {}",
+            text_as_written(&shifted(lhs, &shifts)),
+            text_as_written(&shifted(rhs, &shifts))
+        );
+        self.stmt(depth, &text);
+    }
+}
+
+fn expr(kind: ExprKind) -> Expr {
+    Expr {
+        pos: Default::default(),
+        kind,
+    }
+}
+
+fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
+    // `I+-2` is no Fortran: a negative shift subtracts.
+    match (op, &b.kind) {
+        (BinOp::Add, ExprKind::Int(n)) if *n < 0 => binary(BinOp::Sub, a, expr(ExprKind::Int(-n))),
+        _ => expr(ExprKind::Binary(op, Box::new(a), Box::new(b))),
+    }
+}
+
+/// `e` with the DO variables of `shifts` replaced by their shifted values.
+fn shifted(e: &Expr, shifts: &HashMap<&str, Expr>) -> Expr {
+    let go = |x: &Expr| Box::new(shifted(x, shifts));
+    let kind = match &e.kind {
+        ExprKind::Var(n) => match shifts.get(n.as_str()) {
+            Some(s) => return s.clone(),
+            None => e.kind.clone(),
+        },
+        ExprKind::Apply { name, args } => ExprKind::Apply {
+            name: name.clone(),
+            args: args.iter().map(|a| shifted(a, shifts)).collect(),
+        },
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => ExprKind::Range {
+            lower: lower.as_deref().map(go),
+            upper: upper.as_deref().map(go),
+            stride: stride.as_deref().map(go),
+        },
+        ExprKind::Unary(op, x) => ExprKind::Unary(*op, go(x)),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, go(a), go(b)),
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {
+            e.kind.clone()
+        }
+    };
+    Expr { pos: e.pos, kind }
+}
+
+/// The source with the nests replaced and the declarations inserted.
+fn splice(
+    lines: &[&str],
+    source: &str,
+    replaced: &[(usize, usize, Vec<String>)],
+    declared: &[(usize, Vec<String>)],
+) -> String {
+    let newline = if source.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut out = String::with_capacity(source.len() * 2);
+    let push = |out: &mut String, new: &[String]| {
+        for l in new {
+            out.push_str(l);
+            out.push_str(newline);
+        }
+    };
+    let mut n = 1;
+    while n <= lines.len() {
+        for (_, d) in declared.iter().filter(|(at, _)| *at == n) {
+            push(&mut out, d);
+        }
+        if let Some((_, last, new)) = replaced.iter().find(|(first, _, _)| *first == n) {
+            push(&mut out, new);
+            n = last + 1;
+            continue;
+        }
+        out.push_str(lines[n - 1]);
+        if !lines[n - 1].ends_with('\n') && n < lines.len() {
+            out.push_str(newline);
+        }
+        n += 1;
+    }
+    out
+}
