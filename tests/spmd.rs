@@ -71,8 +71,13 @@ fn run_with_input(cmd: &mut Command, input: &str) -> (String, String) {
 }
 
 fn compile(compiler: &str, source: &Path, exe: &Path) {
+    // Each program's module files beside it: tests compile at once, and
+    // every SPMD program defines the module kaiseki_spmd.
+    let modules = exe.parent().expect("the executable's directory");
     let out = Command::new(compiler)
         .args(FLAGS)
+        .arg("-J")
+        .arg(modules)
         .arg(source)
         .arg("-o")
         .arg(exe)

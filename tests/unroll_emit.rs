@@ -106,7 +106,9 @@ fn kernel_21_is_jammed_with_remainder_loops_in_72_columns() {
     assert!(text.contains("      INTEGER KUL3, KUT3\n"), "{text}");
     // The emitted lines (the source's own comment lines are copied as they are).
     assert!(
-        text.lines().filter(|l| !l.starts_with('C')).all(|l| l.len() <= 72),
+        text.lines()
+            .filter(|l| !l.starts_with('C'))
+            .all(|l| l.len() <= 72),
         "{text}"
     );
     // The lines before the nest are the original's.

@@ -83,9 +83,12 @@ fn clauses(d: &LoopDecision) -> Vec<String> {
         let names: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();
         (!names.is_empty()).then(|| format!("{name}({})", names.join(", ")))
     };
+    // An induction variable is set in closed form first in every iteration
+    // (`omp_induction`): private like any other, unless its last value is
+    // copied out.
     let plain = d
         .private
-        .iter()
+        .union(&d.inductions)
         .filter(|v| !d.firstprivate.contains(*v) && !d.lastprivate.contains(*v))
         .collect();
     let mut out: Vec<String> = [
