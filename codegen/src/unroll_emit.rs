@@ -182,6 +182,9 @@ pub fn emit(
     out
 }
 
+/// The band of a nest, the factors to apply and notes on loops not jammed.
+type Plan<'a> = (Vec<Loop<'a>>, Vec<i64>, Vec<String>);
+
 /// The band of `nest`, the factors to apply and notes on loops not jammed,
 /// or why the nest stays as it is.
 fn plan<'a>(
@@ -191,7 +194,7 @@ fn plan<'a>(
     syms: &Symbols,
     lines: &[&str],
     fixed: bool,
-) -> Result<(Vec<Loop<'a>>, Vec<i64>, Vec<String>), String> {
+) -> Result<Plan<'a>, String> {
     if row.stop == "not-permutable" {
         return Err(format!(
             "not a fully permutable band ({})",

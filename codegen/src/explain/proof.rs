@@ -76,16 +76,23 @@ pub enum Premise {
 
 type Ranks = Vec<HashMap<Vec<Value>, u32>>;
 
+/// A row of a relation.
+type RowKey = (RelId, Vec<Value>);
+/// The rule chosen for a row, its variables' values and the rows it matched.
+type Step = (usize, Env, Matched);
+/// A row's proof and the depth it was cut at (`None`: not cut).
+type Proved = (Rc<Proof>, Option<usize>);
+
 /// Builds proofs over the relations of one run, remembering the step
 /// chosen for each row and the ranks of each recursive stratum.
 pub struct Prover<'r, 'a> {
     pub relations: &'r Relations<'a>,
     stratum_of: Vec<usize>,
     ranks: RefCell<HashMap<usize, Rc<Ranks>>>,
-    steps: RefCell<HashMap<(RelId, Vec<Value>), Option<(usize, Env, Matched)>>>,
+    steps: RefCell<HashMap<RowKey, Option<Step>>>,
     /// Each row's proof, with the depth it was cut at (`None`: not cut,
     /// the same at any depth).
-    proofs: RefCell<HashMap<(RelId, Vec<Value>), (Rc<Proof>, Option<usize>)>>,
+    proofs: RefCell<HashMap<RowKey, Proved>>,
 }
 
 impl<'r, 'a> Prover<'r, 'a> {

@@ -19,12 +19,15 @@ pub type Env = Vec<Option<Value>>;
 /// value computed by an operation, a functor call or an aggregate.
 pub type Matched = Vec<Option<Vec<Value>>>;
 
+/// The rows (by position) of each key of some columns.
+type Index = HashMap<Vec<Value>, Vec<usize>>;
+
 /// One relation's rows with hash indexes on the column sets looked up.
 #[derive(Default)]
 struct Rel {
     rows: Vec<Vec<Value>>,
     set: HashSet<Vec<Value>>,
-    index: RefCell<HashMap<Vec<usize>, HashMap<Vec<Value>, Vec<usize>>>>,
+    index: RefCell<HashMap<Vec<usize>, Index>>,
 }
 
 impl Rel {
