@@ -515,6 +515,23 @@ pub fn hpf_library(name: &str) -> Option<&'static Intrinsic> {
     rows(name).find(|r| r.form == Form::Function && r.scope == Scope::HpfLibrary)
 }
 
+/// The GNU runtime routines, heirs of Unix f77's libU77, that old programs
+/// declare EXTERNAL to link the library's routine rather than an intrinsic
+/// (`EXTERNAL DTIME` in a timer). Sorted (a test checks it).
+static RUNTIME_ROUTINES: &[&str] = &[
+    "ABORT", "CTIME", "DTIME", "ETIME", "FDATE", "FLUSH", "GERROR", "GETARG", "GETCWD", "GETENV",
+    "GETGID", "GETLOG", "GETPID", "GETUID", "GMTIME", "HOSTNM", "IARGC", "IDATE", "IERRNO",
+    "IRAND", "ITIME", "LNBLNK", "LTIME", "MCLOCK", "PERROR", "RAND", "SECOND", "SLEEP", "SRAND",
+    "SYSTEM", "TIME", "TIME8",
+];
+
+/// Whether `name` (upper case) is a GNU runtime routine: called as an
+/// external that no unit of the program defines, it is taken to be the
+/// library's routine, which touches its arguments and no COMMON block.
+pub fn runtime_routine(name: &str) -> bool {
+    RUNTIME_ROUTINES.binary_search(&name).is_ok()
+}
+
 fn rows(name: &str) -> impl Iterator<Item = &'static Intrinsic> + '_ {
     let start = TABLE.partition_point(|r| r.name < name);
     TABLE[start..].iter().take_while(move |r| r.name == name)
@@ -523,6 +540,14 @@ fn rows(name: &str) -> impl Iterator<Item = &'static Intrinsic> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runtime_routines_are_sorted_and_in_the_table() {
+        assert!(RUNTIME_ROUTINES.windows(2).all(|w| w[0] < w[1]));
+        for name in RUNTIME_ROUTINES {
+            assert!(rows(name).next().is_some(), "{name} is no intrinsic");
+        }
+    }
 
     #[test]
     fn table_is_sorted_with_one_row_per_form() {

@@ -242,3 +242,39 @@ fn a_call_defines_a_member_it_also_names_in_a_subscript() {
         )
     );
 }
+
+#[test]
+fn a_gnu_runtime_routine_declared_external_touches_no_common_block() {
+    let (f, diags) = lower_src(
+        "t.f",
+        "      PROGRAM P
+      COMMON /A/ X
+      COMMON /T/ T0
+      CALL TICK
+      CALL TOCK
+      END
+      SUBROUTINE TICK
+      COMMON /T/ T0
+      REAL TA(2)
+      EXTERNAL DTIME
+      T0 = DTIME(TA)
+      END
+      SUBROUTINE TOCK
+      REAL TA(2)
+      EXTERNAL MYTIME
+      T = MYTIME(TA)
+      END
+",
+    );
+    // DTIME is the library's: TICK writes T0 only; the warning says so.
+    assert_eq!(touched_at(&f, 4), (vec![], vec!["T0".to_string()]));
+    let warned: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0].contains("t.f:11:") && warned[0].contains("DTIME is EXTERNAL"),
+        "{warned:?}"
+    );
+    // MYTIME is no runtime routine: unknown, so TOCK touches every block.
+    let all: Vec<String> = ["T0", "X"].map(String::from).to_vec();
+    assert_eq!(touched_at(&f, 5), (all.clone(), all));
+}

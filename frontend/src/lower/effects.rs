@@ -17,7 +17,11 @@
 //! A procedure that is not a unit of the program (an external library
 //! routine, a dummy procedure) may touch anything: unknown. So may a unit
 //! with an opaque statement (it might call anything) or one that calls an
-//! unknown procedure.
+//! unknown procedure. The exception: a GNU runtime routine declared
+//! EXTERNAL (`EXTERNAL DTIME` in a timer; see
+//! [`crate::intrinsics::runtime_routine`]) that no unit defines is the
+//! library's, which touches no COMMON block (an assumption the README
+//! states, and the lowering warns of).
 //!
 //! Reads and writes are told apart by where a name stands: an assignment's
 //! left side, a DO or implied-DO variable, a READ item, IOSTAT= and the
@@ -30,7 +34,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::storage::{common_places, Layout};
 use crate::ast::{Expr, ExprKind, IoControl, IoItem, Program, Stmt, StmtKind, TypeSpec, Unit};
-use crate::intrinsics::{Effect, Form, Intrinsic};
+use crate::intrinsics::{runtime_routine, Effect, Form, Intrinsic};
 use crate::symbols::{base_name, ApplyClass, Symbols};
 
 /// Byte ranges `[lo, hi)` of one COMMON block, sorted and merged; `None`
@@ -111,7 +115,21 @@ impl CallEffects {
     /// What a call of `callee` may read and write; `None` when that is
     /// unknown (anything).
     pub fn touch(&self, callee: &str) -> Option<&Touch> {
-        self.touch.get(callee)?.as_ref()
+        static NOTHING: Touch = Touch {
+            reads: Regions(BTreeMap::new()),
+            writes: Regions(BTreeMap::new()),
+        };
+        match self.touch.get(callee) {
+            Some(touch) => touch.as_ref(),
+            None if runtime_routine(callee) => Some(&NOTHING),
+            None => None,
+        }
+    }
+
+    /// Whether `callee` is taken to be a GNU runtime routine: no unit of
+    /// the program defines it.
+    pub fn is_runtime_routine(&self, callee: &str) -> bool {
+        !self.touch.contains_key(callee) && runtime_routine(callee)
     }
 
     /// The effects of every unit of `program`: each unit's own, then its
@@ -213,7 +231,7 @@ impl Walk<'_, '_> {
     fn call(&mut self, name: &str) {
         if self.units.contains(name) {
             self.callees.insert(name.to_string());
-        } else {
+        } else if !runtime_routine(name) {
             self.unknown = true;
         }
     }

@@ -40,7 +40,7 @@ use crate::ast::{Expr, ExprKind, Pos};
 use crate::fold;
 use crate::intrinsics::{Effect, Intrinsic};
 use crate::symbols::{ApplyClass, NameClass};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a reference touches its variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -468,6 +468,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             places.iter().map(|(n, p)| (stand_in(n), p)).collect();
         // (statement, index in `all`, definition?) of each reference.
         let mut plan: Vec<(usize, usize, bool)> = Vec::new();
+        // The runtime routines taken to be the library's, where first called.
+        let mut runtime: BTreeMap<&str, Pos> = BTreeMap::new();
         for (i, h) in self.hidden.iter().enumerate() {
             // What the statement may read and write.
             let mut reached: [BTreeSet<&str>; 2] = Default::default();
@@ -479,6 +481,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
                 Reach::Calls(callees) => {
                     for callee in callees {
+                        if self.effects.is_runtime_routine(callee) {
+                            runtime.entry(callee).or_insert(h.pos);
+                        }
                         let touch = self.effects.touch(callee);
                         for (m, p) in &places {
                             let [reads, writes] = &mut reached;
@@ -500,6 +505,20 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     }
                 }
             }
+        }
+        let runtime: Vec<(String, Pos)> = runtime
+            .into_iter()
+            .map(|(name, pos)| (name.to_string(), pos))
+            .collect();
+        for (name, pos) in runtime {
+            self.warning(
+                pos,
+                format!(
+                    "{name} is EXTERNAL and no unit of the program: taken to be the GNU runtime \
+                     routine, which touches its arguments and no COMMON block (define {name} \
+                     in the program to have its own effects analyzed)"
+                ),
+            );
         }
         let hidden = std::mem::take(&mut self.hidden);
         for (i, v, def) in plan {
