@@ -119,16 +119,22 @@ impl CompiledProgram {
     }
 }
 
+// The built-in program is left out of this crate's unit tests, which do
+// not need it: compiling its Ascent code a second time, for the test
+// harness, took minutes (the workspace's tests/engines_agree.rs tests it).
+#[cfg(not(test))]
 mod builtin {
     include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 }
 
 /// The built-in rules, compiled.
+#[cfg(not(test))]
 pub fn builtin_program() -> &'static CompiledProgram {
     &builtin::PROGRAM
 }
 
 /// Runs the compiled built-in rules on `facts` with the standard functors.
+#[cfg(not(test))]
 pub fn run_compiled(facts: &FactBase) -> Result<Vec<Table>, EngineError> {
     builtin::PROGRAM.run(facts, &FunctorRegistry::standard())
 }

@@ -47,8 +47,12 @@ pub mod run;
 #[cfg(test)]
 mod testing;
 
-pub use compare::{compare_builtin, compare_engines, diff_tables};
-pub use compiled::{builtin_program, run_compiled, CompiledProgram};
+#[cfg(not(test))]
+pub use compare::compare_builtin;
+pub use compare::{compare_engines, diff_tables};
+pub use compiled::CompiledProgram;
+#[cfg(not(test))]
+pub use compiled::{builtin_program, run_compiled};
 pub use dl::diag::RuleDiagnostic;
 pub use error::EngineError;
 pub use functors::{Functor, FunctorContext, FunctorRegistry, FunctorSpec};
