@@ -531,14 +531,15 @@ fn storage_association_loses_no_dependence() {
 /// Nests sharing arrays, with straight-line code, IFs, scalars and
 /// induction variables between and inside them (40 programs whatever the
 /// build, enough for the figure to mean something): no dependence is lost,
-/// and at least 92% of the flow, anti and output rows happen in some run
+/// and at least 93% of the flow, anti and output rows happen in some run
 /// (63% when only pairs in one nest were tested, 91.5% before elements a
-/// later write always overwrites were killed; 92.5% now). 814 flow, anti
-/// and output rows never happen (with input rows: 962 of 11,567 scalar
-/// rows, 734 of 4,086 array rows): S and T accumulated under IFs, and array
-/// pairs the covering-write test does not decide (a covering write in the
-/// source's own nest, paths no run takes, zero-trip paths around loops
-/// whose bounds are not constants); --nocapture lists them.
+/// later write always overwrites were killed, 92.5% before loops whose
+/// bounds are a constant apart got their trip count; 93.1% now). 749
+/// flow, anti and output rows never happen (with input rows: 878 of 11,483
+/// scalar rows, 734 of 4,086 array rows): mostly paths through two IFs on
+/// the same unchanged condition that no run takes (then of one, else of
+/// the other), and loops that no run enters because N is read; --nocapture
+/// lists them.
 #[test]
 fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
     let programs: Vec<Program> = (0..40)
@@ -550,7 +551,7 @@ fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
         eprintln!("never observed in {program}: {row:?}");
     }
     assert!(
-        tally.precision() >= 0.92,
+        tally.precision() >= 0.93,
         "{}",
         tally.report("shared_nests")
     );

@@ -65,7 +65,7 @@ relations! {
     /// `loop_bound(loop, which, form)`: bound `which` (`lower`, `upper`, `step`) of a DO loop is the affine form `form`.
     LoopBound loop_bound { r#loop: LoopId, which: String, form: FormId }
 
-    /// `loop_trip(loop, trip)`: the DO loop runs exactly `trip` iterations (bounds and step are constants).
+    /// `loop_trip(loop, trip)`: the DO loop runs exactly `trip` iterations (its step is a constant, and its bounds are constants or a constant apart, as in `DO J = I, I + 1`).
     LoopTrip loop_trip { r#loop: LoopId, trip: i64 }
 
     /// `def(ref, stmt, var)`: reference `ref` in statement `stmt` may write variable `var` (scalar, array element or whole array).

@@ -122,6 +122,40 @@ end program t
 }
 
 #[test]
+fn bounds_a_constant_apart_give_a_trip_count() {
+    let (f, diags) = lower_src(
+        "t.f90",
+        "program t
+  integer :: i, j, n
+  read *, n
+  do i = 1, n
+    do j = i, i + 1
+    end do
+    do j = i + 1, i
+    end do
+    do j = n - i, n + 3 - i, 2
+    end do
+    do j = i, n
+    end do
+  end do
+end program t
+",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let trip = |line: i64| {
+        let l = loop_at(&f, line);
+        f.loop_trip.iter().find(|t| t.r#loop == l).map(|t| t.trip)
+    };
+    // Both bounds are evaluated when the loop starts: their difference is
+    // what counts, whatever I and N are.
+    assert_eq!(trip(5), Some(2));
+    assert_eq!(trip(7), Some(0));
+    assert_eq!(trip(9), Some(2));
+    assert_eq!(trip(4), None);
+    assert_eq!(trip(11), None);
+}
+
+#[test]
 fn independent_marks_its_loop() {
     let f = facts(
         "t.f90",

@@ -70,7 +70,7 @@ impl<K: Ord + Clone> Linear<K> {
         Some(self)
     }
 
-    fn as_constant(&self) -> Option<i64> {
+    pub(super) fn as_constant(&self) -> Option<i64> {
         self.terms.is_empty().then_some(self.constant)
     }
 }

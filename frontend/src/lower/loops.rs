@@ -6,7 +6,8 @@
 //! the `enddo` node increments it (a use, then a definition, both placed at
 //! the variable's name in the DO statement). Bounds are folded text and,
 //! when affine, forms over the loops that enclose the DO statement (not the
-//! loop itself). The trip count of constant bounds follows Fortran:
+//! loop itself). The trip count of a constant step and bounds that are
+//! constants or a constant apart follows Fortran:
 //! `max(0, (upper - lower + step) / step)` with truncating division.
 
 use kaiseki_facts::{
@@ -157,6 +158,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             upper: fold::text(upper, syms),
             step: step.map_or_else(|| "1".to_string(), |e| fold::text(e, syms)),
         });
+        let mut forms = Vec::new();
         for (which, e) in [
             ("lower", Some(lower)),
             ("upper", Some(upper)),
@@ -166,17 +168,16 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 Some(e) => self.affine(e),
                 None => Some(Form::constant(1)),
             };
-            if let Some(f) = form {
-                let form = self.emit_form(&f);
+            if let Some(f) = &form {
+                let form = self.emit_form(f);
                 self.g.facts.loop_bound.push(LoopBound {
                     r#loop: id,
                     which: which.to_string(),
                     form,
                 });
             }
+            forms.push(form);
         }
-        let l = fold::fold_int(lower, syms);
-        let u = fold::fold_int(upper, syms);
         let st = step.map_or(Some(1), |e| fold::fold_int(e, syms));
         if st == Some(0) {
             self.error(
@@ -185,10 +186,21 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             );
             return;
         }
-        if let (Some(l), Some(u), Some(st)) = (l, u, st) {
-            if let Some(trip) = trip_count(l, u, st) {
-                self.g.facts.loop_trip.push(LoopTrip { r#loop: id, trip });
-            }
+        // Constant bounds, or bounds a constant apart (`DO J = I, I + 1`:
+        // both are evaluated when the loop starts).
+        let span = match (fold::fold_int(lower, syms), fold::fold_int(upper, syms)) {
+            (Some(l), Some(u)) => u.checked_sub(l),
+            _ => match (&forms[0], &forms[1]) {
+                (Some(l), Some(u)) => l
+                    .clone()
+                    .scale(-1)
+                    .and_then(|l| u.clone().add(l))
+                    .and_then(|d| d.as_constant()),
+                _ => None,
+            },
+        };
+        if let Some(trip) = span.zip(st).and_then(|(span, st)| trip_count(0, span, st)) {
+            self.g.facts.loop_trip.push(LoopTrip { r#loop: id, trip });
         }
     }
 }
