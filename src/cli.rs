@@ -50,7 +50,7 @@ pub enum Command {
     },
     /// Run every rule file and write every `.output` relation.
     #[command(
-        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules\n  kaiseki analyze prog.f -o out/ --jobs 1            # one thread"
+        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --raw               # ids as numbers\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules\n  kaiseki analyze prog.f -o out/ --jobs 1            # one thread"
     )]
     Analyze {
         #[arg(required = true)]
@@ -62,6 +62,9 @@ pub enum Command {
         /// Also print the size of every relation, intermediate ones included, and the time taken.
         #[arg(long)]
         stats: bool,
+        /// Write ids as the numbers of the facts, not as `X@6:7`, `6:7`, `DO I@5`, `B@6:7`, forms.
+        #[arg(long)]
+        raw: bool,
         #[command(flatten)]
         rules: RulesArg,
         #[command(flatten)]

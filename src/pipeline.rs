@@ -62,6 +62,29 @@ pub fn read_rules(dir: &Path) -> Result<(Sources, RuleProgram), String> {
     Ok((sources, program))
 }
 
+/// What each column of each relation of the built-in rules (`None`) or of
+/// `rules` numbers (references, statements, loops...), by relation name.
+pub fn relation_kinds(
+    rules: Option<&RuleProgram>,
+) -> Result<std::collections::HashMap<String, Vec<Option<IdKind>>>, String> {
+    let builtin;
+    let program = match rules {
+        Some(p) => p,
+        None => {
+            builtin = RuleProgram::from_sources(&kaiseki_rules::builtin_program().sources())
+                .map_err(|d| format!("{} error(s) in the built-in rules", d.len()))?;
+            &builtin
+        }
+    };
+    let ir = program.ir();
+    Ok(ir
+        .relations
+        .iter()
+        .map(|r| r.name.clone())
+        .zip(kaiseki_rules::kinds::column_kinds(ir))
+        .collect())
+}
+
 /// The relations marked `.output` by the built-in rules (`None`) or by `rules`.
 pub fn output_names(rules: Option<&RuleProgram>) -> Vec<&str> {
     match rules {

@@ -1039,7 +1039,15 @@ fn analyze_numbers_references_as_facts_does() {
     let f = path_str(&file);
     let (facts_dir, out_dir) = (dir.join("facts"), dir.join("out"));
     kaiseki_ok(["facts", f, "-o", path_str(&facts_dir), "--format", "csv"]);
-    kaiseki_ok(["analyze", f, "-o", path_str(&out_dir), "--jobs", "3"]);
+    kaiseki_ok([
+        "analyze",
+        f,
+        "-o",
+        path_str(&out_dir),
+        "--jobs",
+        "3",
+        "--raw",
+    ]);
     let (facts, out) = (files(&facts_dir), files(&out_dir));
     let pos: BTreeMap<&str, (u32, u32)> = csv_rows(&facts["ref_pos.csv"])
         .into_iter()
@@ -1068,6 +1076,44 @@ fn analyze_numbers_references_as_facts_does() {
     let shown: BTreeSet<_> = rows.into_iter().map(|r| (r.kind, r.src, r.dst)).collect();
     assert!(shown.len() > 1000, "{}", shown.len());
     assert_eq!(dependences, shown);
+
+    // Without --raw, the same rows with each reference shown as its
+    // variable and place, in the same order.
+    let var: BTreeMap<&str, &str> = ["def.csv", "use.csv"]
+        .iter()
+        .flat_map(|name| csv_rows(&facts[*name]))
+        .map(|r| (r[0], r[2]))
+        .collect();
+    let readable_dir = dir.join("readable");
+    kaiseki_ok(["analyze", f, "-o", path_str(&readable_dir), "--jobs", "3"]);
+    let readable = files(&readable_dir);
+    let shown_ref = |id: &str| {
+        let (line, col) = pos[id];
+        format!("{}@{line}:{col}", var[id])
+    };
+    let expected: Vec<Vec<String>> = csv_rows(&out["dependence.csv"])
+        .into_iter()
+        .map(|r| {
+            vec![
+                r[0].to_string(),
+                shown_ref(r[1]),
+                shown_ref(r[2]),
+                r[3].to_string(),
+                r[4].to_string(),
+            ]
+        })
+        .collect();
+    let got: Vec<Vec<String>> = csv_rows(&readable["dependence.csv"])
+        .into_iter()
+        .map(|r| r.iter().map(|s| s.to_string()).collect())
+        .collect();
+    assert_eq!(got.len(), expected.len());
+    // The carrier is a loop: `DO I@5`, or 0 for none.
+    for (g, e) in got.iter().zip(&expected) {
+        assert_eq!(g[..3], e[..3]);
+        assert!(g[3] == "0" || g[3].starts_with("DO "), "{g:?}");
+        assert_eq!(g[4], e[4]);
+    }
 }
 
 /// A main program and the subroutines it calls, each unit its own group.

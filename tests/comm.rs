@@ -15,7 +15,8 @@ use kaiseki_sections::{parse_section, Approx};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The rows of one relation `kaiseki analyze` wrote for `file` (TSV).
+/// The rows of one relation `kaiseki analyze` wrote for `file` (TSV, ids
+/// as numbers).
 fn relation(file: &Path, name: &str) -> Vec<Vec<String>> {
     let dir = scratch_dir(&format!(
         "comm_{}_{name}",
@@ -24,6 +25,7 @@ fn relation(file: &Path, name: &str) -> Vec<Vec<String>> {
     kaiseki_ok([
         "analyze".as_ref(),
         file.as_os_str(),
+        "--raw".as_ref(),
         "--format".as_ref(),
         "tsv".as_ref(),
         "-o".as_ref(),

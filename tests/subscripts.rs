@@ -25,6 +25,7 @@ impl Analysis {
         kaiseki_ok([
             "analyze".as_ref(),
             path.as_os_str(),
+            "--raw".as_ref(),
             "-o".as_ref(),
             dir.as_os_str(),
         ]);

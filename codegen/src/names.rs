@@ -4,7 +4,7 @@
 //! form as its text (`2*I+1`). What a column numbers ([`IdKind`]) comes
 //! from the schemas; this module only looks the ids up in the facts.
 
-use kaiseki_facts::{FactBase, IdKind};
+use kaiseki_facts::{ColType, FactBase, IdKind, Table, Value};
 use std::collections::HashMap;
 
 /// The facts needed to show ids, indexed by id.
@@ -75,6 +75,37 @@ impl Names {
             IdKind::Form => self.forms.get(&id).cloned(),
         };
         shown.unwrap_or_else(|| id.to_string())
+    }
+
+    /// Adds the names of `other` (the facts of another group of units,
+    /// numbered apart from these).
+    pub fn extend(&mut self, other: Names) {
+        self.refs.extend(other.refs);
+        self.stmts.extend(other.stmts);
+        self.loops.extend(other.loops);
+        self.forms.extend(other.forms);
+    }
+
+    /// `table` with the ids of its columns of a kind (`kinds`, per column)
+    /// shown as a reader knows them: those columns become text.
+    pub fn show_table(&self, table: &mut Table, kinds: &[Option<IdKind>]) {
+        let shown: Vec<(usize, IdKind)> = kinds
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| k.map(|k| (i, k)))
+            .collect();
+        for &(i, _) in &shown {
+            if let Some(column) = table.columns.get_mut(i) {
+                column.1 = ColType::Symbol;
+            }
+        }
+        for row in &mut table.rows {
+            for &(i, kind) in &shown {
+                if let Some(Value::Number(id)) = row.get(i) {
+                    row[i] = Value::Symbol(self.show(kind, *id));
+                }
+            }
+        }
     }
 
     /// Where `id` stands in the source: (line, col), when the facts know.

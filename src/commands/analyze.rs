@@ -1,6 +1,7 @@
 //! `kaiseki analyze`: run every rule file, write every `.output` relation.
 
 use crate::{groups, pipeline};
+use kaiseki_codegen::names::Names;
 use kaiseki_facts::Format;
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::Select;
@@ -14,6 +15,7 @@ pub fn run(
     output: &Path,
     format: Format,
     stats: bool,
+    raw: bool,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
@@ -32,11 +34,23 @@ pub fn run(
                 .request
                 .push(kaiseki_facts::Request { what: what.into() });
         }
-        pipeline::derive_with(&facts, rules.as_ref(), select)
+        let tables = pipeline::derive_with(&facts, rules.as_ref(), select)?;
+        Ok((tables, (!raw).then(|| Names::new(&facts))))
     })?;
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     let groups = per_group.len();
+    let mut names: Option<Names> = None;
+    let per_group: Vec<_> = per_group
+        .into_iter()
+        .map(|(tables, group_names)| {
+            match (&mut names, group_names) {
+                (Some(all), Some(more)) => all.extend(more),
+                (all, more) => *all = all.take().or(more),
+            }
+            tables
+        })
+        .collect();
     let derived = pipeline::merge_tables(per_group);
     if stats {
         eprintln!(
@@ -51,10 +65,20 @@ pub fn run(
         }
     }
     let outputs = pipeline::output_names(rules.as_ref());
-    let tables: Vec<_> = derived
+    let mut tables: Vec<_> = derived
         .into_iter()
         .filter(|t| outputs.contains(&t.name.as_str()))
         .collect();
+    // Ids as a reader knows them (`X@6:7`, `DO I@5`), after the merge: rows
+    // stay in the order of the ids.
+    if let Some(names) = &names {
+        let kinds = pipeline::relation_kinds(rules.as_ref())?;
+        for t in &mut tables {
+            if let Some(k) = kinds.get(&t.name) {
+                names.show_table(t, k);
+            }
+        }
+    }
     super::write_tables(&tables, output, format)?;
     let mut summary = String::new();
     for t in &tables {
