@@ -9,13 +9,20 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// What `analyze` writes besides the relations.
+pub struct Report {
+    /// The size of every relation and the time taken, on stderr.
+    pub stats: bool,
+    /// Ids as the numbers of the facts, not as a reader knows them.
+    pub raw: bool,
+}
+
 pub fn run(
     files: &[PathBuf],
     opts: &SourceOptions,
     output: &Path,
     format: Format,
-    stats: bool,
-    raw: bool,
+    Report { stats, raw }: Report,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
