@@ -1,7 +1,8 @@
 //! `kaiseki openmp`: the program written back with `!$OMP PARALLEL DO`
 //! before every loop of `omp_loop` (rules/dl/parallel.dl), its clauses
-//! from the parallelization relations, and each induction variable set in
-//! closed form (`omp_induction`) first in the body; every other line is
+//! from the parallelization relations (PRIVATE from `omp_private`), and
+//! each induction variable set in closed form (`omp_induction`) first in
+//! the body; every other line is
 //! byte-identical. Nothing is decided here: the loops, clauses and
 //! statements are relations.
 
@@ -51,6 +52,13 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
             .or_default()
             .push(sym(&r[2]).to_string());
     }
+    let mut privates: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for r in rows_of("omp_private") {
+        privates
+            .entry(num(&r[0]))
+            .or_default()
+            .push(sym(&r[1]).to_string());
+    }
     let decided = decisions(derived);
     let mut loops: Vec<OmpLoop> = rows_of("omp_loop")
         .iter()
@@ -68,7 +76,10 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
             Some(OmpLoop {
                 do_line: line as usize,
                 end_line,
-                clauses: decided.get(&l).map(clauses).unwrap_or_default(),
+                clauses: decided
+                    .get(&l)
+                    .map(|d| clauses(d, privates.get(&l).map_or(&[], Vec::as_slice)))
+                    .unwrap_or_default(),
                 prologue: prologues.remove(&l).unwrap_or_default(),
             })
         })
@@ -77,22 +88,15 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
     loops
 }
 
-/// The data-sharing and reduction clauses of a loop's decision.
-fn clauses(d: &LoopDecision) -> Vec<String> {
+/// The data-sharing and reduction clauses of a loop's decision, with its
+/// PRIVATE list (`omp_private`).
+fn clauses(d: &LoopDecision, private: &[String]) -> Vec<String> {
     let list = |name: &str, vars: Vec<&String>| -> Option<String> {
         let names: Vec<&str> = vars.iter().map(|v| v.as_str()).collect();
         (!names.is_empty()).then(|| format!("{name}({})", names.join(", ")))
     };
-    // An induction variable is set in closed form first in every iteration
-    // (`omp_induction`): private like any other, unless its last value is
-    // copied out.
-    let plain = d
-        .private
-        .union(&d.inductions)
-        .filter(|v| !d.firstprivate.contains(*v) && !d.lastprivate.contains(*v))
-        .collect();
     let mut out: Vec<String> = [
-        list("PRIVATE", plain),
+        list("PRIVATE", private.iter().collect()),
         list("FIRSTPRIVATE", d.firstprivate.iter().collect()),
         list("LASTPRIVATE", d.lastprivate.iter().collect()),
     ]
@@ -291,11 +295,9 @@ mod tests {
         for (op, v) in [("+", "S"), ("max", "XMAX"), ("+", "T")] {
             d.reductions.insert((op.into(), v.into()));
         }
-        d.private.insert("W".into());
-        d.private.insert("L".into());
         d.lastprivate.insert("L".into());
         assert_eq!(
-            clauses(&d),
+            clauses(&d, &["W".to_string()]),
             [
                 "PRIVATE(W)",
                 "LASTPRIVATE(L)",

@@ -34,6 +34,7 @@ pub const RELATIONS: &[&str] = &[
     "blocker",
     "omp_loop",
     "omp_induction",
+    "omp_private",
 ];
 
 /// What the analysis says of one loop and what it takes to run it in parallel.
