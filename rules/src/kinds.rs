@@ -32,10 +32,13 @@ fn within(a: IdKind, b: IdKind) -> bool {
 }
 
 impl Known {
-    /// The kind of a value in both kinds of columns (a variable in two atoms).
+    /// The kind of a value in both kinds of columns (a variable in two
+    /// atoms): a number that is also a loop is a loop (a carrier computed
+    /// by a functor and joined with a dependence's carrier).
     fn narrow(self, other: Known) -> Known {
         match (self, other) {
             (Known::Unseen, k) | (k, Known::Unseen) => k,
+            (Known::Plain, k) | (k, Known::Plain) => k,
             (Known::Id(a), Known::Id(b)) if within(a, b) => Known::Id(a),
             (Known::Id(a), Known::Id(b)) if within(b, a) => Known::Id(b),
             // A loop's DO statement that begins a block.
@@ -162,6 +165,8 @@ mod tests {
              mixed(S) :- stmt(S, _, _, _, _).
              .decl sum(a: number)
              sum(N) :- def(D, _, _), N = D + 1.
+             .decl narrowed(a: number)
+             narrowed(N) :- sum(N), loop_stmt(N, _).
              .decl both(a: number)
              both(L) :- block_stmt(L, _, _), loop(L, _, _, _, _, _).
              .decl either(a: number)
@@ -180,6 +185,7 @@ mod tests {
         assert_eq!(of(&p, &k, "both"), vec![Some(Loop)]);
         assert_eq!(of(&p, &k, "either"), vec![Some(Stmt)]);
         assert_eq!(of(&p, &k, "sum"), vec![None]);
+        assert_eq!(of(&p, &k, "narrowed"), vec![Some(Loop)]);
         assert_eq!(of(&p, &k, "reach"), vec![Some(Stmt), Some(Stmt)]);
     }
 
@@ -193,5 +199,9 @@ mod tests {
             of(&p, &k, "dependence"),
             vec![None, Some(Ref), Some(Ref), Some(Loop), None]
         );
+        // The verdicts are per loop, though carriers of array dependences
+        // come from a functor's record.
+        assert_eq!(of(&p, &k, "parallel"), vec![Some(Loop), None]);
+        assert_eq!(of(&p, &k, "omp_private"), vec![Some(Loop), None]);
     }
 }
