@@ -99,7 +99,7 @@ fn may_alias(a: &[Affine], b: &[Affine]) -> bool {
 }
 
 /// The type statement that declares a temporary for an element of
-/// `array` (`REAL*8` where the element has 8 bytes), or none.
+/// `array` (`INTEGER*2` where the element has 2 bytes), or none.
 fn declared_type(array: &str, syms: &Symbols) -> Option<String> {
     let (word, default) = match syms.type_of(array) {
         TypeSpec::Integer => ("INTEGER", 4),
@@ -494,6 +494,9 @@ mod tests {
             decls,
             "X = A(I) + A(I)\nY = B(I) + B(I)\nM = C(I) + C(I)",
         );
-        assert_eq!(types, ["REAL*8", "DOUBLE PRECISION", "INTEGER"]);
+        // REAL*8 is DOUBLE PRECISION.
+        assert_eq!(types, ["DOUBLE PRECISION", "DOUBLE PRECISION", "INTEGER"]);
+        let (_, types) = replaced("INTEGER*2 C(100)\nCOMPLEX*16 A(100)", "M = C(I) + C(I)\nX = A(I) * A(I)");
+        assert_eq!(types, ["INTEGER*2", "COMPLEX*16"]);
     }
 }
