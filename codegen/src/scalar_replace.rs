@@ -16,8 +16,9 @@
 //! anything else may alias, and a store to it forgets the values held.
 //! An assignment to a scalar forgets the elements whose subscripts use
 //! it. A block that calls a function or a statement function, uses array
-//! syntax or a whole array, or touches an EQUIVALENCEd name, a Cray
-//! pointee or a CHARACTER array is left as it is.
+//! syntax or a whole array, or touches two names that may share storage
+//! (EQUIVALENCE, and through it COMMON), a Cray pointee or a CHARACTER
+//! array is left as it is.
 
 use kaiseki_frontend::ast::{BinOp, DeclKind, Expr, ExprKind, TypeSpec, UnOp};
 use kaiseki_frontend::fold::Const;
@@ -149,18 +150,53 @@ fn rewrite(
     Expr { pos: e.pos, kind }
 }
 
-/// Whether the block is one scalar replacement may touch (see the module).
-fn replaceable(block: &[Assignment], syms: &Symbols) -> bool {
-    let mut aliased: HashSet<&str> = HashSet::new();
+/// Names that may share storage: EQUIVALENCE sets joined (transitively),
+/// with every member of a COMMON block that one of them is in (an
+/// equivalenced array may extend over the block's other members). Each
+/// name maps to its class.
+fn storage_classes(syms: &Symbols) -> HashMap<String, usize> {
+    let mut class: HashMap<String, usize> = HashMap::new();
+    let mut next = 0;
+    let mut join = |names: Vec<&str>, class: &mut HashMap<String, usize>| {
+        let old: HashSet<usize> = names.iter().filter_map(|n| class.get(*n).copied()).collect();
+        let id = next;
+        next += 1;
+        for c in class.values_mut().filter(|c| old.contains(c)) {
+            *c = id;
+        }
+        for n in names {
+            class.insert(n.to_string(), id);
+        }
+    };
     for d in &syms.unit.decls {
         if let DeclKind::Equivalence(sets) = &d.kind {
-            aliased.extend(sets.iter().flatten().filter_map(base_name));
+            for set in sets {
+                join(set.iter().filter_map(base_name).collect(), &mut class);
+            }
         }
     }
+    for d in &syms.unit.decls {
+        if let DeclKind::Common { entities, .. } = &d.kind {
+            if entities.iter().any(|e| class.contains_key(&e.name.text)) {
+                join(entities.iter().map(|e| e.name.text.as_str()).collect(), &mut class);
+            }
+        }
+    }
+    class
+}
+
+/// Whether the block is one scalar replacement may touch (see the module):
+/// among others, no two names it uses may share storage.
+fn replaceable(block: &[Assignment], syms: &Symbols) -> bool {
+    let classes = storage_classes(syms);
+    let mut seen: HashMap<usize, String> = HashMap::new();
     let mut ok = true;
     let mut check = |e: &Expr| {
         e.any_name(&mut |n, _| {
-            ok &= !aliased.contains(n) && !syms.is_pointee(n);
+            if let Some(&c) = classes.get(n) {
+                ok &= *seen.entry(c).or_insert_with(|| n.to_string()) == n;
+            }
+            ok &= !syms.is_pointee(n);
             false
         });
         visit(e, &mut |x| match &x.kind {
@@ -478,11 +514,15 @@ mod tests {
     fn calls_equivalence_and_whole_arrays_leave_the_block_alone() {
         let block = "B(I) = A(I) + F(A(I))";
         assert_eq!(replaced(REALS, block).0, "B(I) = A(I)+F(A(I))\n");
-        let eq = format!("{REALS}\nREAL E(100)\nEQUIVALENCE (A(1), E(1))");
-        assert_eq!(
-            replaced(&eq, "B(I) = A(I) + A(I)").0,
-            "B(I) = A(I)+A(I)\n"
+        // A and E share storage, E and F, F and G, and G's COMMON block
+        // holds P: a block using two of them is left alone; one using only
+        // A is not.
+        let eq = format!(
+            "{REALS}\nREAL E(100), F(10), G(10)\nCOMMON /K/ P(100), G\nEQUIVALENCE (A(1), E(1)), (E(5), F(1))\nEQUIVALENCE (F(2), G(1))"
         );
+        assert_eq!(replaced(&eq, "E(I) = A(I) + A(I)").0, "E(I) = A(I)+A(I)\n");
+        assert_eq!(replaced(&eq, "P(I) = A(I) + A(I)").0, "P(I) = A(I)+A(I)\n");
+        assert!(replaced(&eq, "B(I) = A(I) + A(I)").0.starts_with("T1 = A(I)"));
         // An intrinsic is no call.
         assert!(replaced(REALS, "B(I) = A(I) + ABS(A(I))").0.starts_with("T1 = A(I)"));
     }
