@@ -294,9 +294,7 @@ fn the_grid_as_a_heat_map_with_the_search_path() {
         &out.display().to_string(),
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(&out).unwrap(),
-    ));
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut rgb).unwrap();

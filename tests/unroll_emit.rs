@@ -142,7 +142,10 @@ fn scalar_replacement_loads_each_element_of_the_jammed_body_once() {
     assert_eq!(count("VY("), 6, "{}", body.join("\n"));
     assert_eq!(count("CX("), 6, "{}", body.join("\n"));
     // Stores: 4 to PX (one per element), the rest to temporaries.
-    let stores = body.iter().filter(|l| l.trim_start().starts_with("PX(")).count();
+    let stores = body
+        .iter()
+        .filter(|l| l.trim_start().starts_with("PX("))
+        .count();
     assert_eq!(stores, 4);
     // It still computes what the original computes.
     let original = std::fs::read_to_string(program("lfk21.f")).unwrap();

@@ -119,11 +119,7 @@ fn declared_type(array: &str, syms: &Symbols) -> Option<String> {
 
 /// Rebuilds `e` bottom-up, handing every array element (its subscripts
 /// already rebuilt) to `element` in the order Fortran reads them.
-fn rewrite(
-    e: &Expr,
-    syms: &Symbols,
-    element: &mut dyn FnMut(&Expr, Expr) -> Expr,
-) -> Expr {
+fn rewrite(e: &Expr, syms: &Symbols, element: &mut dyn FnMut(&Expr, Expr) -> Expr) -> Expr {
     let mut go = |x: &Expr| rewrite(x, syms, element);
     let kind = match &e.kind {
         ExprKind::Apply { name, args } => {
@@ -158,7 +154,10 @@ fn storage_classes(syms: &Symbols) -> HashMap<String, usize> {
     let mut class: HashMap<String, usize> = HashMap::new();
     let mut next = 0;
     let mut join = |names: Vec<&str>, class: &mut HashMap<String, usize>| {
-        let old: HashSet<usize> = names.iter().filter_map(|n| class.get(*n).copied()).collect();
+        let old: HashSet<usize> = names
+            .iter()
+            .filter_map(|n| class.get(*n).copied())
+            .collect();
         let id = next;
         next += 1;
         for c in class.values_mut().filter(|c| old.contains(c)) {
@@ -178,7 +177,10 @@ fn storage_classes(syms: &Symbols) -> HashMap<String, usize> {
     for d in &syms.unit.decls {
         if let DeclKind::Common { entities, .. } = &d.kind {
             if entities.iter().any(|e| class.contains_key(&e.name.text)) {
-                join(entities.iter().map(|e| e.name.text.as_str()).collect(), &mut class);
+                join(
+                    entities.iter().map(|e| e.name.text.as_str()).collect(),
+                    &mut class,
+                );
             }
         }
     }
@@ -399,7 +401,11 @@ pub fn replace(
                 continue;
             }
         };
-        let stored = refs.next().copied().flatten().and_then(|v| names[v].clone());
+        let stored = refs
+            .next()
+            .copied()
+            .flatten()
+            .and_then(|v| names[v].clone());
         out.extend(loads);
         let dead = flow.dead.contains(&n);
         match stored {
@@ -434,7 +440,11 @@ mod tests {
     /// replacement, one `lhs = rhs` a line, and the temporaries' types.
     fn replaced(decls: &str, body: &str) -> (String, Vec<String>) {
         let mut src = String::from("      SUBROUTINE S(A, B, C, D, X, Y, Z, I, J, M, N)\n");
-        for l in decls.lines().chain(["      DO 10 I = 1, N"]).chain(body.lines()) {
+        for l in decls
+            .lines()
+            .chain(["      DO 10 I = 1, N"])
+            .chain(body.lines())
+        {
             src.push_str(&format!("      {}\n", l.trim()));
         }
         src.push_str("   10 CONTINUE\n      END\n");
@@ -522,21 +532,25 @@ mod tests {
         );
         assert_eq!(replaced(&eq, "E(I) = A(I) + A(I)").0, "E(I) = A(I)+A(I)\n");
         assert_eq!(replaced(&eq, "P(I) = A(I) + A(I)").0, "P(I) = A(I)+A(I)\n");
-        assert!(replaced(&eq, "B(I) = A(I) + A(I)").0.starts_with("T1 = A(I)"));
+        assert!(replaced(&eq, "B(I) = A(I) + A(I)")
+            .0
+            .starts_with("T1 = A(I)"));
         // An intrinsic is no call.
-        assert!(replaced(REALS, "B(I) = A(I) + ABS(A(I))").0.starts_with("T1 = A(I)"));
+        assert!(replaced(REALS, "B(I) = A(I) + ABS(A(I))")
+            .0
+            .starts_with("T1 = A(I)"));
     }
 
     #[test]
     fn temporaries_have_the_element_type() {
         let decls = "REAL*8 A(100)\nDOUBLE PRECISION B(100)\nINTEGER C(100)";
-        let (_, types) = replaced(
-            decls,
-            "X = A(I) + A(I)\nY = B(I) + B(I)\nM = C(I) + C(I)",
-        );
+        let (_, types) = replaced(decls, "X = A(I) + A(I)\nY = B(I) + B(I)\nM = C(I) + C(I)");
         // REAL*8 is DOUBLE PRECISION.
         assert_eq!(types, ["DOUBLE PRECISION", "DOUBLE PRECISION", "INTEGER"]);
-        let (_, types) = replaced("INTEGER*2 C(100)\nCOMPLEX*16 A(100)", "M = C(I) + C(I)\nX = A(I) * A(I)");
+        let (_, types) = replaced(
+            "INTEGER*2 C(100)\nCOMPLEX*16 A(100)",
+            "M = C(I) + C(I)\nX = A(I) * A(I)",
+        );
         assert_eq!(types, ["INTEGER*2", "COMPLEX*16"]);
     }
 }

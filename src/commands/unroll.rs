@@ -200,7 +200,11 @@ fn write_png(
     let cells = grid(rows, size, machine);
     let panels: Vec<Panel> = rows
         .iter()
-        .filter(|r| cells.iter().any(|c| c.unit == r.unit && c.nest_line == r.nest_line))
+        .filter(|r| {
+            cells
+                .iter()
+                .any(|c| c.unit == r.unit && c.nest_line == r.nest_line)
+        })
         .map(|r| Panel {
             cells: cells
                 .iter()

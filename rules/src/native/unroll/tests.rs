@@ -169,8 +169,17 @@ fn records_round_trip_and_bad_packs_give_nothing() {
     // The answer, P, the stop and the path from (1,1) to the answer.
     let f: Vec<&str> = found.split('|').collect();
     assert_eq!(f[2], "saturated", "{found}");
-    assert!(f[3].starts_with("1;1>") && f[3].ends_with(&format!(">{}", f[0])), "{found}");
-    assert_eq!(f[3].split('>').count(), f[0].split(';').map(|k| k.parse::<usize>().unwrap() - 1).sum::<usize>() + 1);
+    assert!(
+        f[3].starts_with("1;1>") && f[3].ends_with(&format!(">{}", f[0])),
+        "{found}"
+    );
+    assert_eq!(
+        f[3].split('>').count(),
+        f[0].split(';')
+            .map(|k| k.parse::<usize>().unwrap() - 1)
+            .sum::<usize>()
+            + 1
+    );
     assert_eq!(model_record("x", "", "", "", &machine), None);
     assert_eq!(model_record("1", "", "", "1:2", &machine), None);
     assert_eq!(search_record("1|2", "", &machine), None);
