@@ -15,8 +15,9 @@
 //! provably different when some subscript differs by a nonzero constant;
 //! anything else may alias, and a store to it forgets the values held.
 //! An assignment to a scalar forgets the elements whose subscripts use
-//! it. A block that calls a function or a statement function, uses array
-//! syntax or a whole array, or touches two names that may share storage
+//! it; an array section (`A(1:N)`) is an element whose subscripts are
+//! unknown. A block that calls a function or a statement function, uses
+//! a whole array (`SUM(A)`), or touches two names that may share storage
 //! (EQUIVALENCE, and through it COMMON), a Cray pointee or a CHARACTER
 //! array is left as it is.
 
@@ -194,22 +195,20 @@ fn replaceable(block: &[Assignment], syms: &Symbols) -> bool {
     let mut seen: HashMap<usize, String> = HashMap::new();
     let mut ok = true;
     let mut check = |e: &Expr| {
-        e.any_name(&mut |n, _| {
+        e.any_name(&mut |n, applied| {
             if let Some(&c) = classes.get(n) {
                 ok &= *seen.entry(c).or_insert_with(|| n.to_string()) == n;
             }
             ok &= !syms.is_pointee(n);
+            // An element of a type a temporary can hold, an intrinsic, a
+            // scalar; not a whole array, a function, a substring.
+            ok &= match (applied, syms.classify_apply(n, &[])) {
+                (true, ApplyClass::Element) => declared_type(n, syms).is_some(),
+                (true, ApplyClass::Intrinsic(_)) => true,
+                (true, _) => false,
+                (false, _) => !syms.is_array(n),
+            };
             false
-        });
-        visit(e, &mut |x| match &x.kind {
-            ExprKind::Var(n) => ok &= !syms.is_array(n),
-            ExprKind::Range { .. } => ok = false,
-            ExprKind::Apply { name, args } => match syms.classify_apply(name, args) {
-                ApplyClass::Element => ok &= declared_type(name, syms).is_some(),
-                ApplyClass::Intrinsic(_) => {}
-                _ => ok = false,
-            },
-            _ => {}
         });
     };
     for (lhs, rhs) in block {
@@ -217,27 +216,6 @@ fn replaceable(block: &[Assignment], syms: &Symbols) -> bool {
         check(rhs);
     }
     ok
-}
-
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Apply { args, .. } => args.iter().for_each(|a| visit(a, f)),
-        ExprKind::Unary(_, x) => visit(x, f),
-        ExprKind::Binary(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        ExprKind::Range {
-            lower,
-            upper,
-            stride,
-        } => [lower, upper, stride]
-            .into_iter()
-            .flatten()
-            .for_each(|x| visit(x, f)),
-        _ => {}
-    }
 }
 
 /// The values one element holds in the block: loaded, or stored by a
@@ -535,6 +513,15 @@ mod tests {
         assert!(replaced(&eq, "B(I) = A(I) + A(I)")
             .0
             .starts_with("T1 = A(I)"));
+        // SUM(A) reads every element: the first store must stay.
+        let block = "A(I) = X\nY = SUM(A)\nA(I) = Z";
+        assert_eq!(replaced(REALS, block).0, "A(I) = X\nY = SUM(A)\nA(I) = Z\n");
+        // A section is an element anywhere in A: A(I) is loaded again.
+        let block = "X = A(I)\nA(1:N) = 0.0\nY = A(I)";
+        assert_eq!(
+            replaced(REALS, block).0,
+            "X = A(I)\nA(1:N) = 0.0\nY = A(I)\n"
+        );
         // An intrinsic is no call.
         assert!(replaced(REALS, "B(I) = A(I) + ABS(A(I))")
             .0
