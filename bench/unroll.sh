@@ -5,13 +5,15 @@
 # only by the same total factor. Prints the median of $RUNS runs (default
 # 5) of user CPU seconds (the machine may be shared: wall time would
 # measure the neighbours) and the speedups; every variant must print what
-# the original prints. Run from anywhere:
+# the original prints. The factors are chosen for bench/unroll/x86.toml
+# (this machine: a vector unit). Run from anywhere:
 #   bench/unroll.sh            # mm k23 stencil
 #   bench/unroll.sh mm         # one shape
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 k="${CARGO_TARGET_DIR:-target}/release/kaiseki"
+machine=bench/unroll/x86.toml
 runs=${RUNS:-5}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -28,11 +30,11 @@ printf '%-8s %-8s %-9s %8s %8s %8s %9s %9s\n' shape chosen innermost original ch
 for shape in $shapes; do
   src=bench/unroll/$shape.f
   # The kernel is the nest of subroutine KERN.
-  chosen=$($k unroll "$src" --format csv | awk -F, '$1 == "KERN" { print $4 }' | tr ';' ',')
+  chosen=$($k unroll "$src" --machine "$machine" --format csv | awk -F, '$1 == "KERN" { print $4 }' | tr ';' ',')
   total=$(echo "$chosen" | tr ',' '\n' | awk '{ p *= $1 } BEGIN { p = 1 } END { print p }')
   depth=$(echo "$chosen" | tr ',' '\n' | wc -l)
   inner=$(yes 1 | head -n $((depth - 1)) | tr '\n' ','; echo "$total")
-  $k unroll "$src" --emit -o "$dir/${shape}_chosen.f" 2>/dev/null
+  $k unroll "$src" --machine "$machine" --emit -o "$dir/${shape}_chosen.f" 2>/dev/null
   $k unroll "$src" --emit -o "$dir/${shape}_inner.f" --factors "$inner" 2>/dev/null
   cp "$src" "$dir/${shape}_orig.f"
   for v in orig chosen inner; do

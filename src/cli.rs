@@ -174,7 +174,7 @@ pub enum Command {
     },
     /// Choose unroll factors for every loop nest (Koseki, Komatsu & Fukazawa): unroll-and-jam estimate and search.
     #[command(
-        after_help = "Examples:\n  kaiseki unroll prog.f\n  kaiseki unroll prog.f --format csv --machine vliw.toml\n  kaiseki unroll prog.f --grid 8            # P(k) for every k up to 8 per loop\n  kaiseki unroll prog.f --emit -o prog_u.f  # the program unrolled and jammed at the chosen factors\n  kaiseki unroll prog.f --emit -o prog_u.f --factors 4,2\n\nA machine file holds `name = integer` lines: issue, issue_cycles, latency_fp, latency_load,\nlatency_store, latency_int, instruction_bits, icache_bytes (default: the paper's VLIW)."
+        after_help = "Examples:\n  kaiseki unroll prog.f\n  kaiseki unroll prog.f --format csv --machine vliw.toml\n  kaiseki unroll prog.f --grid 8            # P(k) for every k up to 8 per loop\n  kaiseki unroll prog.f --grid 8 --png p.png  # ... drawn as a heat map with the search path\n  kaiseki unroll prog.f --emit -o prog_u.f  # the program unrolled and jammed at the chosen factors\n  kaiseki unroll prog.f --emit -o prog_u.f --factors 4,2\n\nA machine file holds `name = integer` lines: issue, issue_cycles, latency_fp, latency_load,\nlatency_store, latency_int, instruction_bits, icache_bytes, vector_width (default: the paper's VLIW)."
     )]
     Unroll {
         #[arg(required = true)]
@@ -187,6 +187,9 @@ pub enum Command {
         /// Print P(k) for every unroll vector with factors up to K instead.
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=64), conflicts_with = "emit")]
         grid: Option<u16>,
+        /// With --grid: draw the grids as a heat map (PNG) with the search path, not a table.
+        #[arg(long, value_name = "OUT.png", requires = "grid")]
+        png: Option<PathBuf>,
         /// Write the program with every nest unrolled and jammed (one FILE) to -o.
         #[arg(long, requires = "output")]
         emit: bool,

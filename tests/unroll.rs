@@ -270,3 +270,59 @@ fn machine_file_changes_the_estimate_and_bad_files_are_reported() {
         out.stderr
     );
 }
+
+/// The RGB of pixel (x, y) of a decoded image.
+fn pixel(rgb: &[u8], width: usize, x: usize, y: usize) -> [u8; 3] {
+    let i = (y * width + x) * 3;
+    [rgb[i], rgb[i + 1], rgb[i + 2]]
+}
+
+#[test]
+fn the_grid_as_a_heat_map_with_the_search_path() {
+    let dir = scratch_dir("unroll_png");
+    // Kernel 23: its set-up nest, then the kernel's, chosen (5,5).
+    let src = program("lfk23.f");
+    let csv = kaiseki_ok(["unroll", &src.display().to_string(), "--format", "csv"]);
+    let nests = csv.lines().skip(1).filter(|l| !l.contains(",,")).count();
+    let out = dir.join("k23.png");
+    let run = kaiseki([
+        "unroll",
+        &src.display().to_string(),
+        "--grid",
+        "8",
+        "--png",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut rgb).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    // 24 pixels a cell, 24 on the left and 16 on top for the labels, 8
+    // after each panel: 8 columns, 8 rows per nest.
+    let (w, h) = (info.width as usize, info.height as usize);
+    assert_eq!(w, 24 + 8 * 24 + 8);
+    assert_eq!(h, nests * (16 + 8 * 24 + 8), "{nests} nests");
+    // The kernel's nest is the last panel.
+    let top = (nests - 1) * (16 + 8 * 24 + 8) + 16;
+    let cell = |row: usize, col: usize, dx: usize, dy: usize| {
+        pixel(&rgb, w, 24 + col * 24 + dx, top + row * 24 + dy)
+    };
+    let g = grid(&src, 17);
+    assert_eq!(g.len(), 64);
+    // Two cells of different P have different colours: (1,1) and (4,2).
+    assert!((g[&vec![1, 1]].0 - g[&vec![4, 2]].0).abs() > 0.01);
+    assert_ne!(cell(0, 0, 5, 3), cell(3, 1, 5, 3));
+    // The search path (1,1) ... (5,5) is marked white in its cells'
+    // centres; (1,8) is not on it; the chosen cell is framed in red.
+    const WHITE: [u8; 3] = [255, 255, 255];
+    assert_eq!(cell(0, 0, 11, 11), WHITE);
+    assert_eq!(cell(4, 4, 11, 11), WHITE);
+    assert_ne!(cell(0, 7, 11, 11), WHITE);
+    assert_eq!(cell(4, 4, 0, 12), [220, 30, 30]);
+    // Saturated cells are hatched (a darker diagonal), others are plain.
+    assert!(g[&vec![8, 8]].1 && !g[&vec![1, 1]].1);
+    assert_ne!(cell(7, 7, 6, 0), cell(7, 7, 5, 3));
+    assert_eq!(cell(0, 1, 6, 0), cell(0, 1, 5, 3));
+}

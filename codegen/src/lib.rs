@@ -10,11 +10,13 @@ pub mod names;
 pub mod openmp;
 pub mod parallel;
 pub mod sarif;
+pub mod scalar_replace;
 pub mod source_lines;
 pub mod spmd;
 pub mod table;
 pub mod unroll;
 pub mod unroll_emit;
+pub mod unroll_png;
 
 use kaiseki_facts::Value;
 

@@ -31,6 +31,7 @@ pub const RELATIONS: &[&str] = &[
     "unroll_blocked",
     "unroll_model",
     "unroll_choice",
+    "unroll_path",
 ];
 
 /// One nest: where it is, its band, the model and the decision.
@@ -50,6 +51,8 @@ pub struct UnrollRow {
     pub stop: String,
     /// What blocks a nest that is not fully permutable.
     pub blockers: Vec<String>,
+    /// The vectors the search passed, from the ones to the factors.
+    pub path: Vec<Vec<i64>>,
 }
 
 fn rows_of<'t>(derived: &'t [Table], name: &str) -> &'t [Vec<kaiseki_facts::Value>] {
@@ -100,6 +103,14 @@ pub fn rows(facts: &FactBase, derived: &[Table]) -> Vec<UnrollRow> {
             row.cycles = sym(&r[2]).to_string();
             row.path_growth = sym(&r[3]).to_string();
             row.removed = sym(&r[4]).to_string();
+        }
+    }
+    for r in rows_of(derived, "unroll_path") {
+        if let Some(row) = out.get_mut(&num(&r[0])) {
+            row.path = sym(&r[1])
+                .split('>')
+                .map(|k| k.split(';').filter_map(|x| x.parse().ok()).collect())
+                .collect();
         }
     }
     for r in rows_of(derived, "unroll_blocked") {

@@ -15,6 +15,7 @@
 //! bounds change with it (a triangular nest) or with what the nest
 //! assigns, or when statements stand beside an inner loop.
 
+use crate::scalar_replace::{self, Assignment};
 use crate::source_lines::{free_code, is_fixed_comment, statement_end, statement_lines};
 use crate::unroll::UnrollRow;
 use kaiseki_frontend::ast::{
@@ -22,7 +23,7 @@ use kaiseki_frontend::ast::{
 };
 use kaiseki_frontend::fold::{fold_int, text_as_written, Const};
 use kaiseki_frontend::symbols::Symbols;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Something the writer did not do as asked, at a line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,6 +119,7 @@ pub fn emit(
     for unit in &program.units {
         let (syms, _) = Symbols::build(unit, &unit_names);
         let mut used = BTreeSet::new();
+        let mut values = Vec::new();
         for nest in outermost_loops(&unit.body) {
             if nest.pos.file != file {
                 continue;
@@ -153,7 +155,9 @@ pub fn emit(
                 fixed,
                 indent: indent_of(lines[first - 1], fixed),
                 temps: &temps,
+                syms: &syms,
                 used: &mut used,
+                values: &mut values,
                 out: Vec::new(),
             };
             if let Some(label) = nest.label {
@@ -167,15 +171,19 @@ pub fn emit(
             replaced.push((first, last, w.out));
             out.unrolled += 1;
         }
+        let mut types: BTreeMap<String, Vec<String>> = BTreeMap::new();
         if !used.is_empty() {
-            if let Some(at) = declarations_line(unit, file) {
-                let names: Vec<String> = used.into_iter().collect();
-                let indent = if fixed { "      " } else { "" };
-                declared.push((
-                    at,
-                    statement_lines(indent, &format!("INTEGER {}", names.join(", ")), fixed),
-                ));
-            }
+            types.insert("INTEGER".into(), used.into_iter().collect());
+        }
+        for (ty, name) in values {
+            types.entry(ty).or_default().push(name);
+        }
+        if let Some(at) = declarations_line(unit, file).filter(|_| !types.is_empty()) {
+            let indent = if fixed { "      " } else { "" };
+            let lines = types.iter().flat_map(|(ty, names)| {
+                statement_lines(indent, &format!("{ty} {}", names.join(", ")), fixed)
+            });
+            declared.push((at, lines.collect()));
         }
     }
     out.text = splice(&lines, source, &replaced, &declared);
@@ -404,9 +412,10 @@ fn indent_of(line: &str, fixed: bool) -> String {
     }
 }
 
-/// Names of the integer temporaries, with a prefix no name of the file
-/// uses: `KUL1`, `KUT1`, `KUS1` for the lower bound, trip count and step
-/// of the outermost loop.
+/// Names of the temporaries, with a prefix no name of the file uses:
+/// `KUL1`, `KUT1`, `KUS1` for the lower bound, trip count and step of the
+/// outermost loop; `KUV1`, `KUV2`, ... for the values scalar replacement
+/// holds.
 struct Temps {
     prefix: String,
 }
@@ -434,7 +443,11 @@ struct Writer<'t> {
     fixed: bool,
     indent: String,
     temps: &'t Temps,
+    syms: &'t Symbols<'t>,
+    /// The integer temporaries of the unit.
     used: &'t mut BTreeSet<String>,
+    /// The unit's value temporaries: type statement and name.
+    values: &'t mut Vec<(String, String)>,
     out: Vec<String>,
 }
 
@@ -583,10 +596,12 @@ impl Writer<'_> {
     ) {
         let body = band[i].body;
         if i + 1 == band.len() {
-            for o in offsets {
-                for s in body {
-                    self.assignment(band, s, o, depth);
-                }
+            let block: Vec<Assignment> = offsets
+                .iter()
+                .flat_map(|o| body.iter().filter_map(|s| self.assignment(band, s, o)))
+                .collect();
+            for (lhs, rhs) in self.replaced(&block) {
+                self.write(&lhs, &rhs, depth);
             }
             return;
         }
@@ -595,16 +610,41 @@ impl Writer<'_> {
                 self.emit_loop(band, k, i + 1, offsets, depth);
             } else {
                 for o in offsets {
-                    self.assignment(band, s, o, depth);
+                    if let Some((lhs, rhs)) = self.assignment(band, s, o) {
+                        self.write(&lhs, &rhs, depth);
+                    }
                 }
             }
         }
     }
 
-    /// An assignment of the copy `offset` (CONTINUE is dropped).
-    fn assignment(&mut self, band: &[Loop], s: &Stmt, offset: &[i64], depth: usize) {
+    /// The jammed body with scalar replacement: the n-th temporary of a
+    /// type in a body is the unit's n-th of that type (bodies share them).
+    fn replaced(&mut self, block: &[Assignment]) -> Vec<Assignment> {
+        let mut nth: HashMap<String, usize> = HashMap::new();
+        let (temps, values) = (self.temps, &mut *self.values);
+        scalar_replace::replace(block, self.syms, &mut |ty| {
+            let n = nth.entry(ty.to_string()).or_insert(0);
+            *n += 1;
+            let same = values.iter().filter(|(t, _)| t == ty).nth(*n - 1);
+            if let Some((_, name)) = same {
+                return name.clone();
+            }
+            let name = temps.name('V', values.len());
+            values.push((ty.to_string(), name.clone()));
+            name
+        })
+    }
+
+    fn write(&mut self, lhs: &Expr, rhs: &Expr, depth: usize) {
+        let text = format!("{} = {}", text_as_written(lhs), text_as_written(rhs));
+        self.stmt(depth, &text);
+    }
+
+    /// An assignment of the copy `offset` (CONTINUE: none).
+    fn assignment(&self, band: &[Loop], s: &Stmt, offset: &[i64]) -> Option<Assignment> {
         let StmtKind::Assign { lhs, rhs } = &s.kind else {
-            return;
+            return None;
         };
         let mut shifts: HashMap<&str, Expr> = HashMap::new();
         for (j, &o) in offset.iter().enumerate() {
@@ -623,12 +663,7 @@ impl Writer<'_> {
             };
             shifts.insert(l.var, binary(BinOp::Add, var, by));
         }
-        let text = format!(
-            "{} = {}",
-            text_as_written(&shifted(lhs, &shifts)),
-            text_as_written(&shifted(rhs, &shifts))
-        );
-        self.stmt(depth, &text);
+        Some((shifted(lhs, &shifts), shifted(rhs, &shifts)))
     }
 }
 

@@ -132,6 +132,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             format,
             machine,
             grid,
+            png,
             emit,
             output,
             factors,
@@ -149,6 +150,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                     machine: machine.as_deref(),
                     format,
                     grid,
+                    png: png.as_deref(),
                     rules: rules.rules.as_deref(),
                     jobs: jobs.map_or_else(crate::groups::default_jobs, usize::from),
                     emit: output

@@ -6,6 +6,7 @@ use crate::cli::TableFormat;
 use crate::{groups, pipeline};
 use kaiseki_codegen::unroll::{self, GridCell, UnrollRow};
 use kaiseki_codegen::unroll_emit;
+use kaiseki_codegen::unroll_png::{self, Panel};
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::ast::Program;
 use kaiseki_frontend::{form_of, Form, SourceOptions};
@@ -23,6 +24,8 @@ pub struct Options<'a> {
     pub machine: Option<&'a Path>,
     pub format: TableFormat,
     pub grid: Option<u16>,
+    /// `--grid K --png OUT`: the grids drawn, not printed.
+    pub png: Option<&'a Path>,
     pub rules: Option<&'a Path>,
     pub jobs: usize,
     /// `--emit -o OUT [--factors K,...]`: write the unrolled program.
@@ -185,6 +188,47 @@ pub fn grid(rows: &[UnrollRow], size: u16, machine: &Machine) -> Vec<GridCell> {
     cells
 }
 
+/// The grids of `rows` as a heat map with the search paths
+/// (codegen/src/unroll_png.rs), one panel per nest with a model.
+fn write_png(
+    rows: &[UnrollRow],
+    size: u16,
+    machine: &Machine,
+    out: &Path,
+    had_errors: bool,
+) -> Result<ExitCode, String> {
+    let cells = grid(rows, size, machine);
+    let panels: Vec<Panel> = rows
+        .iter()
+        .filter(|r| {
+            cells
+                .iter()
+                .any(|c| c.unit == r.unit && c.nest_line == r.nest_line)
+        })
+        .map(|r| Panel {
+            cells: cells
+                .iter()
+                .filter(|c| c.unit == r.unit && c.nest_line == r.nest_line)
+                .collect(),
+            path: r.path.clone(),
+            chosen: r
+                .factors
+                .split(';')
+                .map(|k| k.parse().unwrap_or(1))
+                .collect(),
+        })
+        .collect();
+    let bytes = unroll_png::draw(&panels, usize::from(size))?;
+    std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!(
+        "{} grid{} drawn: wrote {}",
+        panels.len(),
+        if panels.len() == 1 { "" } else { "s" },
+        out.display()
+    );
+    Ok(super::status(had_errors))
+}
+
 pub fn run(files: &[PathBuf], opts: &SourceOptions, o: &Options) -> Result<ExitCode, String> {
     // A bad machine file is bad input: its message, exit status 1.
     let machine = match o.machine.map(read_machine).transpose() {
@@ -197,6 +241,9 @@ pub fn run(files: &[PathBuf], opts: &SourceOptions, o: &Options) -> Result<ExitC
     let (program, rows, had_errors) = report(files, opts, &machine, o.rules, o.jobs)?;
     if let Some(emit) = &o.emit {
         return write_unrolled(&program, &rows, emit, had_errors);
+    }
+    if let (Some(size), Some(out)) = (o.grid, o.png) {
+        return write_png(&rows, size, &machine, out, had_errors);
     }
     let text = match (o.grid, o.format) {
         (Some(size), TableFormat::Csv) => unroll::grid_csv(&grid(&rows, size, &machine)),

@@ -1,7 +1,9 @@
 //! The target machine of the unrolling estimate (seed 004, section 5): how
 //! many operations issue a cycle (m), how long an operation holds its slot
 //! (p), when each class of result can be used, the instruction size and
-//! the instruction cache. The default is the paper's VLIW (section 7).
+//! the instruction cache, and how many iterations of a contiguous innermost
+//! loop the compiler runs at once (SIMD lanes). The default is the paper's
+//! VLIW (section 7), which has no vector unit.
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,6 +23,11 @@ pub struct Machine {
     /// Bits of one (VLIW) instruction, which holds `issue` operations.
     pub instruction_bits: i64,
     pub icache_bytes: i64,
+    /// Lanes of the vector unit; above 1, an innermost loop the compiler
+    /// vectorizes (see [`super::vectorizable`]) is not unrolled: gfortran
+    /// -O2 vectorizes the original loop and not the unrolled one (README,
+    /// the stencil measured).
+    pub vector_width: i64,
 }
 
 impl Default for Machine {
@@ -37,13 +44,14 @@ impl Default for Machine {
             latency_int: 1,
             instruction_bits: 256,
             icache_bytes: 256 * 1024,
+            vector_width: 1,
         }
     }
 }
 
 impl Machine {
     /// The parameters by name, in a fixed order.
-    pub fn params(&self) -> [(&'static str, i64); 8] {
+    pub fn params(&self) -> [(&'static str, i64); 9] {
         [
             ("issue", self.issue),
             ("issue_cycles", self.issue_cycles),
@@ -53,6 +61,7 @@ impl Machine {
             ("latency_int", self.latency_int),
             ("instruction_bits", self.instruction_bits),
             ("icache_bytes", self.icache_bytes),
+            ("vector_width", self.vector_width),
         ]
     }
 
@@ -70,6 +79,7 @@ impl Machine {
             "latency_int" => &mut self.latency_int,
             "instruction_bits" => &mut self.instruction_bits,
             "icache_bytes" => &mut self.icache_bytes,
+            "vector_width" => &mut self.vector_width,
             _ => {
                 let known: Vec<&str> = self.params().iter().map(|p| p.0).collect();
                 return Err(format!(

@@ -31,6 +31,7 @@ pub mod search;
 #[cfg(test)]
 mod tests;
 
+use crate::native::symbolic::LoopForm;
 use body::{Body, Op, RefKind};
 use machine::Machine;
 use search::Model;
@@ -132,6 +133,49 @@ pub fn model(
     }
 }
 
+/// Whether the compiler vectorizes the innermost loop of the band as it
+/// stands: every element that changes along it is contiguous along it
+/// (stride 1 in the first subscript, in no other), some element does, no
+/// value stored in one iteration is read or overwritten by a later one
+/// along it, and no scalar carries a value from one iteration to the next
+/// (a floating-point reduction needs reassociation, which -O2 does not
+/// do).
+pub fn vectorizable(
+    loops: &[i64],
+    stmts: &[(i64, &str)],
+    refs: &HashMap<i64, RefKind>,
+    shifts: &[Shift],
+) -> bool {
+    let Some(&inner) = loops.last() else {
+        return false;
+    };
+    let mut contiguous = false;
+    for kind in refs.values() {
+        let RefKind::Element(_, dims) = kind else {
+            continue;
+        };
+        if kind.invariant_along(inner) {
+            continue;
+        }
+        let along = |d: &Option<LoopForm>| d.as_ref().map(|f| f.loops.get(&inner).copied());
+        let first = dims.first().and_then(along);
+        if first != Some(Some(1)) || dims[1..].iter().any(|d| along(d) != Some(None)) {
+            return false;
+        }
+        contiguous = true;
+    }
+    let body = Body::build(stmts, refs);
+    let carried = body.nodes.iter().any(|n| {
+        n.op == Op::Carried
+            && matches!(n.r#ref.and_then(|r| refs.get(&r)),
+                Some(RefKind::Scalar(name, _)) if body.assigned.contains(name))
+    });
+    let stored_later = shifts
+        .iter()
+        .any(|s| s.pos + 1 == loops.len() && body.store_of.contains_key(&s.src));
+    contiguous && !carried && !stored_later
+}
+
 /// A number as the records spell it: at most 3 decimals, no trailing zeros.
 pub fn num(x: f64) -> String {
     // Sums of nothing are -0.0.
@@ -150,8 +194,8 @@ fn numbers(s: &str) -> Vec<f64> {
         .collect()
 }
 
-/// `N|C|c_1;...|n_1;...`: the model as the `@unroll_model` functor
-/// returns it, from the packs of `rules/dl/unroll.dl`: `loops` `id;id`,
+/// `N|C|c_1;...|n_1;...|v`: the model as the `@unroll_model` functor
+/// returns it (`v`: 1 when the innermost loop is [`vectorizable`], else 0), from the packs of `rules/dl/unroll.dl`: `loops` `id;id`,
 /// `stmts` `target=tree&...`, `refs` `id=NAME|nf|nf&...`, `shifts`
 /// `src:dst:pos:d&...`. None when a pack is malformed.
 pub fn model_record(
@@ -203,19 +247,21 @@ pub fn model_record(
         })
         .collect::<Option<_>>()?;
     let md = model(&loops, &stmts, &refs, &shifts, &m);
+    let vector = vectorizable(&loops, &stmts, &refs, &shifts);
     Some(format!(
-        "{}|{}|{}|{}",
+        "{}|{}|{}|{}|{}",
         num(md.ops),
         num(md.cycles),
         list(&md.growth),
-        list(&md.removed)
+        list(&md.removed),
+        u8::from(vector)
     ))
 }
 
-/// The model of a `model_record`.
+/// The model of a `model_record` (its first four fields).
 pub fn parse_model(record: &str) -> Option<Model> {
     let f: Vec<&str> = record.split('|').collect();
-    let [ops, cycles, growth, removed] = f[..] else {
+    let [ops, cycles, growth, removed, ..] = f[..] else {
         return None;
     };
     Some(Model {
@@ -226,18 +272,28 @@ pub fn parse_model(record: &str) -> Option<Model> {
     })
 }
 
-/// `k_1;...|P|stop`: the search's answer for a model record, with the
-/// trip counts `caps` (`3;0`, 0 unknown).
+/// `k_1;...|P|stop|path`: the search's answer for a model record, with
+/// the trip counts `caps` (`3;0`, 0 unknown); `path` is the vectors the
+/// search passed, `>`-separated (`1;1>2;1>2;2`). On a machine with a
+/// vector unit, a vectorizable innermost loop (the record's last field)
+/// keeps factor 1, as a loop of one iteration would.
 pub fn search_record(model: &str, caps: &str, machine: &str) -> Option<String> {
     let m: Machine = machine.parse().ok()?;
     let md = parse_model(model)?;
-    let caps: Vec<i64> = numbers(caps).iter().map(|&c| c as i64).collect();
-    let (k, stop) = md.search(&caps, &m);
-    let ks: Vec<String> = k.iter().map(i64::to_string).collect();
+    let mut caps: Vec<i64> = numbers(caps).iter().map(|&c| c as i64).collect();
+    if m.vector_width > 1 && model.ends_with("|1") {
+        if let Some(last) = caps.last_mut() {
+            *last = 1;
+        }
+    }
+    let (path, stop) = md.search_path(&caps, &m);
+    let text = |k: &Vec<i64>| k.iter().map(i64::to_string).collect::<Vec<_>>().join(";");
+    let k = path.last()?;
     Some(format!(
-        "{}|{}|{}",
-        ks.join(";"),
-        num(md.perf(&k, &m)),
-        stop.name()
+        "{}|{}|{}|{}",
+        text(k),
+        num(md.perf(k, &m)),
+        stop.name(),
+        path.iter().map(text).collect::<Vec<_>>().join(">")
     ))
 }

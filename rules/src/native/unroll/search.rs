@@ -98,14 +98,22 @@ impl Model {
     /// outermost: Table 2's kernel 4 (3,2) and kernel 18 (1,2) meet ties
     /// at k = (1,1) that these decide.
     pub fn search(&self, caps: &[i64], m: &Machine) -> (Vec<i64>, Stop) {
+        let (mut path, stop) = self.search_path(caps, m);
+        (path.pop().unwrap_or_default(), stop)
+    }
+
+    /// [`Model::search`] with every vector it passes, (1, ..., 1) first,
+    /// the answer last (what `--png` draws).
+    pub fn search_path(&self, caps: &[i64], m: &Machine) -> (Vec<Vec<i64>>, Stop) {
         let mut k = vec![1; self.growth.len()];
+        let mut path = vec![k.clone()];
         let trips = |i: usize| match caps.get(i) {
             Some(&c) if c > 0 => c,
             _ => i64::MAX,
         };
         loop {
             if self.saturated(&k, m) {
-                return (k, Stop::Saturated);
+                return (path, Stop::Saturated);
             }
             let here = self.perf(&k, m);
             let mut best: Option<(usize, f64, f64)> = None;
@@ -133,13 +141,13 @@ impl Model {
                 }
             }
             let Some((i, _, _)) = best else {
-                return (k, Stop::NoGain);
+                return (path, Stop::NoGain);
             };
             k[i] += 1;
             if self.unrolled_ops(&k) * m.bytes_per_op() > m.icache_bytes as f64 {
-                k[i] -= 1;
-                return (k, Stop::Cache);
+                return (path, Stop::Cache);
             }
+            path.push(k.clone());
         }
     }
 }

@@ -163,10 +163,69 @@ fn records_round_trip_and_bad_packs_give_nothing() {
         "5:1:2:1&5:5:2:1",
         &machine,
     );
-    assert_eq!(record.as_deref(), Some("8|9|0;2|3;2"));
-    let found = search_record("8|9|0;2|3;2", "64;64", &machine).unwrap();
-    assert!(found.ends_with("|saturated"), "{found}");
+    // Fig. 1's J runs along A's second subscript: not vectorizable (0).
+    assert_eq!(record.as_deref(), Some("8|9|0;2|3;2|0"));
+    let found = search_record("8|9|0;2|3;2|0", "64;64", &machine).unwrap();
+    // The answer, P, the stop and the path from (1,1) to the answer.
+    let f: Vec<&str> = found.split('|').collect();
+    assert_eq!(f[2], "saturated", "{found}");
+    assert!(
+        f[3].starts_with("1;1>") && f[3].ends_with(&format!(">{}", f[0])),
+        "{found}"
+    );
+    assert_eq!(
+        f[3].split('>').count(),
+        f[0].split(';')
+            .map(|k| k.parse::<usize>().unwrap() - 1)
+            .sum::<usize>()
+            + 1
+    );
     assert_eq!(model_record("x", "", "", "", &machine), None);
     assert_eq!(model_record("1", "", "", "1:2", &machine), None);
     assert_eq!(search_record("1|2", "", &machine), None);
+}
+
+/// `B(I,J) = A(I,J) + A(I+1,J)`, J outer (loop 1), I inner (loop 2):
+/// stride 1 along I in every array; A(I+1,J) is read again as A(I,J) one
+/// iteration of I later (an input dependence, position 2 in the pack).
+const ROW_REFS: &str = "1=A|0+1*i2|0+1*i1&2=A|1+1*i2|0+1*i1&3=B|0+1*i2|0+1*i1";
+const ROW_BODY: &str = "(add.f r1 r2)";
+
+#[test]
+fn a_vector_unit_leaves_a_vectorizable_innermost_loop_alone() {
+    let paper = Machine::default().to_string();
+    let stmts = format!("3={ROW_BODY}");
+    let record = model_record("1;2", &stmts, ROW_REFS, "2:1:2:1", &paper).unwrap();
+    assert!(record.ends_with("|1"), "{record}");
+    // Fig. 1 is not vectorizable along J (A(I,J)), and neither is a
+    // recurrence along the inner loop (a flow dependence from the store).
+    assert!(!vectorizable(&[1, 2], &[(5, FIG1)], &fig1_refs(), &[]));
+    let refs: HashMap<i64, RefKind> = ROW_REFS
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .map(|(r, k)| (r.parse().unwrap(), RefKind::parse(k)))
+        .collect();
+    let body = [(3, ROW_BODY)];
+    assert!(vectorizable(&[1, 2], &body, &refs, &[]));
+    let carried = Shift {
+        src: 3,
+        dst: 1,
+        pos: 1,
+        d: 1,
+    };
+    assert!(!vectorizable(&[1, 2], &body, &refs, &[carried]));
+    // The paper's machine unrolls the inner loop (it saves loads); one
+    // with a vector unit keeps it at 1 and unrolls the outer one.
+    let factors = |m: &Machine| {
+        let found = search_record(&record, "0;0", &m.to_string()).unwrap();
+        found.split('|').next().unwrap().to_string()
+    };
+    let k = factors(&Machine::default());
+    assert!(!k.ends_with(";1"), "{k}");
+    let vector = Machine {
+        vector_width: 4,
+        ..Machine::default()
+    };
+    let k = factors(&vector);
+    assert!(k.ends_with(";1") && !k.starts_with("1;"), "{k}");
 }
