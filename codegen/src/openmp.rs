@@ -45,20 +45,18 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
         .map(|s| (s.stmt, (s.unit.as_str(), s.line, s.col)))
         .collect();
     let ends: HashMap<i64, i64> = facts.loop_end.iter().map(|e| (e.r#loop, e.stmt)).collect();
-    let mut prologues: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    for r in rows_of("omp_induction") {
-        prologues
-            .entry(num(&r[0]))
-            .or_default()
-            .push(sym(&r[2]).to_string());
-    }
-    let mut privates: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    for r in rows_of("omp_private") {
-        privates
-            .entry(num(&r[0]))
-            .or_default()
-            .push(sym(&r[1]).to_string());
-    }
+    // The text in column `col` of a relation's rows, by loop (column 0).
+    let by_loop = |name: &str, col: usize| {
+        let mut out: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+        for r in rows_of(name) {
+            out.entry(num(&r[0]))
+                .or_default()
+                .push(sym(&r[col]).to_string());
+        }
+        out
+    };
+    let mut prologues = by_loop("omp_induction", 2);
+    let privates = by_loop("omp_private", 1);
     let decided = decisions(derived);
     let mut loops: Vec<OmpLoop> = rows_of("omp_loop")
         .iter()
