@@ -111,9 +111,8 @@ pub enum Command {
         format: TableFormat,
         #[command(flatten)]
         rules: RulesArg,
-        /// Threads: groups of program units are analyzed in parallel (default: one per core).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -128,9 +127,8 @@ pub enum Command {
         format: TableFormat,
         #[command(flatten)]
         rules: RulesArg,
-        /// Threads: groups of program units are analyzed in parallel (default: one per core).
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -151,8 +149,8 @@ pub enum Command {
         no_reuse: bool,
         #[command(flatten)]
         rules: RulesArg,
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -167,8 +165,8 @@ pub enum Command {
         output: PathBuf,
         #[command(flatten)]
         rules: RulesArg,
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },
@@ -201,8 +199,8 @@ pub enum Command {
         factors: Option<Vec<i64>>,
         #[command(flatten)]
         rules: RulesArg,
-        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
+        #[command(flatten)]
+        jobs: JobsArg,
         #[command(flatten)]
         input: InputArgs,
     },

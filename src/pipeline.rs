@@ -62,6 +62,13 @@ pub fn read_rules(dir: &Path) -> Result<(Sources, RuleProgram), String> {
     Ok((sources, program))
 }
 
+/// The built-in rules as a program of the interpreter (their IR: column
+/// kinds, proofs), from the files the binary was compiled from.
+pub fn builtin_rule_program() -> Result<RuleProgram, String> {
+    RuleProgram::from_sources(&kaiseki_rules::builtin_program().sources())
+        .map_err(|d| format!("{} error(s) in the built-in rules", d.len()))
+}
+
 /// What each column of each relation of the built-in rules (`None`) or of
 /// `rules` numbers (references, statements, loops...), by relation name.
 pub fn relation_kinds(
@@ -71,8 +78,7 @@ pub fn relation_kinds(
     let program = match rules {
         Some(p) => p,
         None => {
-            builtin = RuleProgram::from_sources(&kaiseki_rules::builtin_program().sources())
-                .map_err(|d| format!("{} error(s) in the built-in rules", d.len()))?;
+            builtin = builtin_rule_program()?;
             &builtin
         }
     };

@@ -47,17 +47,11 @@ pub fn run(
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     let groups = per_group.len();
-    let mut names: Option<Names> = None;
-    let per_group: Vec<_> = per_group
-        .into_iter()
-        .map(|(tables, group_names)| {
-            match (&mut names, group_names) {
-                (Some(all), Some(more)) => all.extend(more),
-                (all, more) => *all = all.take().or(more),
-            }
-            tables
-        })
-        .collect();
+    let (per_group, group_names): (Vec<_>, Vec<_>) = per_group.into_iter().unzip();
+    let names = group_names.into_iter().flatten().reduce(|mut all, more| {
+        all.extend(more);
+        all
+    });
     let derived = pipeline::merge_tables(per_group);
     if stats {
         eprintln!(

@@ -6,7 +6,7 @@ use kaiseki_codegen::explain::{Pattern, PatternError, Prover, Relations, Show};
 use kaiseki_codegen::names::Names;
 use kaiseki_facts::Value;
 use kaiseki_frontend::SourceOptions;
-use kaiseki_rules::{builtin_program, kinds, FunctorRegistry, RuleProgram};
+use kaiseki_rules::{builtin_program, kinds, FunctorRegistry};
 use std::fmt::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -34,8 +34,7 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
     };
     let program = match &interpreted {
         Some(p) => p.clone(),
-        None => RuleProgram::from_sources(&sources)
-            .map_err(|d| format!("{} error(s) in the built-in rules", d.len()))?,
+        None => pipeline::builtin_rule_program()?,
     };
     let ir = program.ir();
     let Some(rel) = ir

@@ -80,7 +80,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &input.0,
             format,
             rules.rules.as_deref(),
-            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+            jobs.threads(),
         ),
         Command::Comm {
             files,
@@ -93,7 +93,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &input.0,
             format,
             rules.rules.as_deref(),
-            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+            jobs.threads(),
         ),
         Command::Spmd {
             file,
@@ -112,7 +112,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 reuse: !no_reuse,
             },
             rules.rules.as_deref(),
-            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+            jobs.threads(),
         ),
         Command::Openmp {
             file,
@@ -125,7 +125,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &input.0,
             &output,
             rules.rules.as_deref(),
-            jobs.map_or_else(crate::groups::default_jobs, usize::from),
+            jobs.threads(),
         ),
         Command::Unroll {
             files,
@@ -152,7 +152,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                     grid,
                     png: png.as_deref(),
                     rules: rules.rules.as_deref(),
-                    jobs: jobs.map_or_else(crate::groups::default_jobs, usize::from),
+                    jobs: jobs.threads(),
                     emit: output
                         .as_deref()
                         .filter(|_| emit)
