@@ -34,7 +34,7 @@ fn counts(statements: usize) -> (usize, usize) {
     };
     (
         rows("access(R, S, V)"),
-        rows("dataflow_in(P, B, V, R, T, H)"),
+        rows("dataflow_in(P, B, V, R, T, H, G)"),
     )
 }
 

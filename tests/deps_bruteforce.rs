@@ -531,15 +531,17 @@ fn storage_association_loses_no_dependence() {
 /// Nests sharing arrays, with straight-line code, IFs, scalars and
 /// induction variables between and inside them (40 programs whatever the
 /// build, enough for the figure to mean something): no dependence is lost,
-/// and at least 93% of the flow, anti and output rows happen in some run
+/// and at least 95% of the flow, anti and output rows happen in some run
 /// (63% when only pairs in one nest were tested, 91.5% before elements a
 /// later write always overwrites were killed, 92.5% before loops whose
-/// bounds are a constant apart got their trip count; 93.1% now). 749
-/// flow, anti and output rows never happen (with input rows: 878 of 11,483
-/// scalar rows, 734 of 4,086 array rows): mostly paths through two IFs on
-/// the same unchanged condition that no run takes (then of one, else of
-/// the other), and loops that no run enters because N is read; --nocapture
-/// lists them.
+/// bounds are a constant apart got their trip count, 93.1% before paths
+/// through both branches of invariant tests were dropped (94.2%), the runs
+/// took N down to values where loops up to N do not run (94.7%), whole-array
+/// reads after a write covering the source were killed and loops that
+/// always run were known from the ranges of the loops around them: 95.1%).
+/// The rows left are mostly elements a write in one branch overwrites,
+/// loops whose first iteration skips a logical IF on the DO variable, and
+/// zero-trip paths no N the arrays allow takes; --nocapture lists them.
 #[test]
 fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
     let programs: Vec<Program> = (0..40)
@@ -551,7 +553,7 @@ fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
         eprintln!("never observed in {program}: {row:?}");
     }
     assert!(
-        tally.precision() >= 0.93,
+        tally.precision() >= 0.95,
         "{}",
         tally.report("shared_nests")
     );

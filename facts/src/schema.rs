@@ -68,6 +68,9 @@ relations! {
     /// `loop_trip(loop, trip)`: the DO loop runs exactly `trip` iterations (its step is a constant, and its bounds are constants or a constant apart, as in `DO J = I, I + 1`).
     LoopTrip loop_trip { r#loop: LoopId, trip: i64 }
 
+    /// `loop_runs(loop)`: the DO loop runs its body at least once whenever control reaches it: its trip count is a constant of 1 or more, or its bounds give an iteration for every value the DO variables of the loops around it take (`DO J = 9, I + 1, -1` inside `DO I = 2, 5`).
+    LoopRuns loop_runs { r#loop: LoopId }
+
     /// `def(ref, stmt, var)`: reference `ref` in statement `stmt` may write variable `var` (scalar, array element or whole array).
     Def def { r#ref: RefId, stmt: StmtId, var: String }
 
@@ -80,8 +83,14 @@ relations! {
     /// `ref_next(ref, next)`: `next` is the next reference (definition or use) to the same variable after `ref` in the same basic block, in execution order; the program-order fact that lets rules refine block-level dataflow to the points inside a block.
     RefNext ref_next { r#ref: RefId, next: RefId }
 
-    /// `seg_edge(var, from, via, to)`: the sparse evaluation graph of variable (storage object) `var`: the blocks where its dataflow facts can change (those that reference it, those control enters from a loop that references it, and where such facts merge) and, for each block edge `via -> to` into one of them, the one `from` whose facts reach `via` unchanged (the nearest of them that dominates `via`, maybe `via` itself). Dataflow goes from node to node over these rows, not block by block.
-    SegEdge seg_edge { var: String, from: BlockId, via: BlockId, to: BlockId }
+    /// `seg_edge(var, from, via, to, guard)`: the sparse evaluation graph of variable (storage object) `var`: the blocks where its dataflow facts can change (those that reference it, those control enters from a loop that references it, and where such facts merge) and, for each block edge `via -> to` into one of them, the one `from` whose facts reach `via` unchanged (the nearest of them that dominates `via`, maybe `via` itself). Dataflow goes from node to node over these rows, not block by block. `guard` is the last arm of an invariant test (see `class_test`) that every path from `from` over `via -> to` enters: `+C` the THEN arm (the true branch) of a test of class `C`, `-C` its false branch, 0 none.
+    SegEdge seg_edge { var: String, from: BlockId, via: BlockId, to: BlockId, guard: i64 }
+
+    /// `class_test(stmt, class, then)`: the IF, ELSE IF or logical IF `stmt` tests a condition whose value cannot change once the unit's first test of it has run (the same text over scalars and constants, no function call or array element, its variables defined only before that first test and outside the loops around the tests, in a unit without backward jumps other than DO loops); `class` is the id of that first test, `then` the first statement of the true branch. All the tests of a class take the same branch in one execution of the unit, so a path through the true branch of one and the false branch of another never happens.
+    ClassTest class_test { stmt: StmtId, class: i64, then: StmtId }
+
+    /// `block_guard(block, guard)`: the innermost arm of an invariant test (`+C`, `-C` as in `seg_edge`, 0 none) that control must have entered to reach `block`; a reference in the block executes only in runs that took that branch.
+    BlockGuard block_guard { block: BlockId, guard: i64 }
 
     /// `ref_pos(ref, line, col)`: where the variable's name of reference `ref` stands in the source.
     RefPos ref_pos { r#ref: RefId, line: i64, col: i64 }

@@ -175,3 +175,49 @@ end program t
     let ind: Vec<i64> = f.hpf_independent.iter().map(|h| h.r#loop).collect();
     assert_eq!(ind, vec![loop_at(&f, 5)]);
 }
+
+/// A loop runs at least once (`loop_runs`) when its trip count is a
+/// constant of 1 or more, or when its bounds give an iteration for every
+/// value the DO variables of the constant-bounded loops around it take.
+#[test]
+fn loops_that_always_run_once_entered() {
+    let (f, diags) = lower_src(
+        "t.f90",
+        "program t
+  integer :: i, j, k, n
+  read *, n
+  do i = 2, 5, 2
+    do j = 9, i + 1, -1
+      do k = j, 9
+      end do
+    end do
+    do j = 4, i + 1, -1
+    end do
+    do j = i, n
+    end do
+    do j = 1, 0
+    end do
+  end do
+  do i = 1, n
+    do j = i, i + 3
+    end do
+  end do
+end program t
+",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let runs = |line: i64| {
+        let l = loop_at(&f, line);
+        f.loop_runs.iter().any(|r| r.r#loop == l)
+    };
+    // I takes 2 and 4 (at most 5): J = 9 down to I + 1 always runs, and
+    // K = J, 9 for J up to 9 too; J = 4 down to I + 1 not for I = 4 (it
+    // does for I = 2: once is not always).
+    assert!(runs(4) && runs(5) && runs(6));
+    assert!(!runs(9));
+    assert!(!runs(11), "N is unknown");
+    assert!(!runs(13), "no iteration");
+    // The range of I is unknown (N), but J = I, I + 3 is a constant apart.
+    assert!(!runs(16));
+    assert!(runs(17));
+}

@@ -23,6 +23,7 @@ impl UnitLowerer<'_, '_, '_> {
         let mut edges = std::mem::take(&mut self.edges);
         edges.sort_unstable();
         edges.dedup();
+        let stmt_guards = self.invariant_tests(&edges);
         let index: HashMap<i64, usize> =
             self.exec.iter().enumerate().map(|(i, &s)| (s, i)).collect();
         let n = self.exec.len();
@@ -94,8 +95,16 @@ impl UnitLowerer<'_, '_, '_> {
                     .collect()
             })
             .collect();
+        // The guards as edges between block positions: a test ends its block.
+        let guards: HashMap<(usize, usize), i64> = stmt_guards
+            .into_iter()
+            .filter_map(|((from, to), g)| {
+                let (f, t) = (index.get(&from)?, index.get(&to)?);
+                Some(((position[*f], position[*t]), g))
+            })
+            .collect();
         let loops = self.loop_blocks(&blocks, &position, &index);
-        self.sparse_edges(&graph, &touched, &loops);
+        self.sparse_edges(&graph, &touched, &loops, &guards);
     }
 
     /// The unit's loops as blocks, as the rules see them: a block belongs

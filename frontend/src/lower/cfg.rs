@@ -25,6 +25,7 @@ use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
 use crate::intrinsics::Form;
 use kaiseki_facts::{CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtLabel};
 
+use super::guards::Test;
 use super::refs::StmtRefs;
 use super::{Hidden, Reach, UnitLowerer};
 
@@ -183,12 +184,19 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 let test = self.minmax_test(id, cond);
                 let outer_guard = std::mem::replace(&mut self.guard, test);
                 let mut exits = vec![id];
+                let mut then = None;
                 if let Some(inner) = self.stmt(stmt) {
                     if let Some(e) = inner.entry {
                         self.edge(id, e);
                     }
+                    then = inner.entry;
                     exits.extend(inner.exits);
                 }
+                self.tests.push(Test {
+                    stmt: id,
+                    cond,
+                    then,
+                });
                 self.guard = outer_guard;
                 Frag {
                     entry: Some(id),
@@ -362,6 +370,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 Some(e) => self.edge(test, e),
                 None => to_endif.push(test),
             }
+            self.tests.push(Test {
+                stmt: test,
+                cond: &arm.cond,
+                then: body.entry,
+            });
             to_endif.extend(body.exits);
         }
         if let Some(ep) = else_part {

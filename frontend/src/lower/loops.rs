@@ -1,5 +1,5 @@
 //! DO and DO WHILE loops (`loop`, `loop_parent`, `loop_stmt`, `loop_end`,
-//! `loop_bounds`, `loop_bound`, `loop_trip`, `hpf_independent`, `hpf_new`) and their
+//! `loop_bounds`, `loop_bound`, `loop_trip`, `loop_runs`, `hpf_independent`, `hpf_new`) and their
 //! CFG nodes (see [`super::cfg`] for the edges).
 //!
 //! A DO statement uses its bound expressions and then defines its variable;
@@ -8,14 +8,17 @@
 //! when affine, forms over the loops that enclose the DO statement (not the
 //! loop itself). The trip count of a constant step and bounds that are
 //! constants or a constant apart follows Fortran:
-//! `max(0, (upper - lower + step) / step)` with truncating division.
+//! `max(0, (upper - lower + step) / step)` with truncating division. A
+//! loop also runs at least once (`loop_runs`) when its bounds, affine in
+//! the DO variables of constant-bounded loops around it, give an iteration
+//! for every value those take (interval arithmetic on upper - lower).
 
 use kaiseki_facts::{
     HpfIndependent, HpfNew, Loop, LoopBound, LoopBounds, LoopEnd as LoopEndFact, LoopParent,
-    LoopStmt, LoopTrip,
+    LoopRuns, LoopStmt, LoopTrip,
 };
 
-use super::affine::Form;
+use super::affine::{Form, Term};
 use super::cfg::Frag;
 use super::refs::{Access, StmtRefs};
 use super::{LoopFrame, UnitLowerer};
@@ -49,7 +52,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.name_ref(&mut r, &var.text, var.pos, Access::MustDef);
         self.emit_refs(id, r);
         self.loop_header(id, "do", &var.text, s.pos);
-        self.bounds(id, lower, upper, step, s.pos);
+        let range = self.bounds(id, lower, upper, step, s.pos);
         if let Some(ind) = independent {
             self.g
                 .facts
@@ -65,6 +68,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.loops.push(LoopFrame {
             id,
             var: Some(var.text.clone()),
+            range,
         });
         let inner = self.seq(body);
         let end_id = self.end_node(end, body, s.pos);
@@ -99,7 +103,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         let id = self.number(s.pos, s.label, "do_while", true);
         self.condition(id, cond);
         self.loop_header(id, "do_while", "", s.pos);
-        self.loops.push(LoopFrame { id, var: None });
+        self.loops.push(LoopFrame {
+            id,
+            var: None,
+            range: None,
+        });
         let inner = self.seq(body);
         let end_id = self.end_node(end, body, s.pos);
         self.loops.pop();
@@ -150,7 +158,16 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
     }
 
-    fn bounds(&mut self, id: i64, lower: &Expr, upper: &Expr, step: Option<&Expr>, pos: Pos) {
+    /// The loop's bound rows, `loop_trip` and `loop_runs`; returns the
+    /// range of the DO variable in the body when the bounds have one.
+    fn bounds(
+        &mut self,
+        id: i64,
+        lower: &Expr,
+        upper: &Expr,
+        step: Option<&Expr>,
+        pos: Pos,
+    ) -> Option<(i64, i64)> {
         let syms = self.syms;
         self.g.facts.loop_bounds.push(LoopBounds {
             r#loop: id,
@@ -184,7 +201,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 step.map_or(pos, |e| e.pos),
                 "DO loop step is zero".to_string(),
             );
-            return;
+            return None;
         }
         // Constant bounds, or bounds a constant apart (`DO J = I, I + 1`:
         // both are evaluated when the loop starts).
@@ -199,9 +216,45 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 _ => None,
             },
         };
-        if let Some(trip) = span.zip(st).and_then(|(span, st)| trip_count(0, span, st)) {
+        let trip = span.zip(st).and_then(|(span, st)| trip_count(0, span, st));
+        if let Some(trip) = trip {
             self.g.facts.loop_trip.push(LoopTrip { r#loop: id, trip });
         }
+        // Over the values of the enclosing DO variables: the bounds' ranges,
+        // and whether upper - lower always has the step's sign (or is 0).
+        let st = st?;
+        let range = |f: &Option<Form>| f.as_ref().and_then(|f| self.interval(f));
+        let (lo, up) = (range(&forms[0]), range(&forms[1]));
+        let gap = match (&forms[0], &forms[1]) {
+            (Some(l), Some(u)) => l.clone().scale(-1).and_then(|l| u.clone().add(l)),
+            _ => None,
+        };
+        let runs = match gap.as_ref().and_then(|g| self.interval(g)) {
+            Some((min, max)) => (st > 0 && min >= 0) || (st < 0 && max <= 0),
+            None => false,
+        };
+        if runs || trip.is_some_and(|t| t >= 1) {
+            self.g.facts.loop_runs.push(LoopRuns { r#loop: id });
+        }
+        let ((lmin, lmax), (umin, umax)) = (lo?, up?);
+        Some(if st > 0 { (lmin, umax) } else { (umin, lmax) })
+    }
+
+    /// The least and greatest values of `f` over the ranges of the DO
+    /// variables of the loops around (None if it has another term, or a
+    /// loop's range is unknown).
+    fn interval(&self, f: &Form) -> Option<(i64, i64)> {
+        let (mut min, mut max) = (f.constant, f.constant);
+        for (term, &c) in &f.terms {
+            let Term::Loop(l) = term else {
+                return None;
+            };
+            let (a, b) = self.loops.iter().rev().find(|fr| fr.id == *l)?.range?;
+            let (x, y) = (c.checked_mul(a)?, c.checked_mul(b)?);
+            min = min.checked_add(x.min(y))?;
+            max = max.checked_add(x.max(y))?;
+        }
+        Some((min, max))
     }
 }
 

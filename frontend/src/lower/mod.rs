@@ -34,6 +34,7 @@ mod blocks;
 mod cfg;
 mod decls;
 mod effects;
+mod guards;
 mod hpf;
 mod io;
 mod loops;
@@ -179,6 +180,9 @@ struct LoopFrame {
     id: i64,
     /// The DO variable (`None` for DO WHILE).
     var: Option<String>,
+    /// The least and greatest values the DO variable takes in the body,
+    /// when its bounds are known (see [`loops`]).
+    range: Option<(i64, i64)>,
 }
 
 /// The state of lowering one unit.
@@ -242,6 +246,10 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// Where the unit's `loop`, `loop_stmt` and `loop_end` rows start in
     /// the facts (see [`seg`]).
     first_loop_rows: [usize; 3],
+    /// Where the unit's `def` rows start (see [`guards`]).
+    first_def_row: usize,
+    /// The branch tests met so far (see [`guards`]).
+    tests: Vec<guards::Test<'a>>,
     /// The variables of the implied DOs around the I/O item being lowered
     /// (see [`io`]).
     implied: Vec<&'a str>,
@@ -265,6 +273,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             g.facts.loop_stmt.len(),
             g.facts.loop_end.len(),
         ];
+        let first_def_row = g.facts.def.len();
         UnitLowerer {
             g,
             unit,
@@ -292,6 +301,8 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             hpf_maps: hpf::Mappings::of(unit, syms),
             guard: None,
             first_loop_rows,
+            first_def_row,
+            tests: Vec::new(),
             implied: Vec::new(),
         }
     }

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use kaiseki_facts::SegEdge;
+use kaiseki_facts::{BlockGuard, SegEdge};
 
 use super::UnitLowerer;
 
@@ -37,13 +37,15 @@ pub(super) struct LoopBlocks {
 }
 
 impl UnitLowerer<'_, '_, '_> {
-    /// The `seg_edge` rows of the unit: `touched[p]` lists the variables
-    /// the references of block p name (as storage objects).
+    /// The `seg_edge` and `block_guard` rows of the unit: `touched[p]`
+    /// lists the variables the references of block p name (as storage
+    /// objects), `guards` the guard of each edge out of an invariant test.
     pub(super) fn sparse_edges(
         &mut self,
         graph: &BlockGraph,
         touched: &[Vec<String>],
         loops: &[LoopBlocks],
+        guards: &HashMap<(usize, usize), i64>,
     ) {
         let mut names: Vec<&str> = Vec::new();
         let mut number: HashMap<&str, usize> = HashMap::new();
@@ -64,28 +66,40 @@ impl UnitLowerer<'_, '_, '_> {
                 vs
             })
             .collect();
-        for (var, from, via, to) in sparse_graph(graph, &touched, loops, names.len()) {
+        let (edges, block_guards) = sparse_graph(graph, &touched, loops, names.len(), guards);
+        for (var, from, via, to, guard) in edges {
             self.g.facts.seg_edge.push(SegEdge {
                 var: names[var].to_string(),
                 from: graph.ids[from],
                 via: graph.ids[via],
                 to: graph.ids[to],
+                guard,
             });
+        }
+        for (&block, guard) in graph.ids.iter().zip(block_guards) {
+            self.g.facts.block_guard.push(BlockGuard { block, guard });
         }
     }
 }
 
-/// The sparse graphs of variables 0..nvars as (var, from, via, to) over
-/// block positions.
+/// A sparse graph edge (var, from, via, to, guard) over block positions.
+type Edge = (usize, usize, usize, usize, i64);
+
+/// The sparse graphs of variables 0..nvars, and each block's guard: the
+/// last guarded edge on its dominator-tree path that is the only way into
+/// its target (a branch into an arm). An edge's guard is that of `via ->
+/// to` if it has one, else the last guard between `from` and `via`: every
+/// path from `from` to `via` enters that arm, which `from` dominates.
 pub(super) fn sparse_graph(
     graph: &BlockGraph,
     touched: &[Vec<usize>],
     loops: &[LoopBlocks],
     nvars: usize,
-) -> Vec<(usize, usize, usize, usize)> {
+    guards: &HashMap<(usize, usize), i64>,
+) -> (Vec<Edge>, Vec<i64>) {
     let n = graph.ids.len();
     if n == 0 {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let dom = Dominators::of(graph);
     let frontier = dom.frontiers();
@@ -147,6 +161,10 @@ pub(super) fn sparse_graph(
     // (block, where its undo entries start; None on the way down)
     let mut stack: Vec<(usize, Option<usize>)> =
         dom.children[n].iter().map(|&c| (c, None)).collect();
+    // Each block's dominator-tree depth and its last guard as (depth of
+    // the arm's entry, guard).
+    let mut depth = vec![0usize; n + 1];
+    let mut last_guard = vec![(0usize, 0i64); n + 1];
     while let Some((p, undo)) = stack.pop() {
         if let Some(start) = undo {
             for (v, old) in saved.drain(start..).rev() {
@@ -154,6 +172,12 @@ pub(super) fn sparse_graph(
             }
             continue;
         }
+        let parent = dom.idom[p];
+        depth[p] = depth[parent] + 1;
+        last_guard[p] = match graph.preds[p][..] {
+            [q] if guards.contains_key(&(q, p)) => (depth[p], guards[&(q, p)]),
+            _ => last_guard[parent],
+        };
         stack.push((p, Some(saved.len())));
         for &v in &members[p] {
             saved.push((v, nearest[v]));
@@ -162,13 +186,18 @@ pub(super) fn sparse_graph(
         for &s in &graph.succs[p] {
             for &v in &members[s] {
                 if let Some(from) = nearest[v] {
-                    edges.push((v, from, p, s));
+                    let guard = match guards.get(&(p, s)) {
+                        Some(&g) => g,
+                        None if last_guard[p].0 > depth[from] => last_guard[p].1,
+                        None => 0,
+                    };
+                    edges.push((v, from, p, s, guard));
                 }
             }
         }
         stack.extend(dom.children[p].iter().map(|&c| (c, None)));
     }
-    edges
+    (edges, last_guard[..n].iter().map(|&(_, g)| g).collect())
 }
 
 /// The dominator tree of the blocks under a virtual root (position n) that

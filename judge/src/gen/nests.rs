@@ -1,7 +1,8 @@
 //! Several loop nests over shared arrays, with the straight-line code
 //! between them: most dependences of a real program join references in
 //! different nests. 2-3 nests of depth 1-3 (triangular bounds, steps 1, 2
-//! and -1, an upper bound N read at run time or set), IF blocks on an
+//! and -1, an upper bound N read at run time (down to a few values at
+//! which loops up to N do not run) or set), IF blocks on an
 //! input P and logical IFs on DO variables (the runs take every N the
 //! arrays are declared for, each with P = 1 and P = 0), accumulations
 //! into the scalars S and T, subscripts offset by a scalar L of known value
@@ -62,9 +63,12 @@ pub fn shared_nests(seed: u64) -> Generated {
         Form::Free
     };
     let read_n = rng.chance(60);
+    // A read N also takes four values below the range picked: loops up to
+    // N then run fewer times or none, and those runs show the dependences
+    // over their zero-trip paths (the arrays are declared for all of them).
     let (nmin, nmax) = if read_n {
         let lo = rng.range(0, 3);
-        (lo, lo + rng.range(2, 6))
+        (lo - 4, lo + rng.range(2, 6))
     } else {
         let c = rng.range(3, 8);
         (c, c)
