@@ -123,7 +123,10 @@ fn field(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 /// The references parsed so far in a run, by their dims then loops packs:
 /// a reference is in many pairs (looked up without building a key).
 #[derive(Default)]
-struct ParsedRefs(RefCell<HashMap<String, HashMap<String, Option<Rc<Packed>>>>>);
+struct ParsedRefs(RefCell<HashMap<String, ByLoops>>);
+
+/// The references of one dims pack, by their loops pack (`None`: malformed).
+type ByLoops = HashMap<String, Option<Rc<Packed>>>;
 
 /// The two references of a test, unpacked (each pack parsed once per run);
 /// `None` when a pack is malformed.
