@@ -64,6 +64,9 @@ if [[ $what == all || $what == shared ]]; then
     $k synth nests --shared --size $n > "$dir/shared$n.f"
     measure "$n nests: deps --format csv --jobs 2" $k deps "$dir/shared$n.f" --format csv --jobs 2
   done
+  one=$(seconds $k deps "$dir/shared400.f" --format csv --jobs 2)
+  two=$(seconds $k deps "$dir/shared800.f" --format csv --jobs 2)
+  echo "shared, 800 / 400 nests: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
 fi
 if [[ $what == all || $what == driver ]]; then
   $k synth driver --size 44 > "$dir/driver.f"

@@ -121,6 +121,13 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn no_equation_leaves_every_variable_free() {
+        for n in 0..5 {
+            assert_eq!(solve(&[], n), Ok(Some(Parametric::identity(n))));
+        }
+    }
+
     fn eq(coeffs: &[i64], constant: i64) -> Linear {
         Linear {
             coeffs: coeffs.to_vec(),

@@ -120,10 +120,13 @@ fn field(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// The references parsed so far in a run, by their packs: a reference is
-/// in many pairs.
+/// The references parsed so far in a run, by their dims then loops packs:
+/// a reference is in many pairs (looked up without building a key).
 #[derive(Default)]
-struct ParsedRefs(RefCell<HashMap<String, Option<Rc<Packed>>>>);
+struct ParsedRefs(RefCell<HashMap<String, ByLoops>>);
+
+/// The references of one dims pack, by their loops pack (`None`: malformed).
+type ByLoops = HashMap<String, Option<Rc<Packed>>>;
 
 /// The two references of a test, unpacked (each pack parsed once per run);
 /// `None` when a pack is malformed.
@@ -132,10 +135,15 @@ fn unpack(ctx: &FunctorContext, args: &[Value]) -> Option<(Rc<Packed>, Rc<Packed
     let mut parsed = parsed.0.borrow_mut();
     let mut one = |dims: &Value, loops: &Value| {
         let (dims, loops) = (text(dims), text(loops));
+        if let Some(known) = parsed.get(dims).and_then(|by_loops| by_loops.get(loops)) {
+            return known.clone();
+        }
+        let packed = Packed::parse(dims, loops).ok().map(Rc::new);
         parsed
-            .entry(format!("{dims}\t{loops}"))
-            .or_insert_with(|| Packed::parse(dims, loops).ok().map(Rc::new))
-            .clone()
+            .entry(dims.to_string())
+            .or_default()
+            .insert(loops.to_string(), packed.clone());
+        packed
     };
     Some((one(&args[0], &args[1])?, one(&args[2], &args[3])?))
 }
@@ -197,9 +205,13 @@ fn vector_record(loops: &[i64], v: &DepVector) -> String {
 fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let key: Vec<&str> = args.iter().map(text).collect();
     let waiting = ctx.memo(|_| Waiting::default());
-    if let Some(records) = waiting.0.borrow_mut().remove(&key.join("\t")) {
-        return records;
+    let mut waiting_now = waiting.0.borrow_mut();
+    if !waiting_now.is_empty() {
+        if let Some(records) = waiting_now.remove(&key.join("\t")) {
+            return records;
+        }
     }
+    drop(waiting_now);
     let Some((u, v)) = unpack(ctx, args) else {
         return Vec::new();
     };

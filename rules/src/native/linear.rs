@@ -151,6 +151,16 @@ pub struct Parametric {
 }
 
 impl Parametric {
+    /// `x = t` over `n` variables: the general solution of no equation.
+    pub fn identity(n: usize) -> Self {
+        Parametric {
+            particular: vec![0; n],
+            generators: (0..n)
+                .map(|j| (0..n).map(|i| i64::from(i == j)).collect())
+                .collect(),
+        }
+    }
+
     /// The point for parameter values `t`.
     pub fn point(&self, t: &[i64]) -> Result<Vec<i64>, Overflow> {
         let mut x = self.particular.clone();

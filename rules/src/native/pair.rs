@@ -92,7 +92,7 @@ impl<'a> Pair<'a> {
         let mut domain = Vec::new();
         let mut values = Vec::with_capacity(names.len());
         for (i, name) in names.iter().enumerate() {
-            let range = symbols.get(name).copied().unwrap_or_default();
+            let range = symbols.get(*name).copied().unwrap_or_default();
             let var = Linear::var(nvars, layout.first_symbol + i);
             if let Some(lower) = range.lower {
                 domain.push(Linear {
@@ -221,7 +221,7 @@ impl<'a> Pair<'a> {
 }
 
 /// All symbols used by either reference, sorted.
-fn symbol_names(u: &RefInfo, v: &RefInfo) -> Vec<String> {
+fn symbol_names<'r>(u: &'r RefInfo, v: &'r RefInfo) -> Vec<&'r str> {
     let mut names = std::collections::BTreeSet::new();
     for r in [u, v] {
         let forms = r
@@ -236,7 +236,7 @@ fn symbol_names(u: &RefInfo, v: &RefInfo) -> Vec<String> {
                 LoopBound::Unknown => None,
             }));
         for f in forms {
-            names.extend(f.used_symbols().map(|(s, _)| s.clone()));
+            names.extend(f.used_symbols().map(|(s, _)| s.as_str()));
         }
     }
     names.into_iter().collect()
@@ -244,7 +244,7 @@ fn symbol_names(u: &RefInfo, v: &RefInfo) -> Vec<String> {
 
 struct Layout<'n> {
     nvars: usize,
-    names: &'n [String],
+    names: &'n [&'n str],
     first_symbol: usize,
 }
 
@@ -266,7 +266,7 @@ impl Layout<'_> {
             l.coeffs[offset + g] = c;
         }
         for (name, c) in form.used_symbols() {
-            if let Ok(i) = self.names.binary_search(name) {
+            if let Ok(i) = self.names.binary_search(&name.as_str()) {
                 l.coeffs[self.first_symbol + i] = c;
             }
         }

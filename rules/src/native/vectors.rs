@@ -172,18 +172,37 @@ impl Pair<'_> {
             Ok(None) => return Vec::new(),
             Err(_) => return anything(),
         };
-        let over_t = |ls: Vec<Linear>| {
+        let over_t = |ls: &[Linear]| {
             ls.iter()
                 .map(|l| l.substitute(&solution))
                 .collect::<Result<Vec<_>, _>>()
         };
         let (Ok(domain), Ok(distances)) = (
-            over_t(self.domain.clone()),
-            over_t((0..self.common).map(|g| self.distance(g)).collect()),
+            over_t(&self.domain),
+            over_t(
+                &(0..self.common)
+                    .map(|g| self.distance(g))
+                    .collect::<Vec<_>>(),
+            ),
         ) else {
             return anything();
         };
         let nparams = solution.generators.len();
+        if self.common == 0 {
+            // No loop to refine (references in different nests, or outside
+            // loops, the shape most pairs of a unit have): one question, the
+            // one the search below would ask first (its frame of no `=` loop
+            // changes no variable).
+            return match feasible_parts(nparams, &[], &[&domain], &mut self.budget()) {
+                Feasibility::Feasible(_) => vec![DepVector {
+                    directions: Vec::new(),
+                    distances: Vec::new(),
+                    exact: self.closed && self.coincide_everywhere(&[]),
+                }],
+                Feasibility::Infeasible => Vec::new(),
+                Feasibility::Unknown => anything(),
+            };
+        }
         let mut search = Search {
             nparams,
             domain,
@@ -273,6 +292,16 @@ impl Search {
     fn frame(&mut self, equal: &[usize]) -> Option<Rc<Frame>> {
         if let Some(frame) = self.frames.get(equal) {
             return frame.clone();
+        }
+        if equal.is_empty() {
+            // No equation: the variables stay the search's own.
+            let frame = Some(Rc::new(Frame {
+                map: Parametric::identity(self.nparams),
+                domain: self.domain.clone(),
+                distances: self.distances.clone(),
+            }));
+            self.frames.insert(Vec::new(), frame.clone());
+            return frame;
         }
         let eqs: Vec<Linear> = equal.iter().map(|&g| self.distances[g].clone()).collect();
         let frame = diophantine::solve(&eqs, self.nparams)
