@@ -25,6 +25,10 @@ use super::UnitLowerer;
 /// may double a variable's dataflow facts where its arms join.
 const MAX_CLASSES: usize = 8;
 
+/// A class of tests: its (test, first statement of the true branch) in
+/// source order, and the storage objects its condition reads.
+type Class = (Vec<(i64, i64)>, Vec<String>);
+
 /// A branch statement and its condition, recorded while lowering.
 pub(super) struct Test<'a> {
     pub stmt: i64,
@@ -50,7 +54,7 @@ impl UnitLowerer<'_, '_, '_> {
             return guards;
         }
         // The candidate classes: condition text -> (tests, storage objects read).
-        let mut classes: HashMap<String, (Vec<(i64, i64)>, Vec<String>)> = HashMap::new();
+        let mut classes: HashMap<String, Class> = HashMap::new();
         for t in &self.tests {
             let (Some(then), Some(vars)) = (t.then, self.plain_vars(t.cond)) else {
                 continue;

@@ -175,7 +175,9 @@ pub(super) fn sparse_graph(
         let parent = dom.idom[p];
         depth[p] = depth[parent] + 1;
         last_guard[p] = match graph.preds[p][..] {
-            [q] if guards.contains_key(&(q, p)) => (depth[p], guards[&(q, p)]),
+            [q] => guards
+                .get(&(q, p))
+                .map_or(last_guard[parent], |&g| (depth[p], g)),
             _ => last_guard[parent],
         };
         stack.push((p, Some(saved.len())));
