@@ -151,6 +151,25 @@ fn loops_the_judge_found_wrongly_called_parallel_are_not() {
 }
 
 #[test]
+fn regions_make_work_arrays_and_last_values_private() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/privatization.f");
+    let v = verdicts(&path);
+    let want = ["parallel-with-transforms", "T", "", "", ""];
+    assert_eq!(v[&15][..5], want, "a work array: {:?}", v[&15]);
+    assert_eq!(v[&24][0], "sequential", "read after the loop: {:?}", v[&24]);
+    assert!(v[&24][5].contains("output W"), "{:?}", v[&24]);
+    let want = ["parallel-with-transforms", "", "K", "", ""];
+    assert_eq!(
+        v[&33][..5],
+        want,
+        "the DO variable's last value: {:?}",
+        v[&33]
+    );
+    let want = ["parallel-with-transforms", "IMIN", "", "min:XMIN", ""];
+    assert_eq!(v[&38][..5], want, "a location never read: {:?}", v[&38]);
+}
+
+#[test]
 fn induction_variables_from_any_start_make_loops_parallel() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/inductions.f");
     let v = verdicts(&path);
@@ -193,6 +212,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         example("iwasawa_parallel.f90"),
         tsvc(),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/inductions.f"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/privatization.f"),
     ] {
         let name = path
             .file_name()

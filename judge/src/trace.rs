@@ -59,6 +59,9 @@ pub struct Access {
     /// For an access through a dummy argument: the actual argument it is
     /// bound to (and, through that, to the callers' actual arguments).
     pub through: Option<Rc<ArgOrigin>>,
+    /// The value read or written, when it is an integer (what symbolic
+    /// bounds and subscripts are evaluated with).
+    pub value: Option<i64>,
 }
 
 /// A call executing at the time of an access.
@@ -188,6 +191,7 @@ impl Access {
                 .into(),
             at_loop_end: false,
             callers: Rc::from([]),
+            value: self.value,
             through,
         })
     }

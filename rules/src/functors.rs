@@ -91,6 +91,7 @@ impl FunctorRegistry {
             .iter()
             .chain(crate::native::functors::FUNCTORS)
             .chain(crate::native::sad::FUNCTORS)
+            .chain(crate::native::regions::FUNCTORS)
         {
             r.specs.insert(spec.name, *spec);
         }

@@ -416,7 +416,7 @@ impl SadSet {
         // Sections and holders are affine texts: rename through them.
         let mut out = Vec::new();
         for x in &self.0 {
-            let s = substitute(x.section(), from, to)?;
+            let s = x.section().substitute(from, to)?;
             let mapping = match &x.mapping {
                 Mapping::To { template, holders } => Mapping::To {
                     template: template.clone(),
@@ -424,7 +424,7 @@ impl SadSet {
                         .iter()
                         .map(|h| match h {
                             Holder::At(t) => {
-                                let d = substitute(&t.section()?, from, to)?;
+                                let d = t.section()?.substitute(from, to)?;
                                 Some(Holder::At(TripletText::new(&d.dims()?[0])))
                             }
                             other => Some(other.clone()),
@@ -482,26 +482,6 @@ impl SadSet {
                 .collect(),
         )
     }
-}
-
-/// `s` with `from` replaced by `to` in every bound.
-fn substitute(s: &Section, from: &str, to: &Affine) -> Option<Section> {
-    let Some(dims) = s.dims() else {
-        return Some(s.clone());
-    };
-    let dims = dims
-        .iter()
-        .map(|d| match d {
-            Dim::Triplet(t) => crate::Triplet::new(
-                t.first().substitute(from, to)?,
-                t.bound().substitute(from, to)?,
-                t.stride(),
-            )
-            .map(Dim::Triplet),
-            other => Some(other.clone()),
-        })
-        .collect::<Option<Vec<_>>>();
-    Some(dims.map_or(Section::Empty, Section::Dims))
 }
 
 impl fmt::Display for Holder {

@@ -52,6 +52,26 @@ impl Section {
         }
     }
 
+    /// The section with `from` replaced by `to` in every bound.
+    pub fn substitute(&self, from: &str, to: &Affine) -> Option<Section> {
+        let Some(dims) = self.dims() else {
+            return Some(self.clone());
+        };
+        let dims = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Triplet(t) => Triplet::new(
+                    t.first().substitute(from, to)?,
+                    t.bound().substitute(from, to)?,
+                    t.stride(),
+                )
+                .map(Dim::Triplet),
+                other => Some(other.clone()),
+            })
+            .collect::<Option<Vec<_>>>();
+        Some(dims.map_or(Section::Empty, Section::Dims))
+    }
+
     /// Whether a bound or subscript uses `name`.
     pub fn mentions(&self, name: &str) -> bool {
         self.dims()

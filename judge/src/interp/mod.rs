@@ -524,7 +524,14 @@ impl<'p> Interp<'p> {
     }
 
     /// Records an access of element `index` of `b`: one per cell it covers.
-    fn record(&mut self, b: &Binding, index: usize, mode: Mode, pos: Pos, at_loop_end: bool) {
+    fn record(
+        &mut self,
+        b: &Binding,
+        (index, value): (usize, &Value),
+        mode: Mode,
+        pos: Pos,
+        at_loop_end: bool,
+    ) {
         // The element's first cell stands for it in `silent` and `io_seen`.
         let loc = Loc {
             storage: b.storage,
@@ -566,6 +573,10 @@ impl<'p> Interp<'p> {
                 at_loop_end,
                 callers: callers.clone(),
                 through: b.through.clone(),
+                value: match value {
+                    Value::Int(i) => Some(*i),
+                    _ => None,
+                },
             });
         }
     }
@@ -604,7 +615,7 @@ impl<'p> Interp<'p> {
             .at(pos)?
             .view(b.ty)
             .at(pos)?;
-        self.record(b, index, Mode::Read, pos, at_loop_end);
+        self.record(b, (index, &v), Mode::Read, pos, at_loop_end);
         Ok(v)
     }
 
@@ -617,14 +628,16 @@ impl<'p> Interp<'p> {
         at_loop_end: bool,
     ) -> Exec<()> {
         let v = v.convert(b.ty).at(pos)?;
-        self.mem.set(b.storage, b.cell(index), b.width, v).at(pos)?;
+        self.mem
+            .set(b.storage, b.cell(index), b.width, v.clone())
+            .at(pos)?;
         if !self.undefined.is_empty() {
             self.undefined.remove(&Loc {
                 storage: b.storage,
                 offset: b.cell(index),
             });
         }
-        self.record(b, index, Mode::Write, pos, at_loop_end);
+        self.record(b, (index, &v), Mode::Write, pos, at_loop_end);
         Ok(())
     }
 
@@ -783,7 +796,7 @@ impl<'p> Interp<'p> {
                 let next = value::binary(ast::BinOp::Add, &v, &step).at(var.pos)?;
                 values.push(std::mem::replace(&mut v, next));
             }
-            return self.exec_do_reordered(fr, do_pos, &var.text, values, body, end_label);
+            return self.exec_do_reordered(fr, do_pos, &var.text, (values, v), body, end_label);
         }
         self.enter_loop(do_pos);
         let mut flow = Flow::Next;

@@ -148,13 +148,14 @@ type Partial = (Value, Vec<Value>);
 
 impl Interp<'_> {
     /// The reordered DO loop (see the module's documentation); `values`
-    /// are the DO variable's values in sequential order.
+    /// are the DO variable's values in sequential order, and the value it
+    /// has after the sequential loop.
     pub(super) fn exec_do_reordered(
         &mut self,
         fr: &mut Frame,
         do_pos: Pos,
         var: &str,
-        values: Vec<Value>,
+        (values, after): (Vec<Value>, Value),
         body: &[Stmt],
         end_label: Option<u32>,
     ) -> Exec<Flow> {
@@ -201,6 +202,11 @@ impl Interp<'_> {
         self.exit_loop();
         result?;
         self.finish_loop(&vars, &partials, &ran, last_values, trip, do_pos)?;
+        // A last value of the DO variable is the one the sequential loop
+        // leaves (one step past the last iteration's), as OpenMP gives it.
+        if trip > 0 && vars.last.iter().any(|p| p.name == vars.do_var.name) {
+            self.poke(&vars.do_var, &after).at(do_pos)?;
+        }
         Ok(Flow::Next)
     }
 

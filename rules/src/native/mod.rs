@@ -36,6 +36,7 @@ pub mod functors;
 pub mod linear;
 pub mod pair;
 mod ranges;
+pub mod regions;
 pub mod sad;
 mod samples;
 pub mod symbolic;

@@ -23,13 +23,13 @@ fn sym(s: impl ToString) -> Vec<Value> {
 
 /// What the functors read of the facts, indexed once per run.
 #[derive(Default)]
-struct Index {
+pub(super) struct Index {
     /// Array references: the array and the subscripts (`None`: not affine).
-    refs: HashMap<i64, (String, Vec<Option<Affine>>)>,
+    pub(super) refs: HashMap<i64, (String, Vec<Option<Affine>>)>,
     /// Whole-array references.
-    whole: HashMap<i64, String>,
+    pub(super) whole: HashMap<i64, String>,
     /// DO loops: the loop, its parent loop.
-    loops: HashMap<i64, (Option<Loop>, i64)>,
+    pub(super) loops: HashMap<i64, (Option<Loop>, i64)>,
 }
 
 fn index(facts: &FactBase) -> Index {
@@ -115,12 +115,12 @@ fn index(facts: &FactBase) -> Index {
     }
 }
 
-fn idx(ctx: &FunctorContext) -> std::rc::Rc<Index> {
+pub(super) fn idx(ctx: &FunctorContext) -> std::rc::Rc<Index> {
     ctx.memo(index)
 }
 
 /// The constant ranges of the variables of `level` and its enclosing loops.
-fn assumptions(ix: &Index, mut level: i64) -> Assumptions {
+pub(super) fn assumptions(ix: &Index, mut level: i64) -> Assumptions {
     let mut a = Assumptions::none();
     while let Some((l, parent)) = ix.loops.get(&level) {
         if let Some(l) = l {
