@@ -202,9 +202,9 @@ fn check(seed: u64, tally: &mut Tally) {
     let g = parallel_loops(seed);
     let (program, _) = kaiseki_frontend::parse_source(&g.file_name, &g.source);
     let mut facts = lower_source(&g.file_name, &g.source);
-    facts.request.push(Request {
-        what: "parallel".into(),
-    });
+    for what in ["parallel", "regions"] {
+        facts.request.push(Request { what: what.into() });
+    }
     let claims = claimed(&facts);
     let shapes = shapes(&facts);
     let element = |a: &Access| -> Option<Element> {

@@ -206,6 +206,6 @@ relations! {
     /// `machine(param, value)`: a parameter of the target machine that `kaiseki unroll` estimates for (`issue`: operations issued a cycle; `latency_fp`, `latency_load`, `latency_store`, `latency_int`: cycles until a result of that class can be used; `issue_cycles`: cycles an operation holds its slot; `instruction_bits`; `icache_bytes`; `vector_width`: lanes of the vector unit, 1 on the paper's machine).
     Machine machine { param: String, value: i64 }
 
-    /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`; `coincidence`: Ishida & Kanada's loop dependence information, which `kaiseki analyze` asks for; `unroll`: the unroll factors of `kaiseki unroll`).
+    /// `request(what)`: the user asked for an analysis that is not run by default (`general`: the general (Kuck) output, anti and input dependences of `kaiseki deps --all`; `coincidence`: Ishida & Kanada's loop dependence information, which `kaiseki analyze` asks for; `unroll`: the unroll factors of `kaiseki unroll`; `parallel`, `comm`: loop parallelization and HPF communication; `regions`: every region set (MOD, USE, DDEF, EUSE, LIVE), which `kaiseki analyze` asks for).
     Request request { what: String }
 }

@@ -28,7 +28,7 @@ use crate::section::Section;
 use crate::subset::is_empty;
 use crate::{difference_pieces, intersection, iterations, parse_section, union};
 use crate::{Affine, Answer, Approx};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
@@ -76,31 +76,40 @@ impl Region {
     /// otherwise.
     pub fn union(&self, other: &Region, mode: Approx, ctx: &Assumptions) -> Region {
         let mut out: Vec<(String, Section)> = Vec::new();
+        let mut slots: HashMap<&str, Vec<usize>> = HashMap::new();
         'next: for (n, s) in self.0.iter().chain(&other.0) {
-            for (m, t) in out.iter_mut() {
-                if m == n {
-                    let u = union(t, s, mode, ctx);
-                    if u.exact {
-                        *t = u.section;
-                        continue 'next;
-                    }
+            let mine = slots.entry(n.as_str()).or_default();
+            for &k in mine.iter() {
+                let u = union(&out[k].1, s, mode, ctx);
+                if u.exact {
+                    out[k].1 = u.section;
+                    continue 'next;
                 }
             }
+            mine.push(out.len());
             out.push((n.clone(), s.clone()));
         }
         Region::of(out)
     }
 
+    /// The sections of each variable.
+    fn by_name(&self) -> HashMap<&str, Vec<&Section>> {
+        let mut m: HashMap<&str, Vec<&Section>> = HashMap::new();
+        for (n, s) in &self.0 {
+            m.entry(n.as_str()).or_default().push(s);
+        }
+        m
+    }
+
     /// `a ∩ b` (must): the elements both surely hold.
     pub fn meet(&self, other: &Region, ctx: &Assumptions) -> Region {
+        let theirs = other.by_name();
         let mut out = Vec::new();
         for (n, s) in &self.0 {
-            for (m, t) in &other.0 {
-                if n == m {
-                    let x = intersection(s, t, Approx::Must, ctx).section;
-                    if is_empty(&x, ctx) != Answer::Yes {
-                        out.push((n.clone(), x));
-                    }
+            for t in theirs.get(n.as_str()).into_iter().flatten() {
+                let x = intersection(s, t, Approx::Must, ctx).section;
+                if is_empty(&x, ctx) != Answer::Yes {
+                    out.push((n.clone(), x));
                 }
             }
         }
@@ -109,10 +118,11 @@ impl Region {
 
     /// `a − b`, approximated in `mode`.
     pub fn minus(&self, other: &Region, mode: Approx, ctx: &Assumptions) -> Region {
+        let theirs = other.by_name();
         let mut out = Vec::new();
         for (n, s) in &self.0 {
             let mut pieces = vec![s.clone()];
-            for (_, t) in other.0.iter().filter(|(m, _)| m == n) {
+            for t in theirs.get(n.as_str()).into_iter().flatten() {
                 pieces = pieces
                     .iter()
                     .flat_map(|p| difference_pieces(p, t, mode, ctx).0)

@@ -32,11 +32,10 @@ pub fn run(
     let parsed_at = start.elapsed();
     let select = if stats { Select::All } else { Select::Outputs };
     let (per_group, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
-        // The loop dependence information of every tested pair and the
-        // parallelization and the communication sets are for reports like
-        // this one; `deps` does not
-        // pay for them.
-        for what in ["coincidence", "parallel", "comm"] {
+        // The loop dependence information of every tested pair, the
+        // parallelization, the communication sets and the regions are for
+        // reports like this one; `deps` does not pay for them.
+        for what in ["coincidence", "parallel", "comm", "regions"] {
             facts
                 .request
                 .push(kaiseki_facts::Request { what: what.into() });
