@@ -50,7 +50,7 @@ pub enum Command {
     },
     /// Run every rule file and write every `.output` relation.
     #[command(
-        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --raw               # ids as numbers\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules\n  kaiseki analyze prog.f -o out/ --jobs 1            # one thread"
+        after_help = "Examples:\n  kaiseki analyze prog.f -o out/\n  kaiseki analyze prog.f -o out/ --format tsv\n  kaiseki analyze prog.f -o out/ --raw               # ids as numbers\n  kaiseki analyze prog.f -o out/ --regions           # MOD/USE/DDEF/EUSE/LIVE too\n  kaiseki analyze prog.f -o out/ --rules my_rules/   # interpret edited rules\n  kaiseki analyze prog.f -o out/ --jobs 1            # one thread"
     )]
     Analyze {
         #[arg(required = true)]
@@ -65,6 +65,10 @@ pub enum Command {
         /// Write ids as the numbers of the facts, not as `X@6:7`, `6:7`, `DO I@5`, `B@6:7`, forms.
         #[arg(long)]
         raw: bool,
+        /// Also write the region sets of every statement, loop and unit (MOD, USE, DDEF,
+        /// EUSE, LIVE); their cost grows with the square of a long straight-line unit.
+        #[arg(long)]
+        regions: bool,
         #[command(flatten)]
         rules: RulesArg,
         #[command(flatten)]

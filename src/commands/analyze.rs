@@ -15,6 +15,8 @@ pub struct Report {
     pub stats: bool,
     /// Ids as the numbers of the facts, not as a reader knows them.
     pub raw: bool,
+    /// Every region set (request("regions")).
+    pub regions: bool,
 }
 
 pub fn run(
@@ -22,7 +24,11 @@ pub fn run(
     opts: &SourceOptions,
     output: &Path,
     format: Format,
-    Report { stats, raw }: Report,
+    Report {
+        stats,
+        raw,
+        regions,
+    }: Report,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
@@ -35,7 +41,8 @@ pub fn run(
         // The loop dependence information of every tested pair, the
         // parallelization, the communication sets and the regions are for
         // reports like this one; `deps` does not pay for them.
-        for what in ["coincidence", "parallel", "comm", "regions"] {
+        let asked = ["coincidence", "parallel", "comm"].into_iter();
+        for what in asked.chain(regions.then_some("regions")) {
             facts
                 .request
                 .push(kaiseki_facts::Request { what: what.into() });
