@@ -153,7 +153,8 @@ impl Held<'_> {
                 (LitKind::Atom { rel, args }, Premise::Atom(child)) => {
                     assert!(
                         child.rel == *rel && self.fits(args, env, &child.row),
-                        "{}", what()
+                        "{}",
+                        what()
                     );
                     self.check(child, seen);
                 }
@@ -189,7 +190,8 @@ impl Held<'_> {
                     assert!(
                         want.map(Value::Number).as_ref() == Some(result)
                             && env[*dst].as_ref() == Some(result),
-                        "{}", what()
+                        "{}",
+                        what()
                     );
                 }
                 (LitKind::Call { dst, functor, args }, Premise::Call { result, .. }) => {
@@ -203,7 +205,8 @@ impl Held<'_> {
                         .expect("registered");
                     assert!(
                         (spec.f)(&self.ctx, &args).contains(result),
-                        "{}: not a value of the call", what()
+                        "{}: not a value of the call",
+                        what()
                     );
                     assert_eq!(env[*dst].as_ref(), Some(result), "{}", what());
                 }
@@ -232,7 +235,8 @@ impl Held<'_> {
                     assert!(
                         want.map(Value::Number).as_ref() == Some(result)
                             && env[*dst].as_ref() == Some(result),
-                        "{}", what()
+                        "{}",
+                        what()
                     );
                 }
                 _ => panic!("{}: the premise is not of the literal's kind", what()),
