@@ -2,7 +2,7 @@
 # The benchmarks of the README: generate the large programs, then time each
 # pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow uniform nests shared driver
+#   bench/run.sh frontend   # one of: frontend dataflow uniform query nests shared driver
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -48,6 +48,18 @@ if [[ $what == all || $what == uniform ]]; then
     cp "$dir/flat.f" "$dir/flat_copy.f"
     measure "gfortran -O1 -c, for comparison" gfortran -O1 -c "$dir/flat_copy.f" -o "$dir/flat.o"
   fi
+fi
+if [[ $what == all || $what == query ]]; then
+  # query and explain against analyze on the uniform unit (the issue's
+  # goal: under 2x analyze), and a query that needs no rule.
+  $k synth dataflow --size 10000 --vars 1000 --spread uniform > "$dir/flat10.f"
+  echo "query: one unit, $(wc -l < "$dir/flat10.f") lines, 1,000 scalars used anywhere"
+  measure "check (parse + lower)" $k check "$dir/flat10.f"
+  measure "analyze" $k analyze "$dir/flat10.f" -o "$dir/out5"
+  measure "explain 'flow(D,U,_)'" $k explain "$dir/flat10.f" 'flow(D,U,_)'
+  measure "query 'flow(D,U,_), def(D,_,\"V0\")'" $k query "$dir/flat10.f" 'flow(D,U,_), def(D,_,"V0")'
+  measure "query 'access(R,S,V)' (derived, no dataflow)" $k query "$dir/flat10.f" 'access(R,S,V)'
+  measure "query 'def(D,_,\"V0\")' (no rule runs)" $k query "$dir/flat10.f" 'def(D,_,"V0")'
 fi
 if [[ $what == all || $what == nests ]]; then
   $k synth nests --size 2000 > "$dir/nests.f"

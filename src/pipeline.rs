@@ -282,13 +282,28 @@ pub fn run_query(
 
 /// The facts of `program` and the derived relations `reads` (none: the
 /// rules do not run), derived on groups of units with `jobs` threads and
-/// put together, with the lowering diagnostics.
+/// put together, with the lowering diagnostics. The built-in rules
+/// (`rules` `None`) are interpreted here too: the compiled program runs
+/// every stratum, the interpreter only those `reads` depend on, which for
+/// the few relations of a query or an explanation is the faster way
+/// (`query 'access(R, S, V)'` on the 10,000-line uniform unit: 0.5 s
+/// instead of 1.6 s; a flow query on the 53,000-line one: 9.6 s instead
+/// of 10.7 s, and half the memory). Both engines give the same relations
+/// (tests/engines_agree.rs).
 pub fn derive_groups(
     program: &Program,
     jobs: usize,
     rules: Option<&RuleProgram>,
     reads: &[&str],
 ) -> Result<(FactBase, Vec<Table>, Vec<Diagnostic>), String> {
+    let builtin;
+    let rules = match rules {
+        None if !reads.is_empty() => {
+            builtin = builtin_rule_program()?;
+            Some(&builtin)
+        }
+        rules => rules,
+    };
     let (groups, diags) = crate::groups::map_groups(program, jobs, |facts| {
         let derived = if reads.is_empty() {
             Vec::new()

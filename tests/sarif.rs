@@ -15,8 +15,15 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// Validates the logs; one line per result: `rule level file:line:col related...`.
 fn validated(logs: &[&Path]) -> Vec<String> {
+    checked(logs, &[])
+}
+
+/// [`validated`], with `sarif_check.py`'s `options` (`--flows`: a line
+/// per code flow location after each result).
+fn checked(logs: &[&Path], options: &[&str]) -> Vec<String> {
     let out = Command::new("python3")
         .arg(format!("{FIXTURES}/sarif_check.py"))
+        .args(options)
         .arg(format!("{FIXTURES}/sarif-schema-2.1.0.json"))
         .args(logs)
         .output()
@@ -53,6 +60,64 @@ fn deps_sarif_is_valid_and_has_one_result_per_row() {
         assert!(!expected.is_empty(), "{file} has dependences");
         assert_eq!(results, expected, "{file}");
     }
+}
+
+#[test]
+fn proofs_are_valid_code_flows_through_both_references() {
+    let dir = scratch_dir("sarif_proof");
+    let mut steps = 0;
+    for (i, path) in example_files().iter().enumerate() {
+        let file = path.to_str().expect("utf-8 path");
+        let plain = dir.join(format!("{i}.sarif"));
+        std::fs::write(
+            &plain,
+            kaiseki_ok(["deps", file, "--format", "sarif", "--all"]),
+        )
+        .expect("write");
+        let proved = dir.join(format!("{i}.proof.sarif"));
+        let sarif = kaiseki_ok(["deps", file, "--format", "sarif", "--all", "--proof"]);
+        std::fs::write(&proved, sarif).expect("write");
+        let lines = checked(&[&proved], &["--flows"]);
+        // The same results as without --proof, each followed by its flow.
+        let results: Vec<&String> = lines.iter().filter(|l| !l.starts_with("  ")).collect();
+        let plain = validated(&[&plain]);
+        assert_eq!(results, plain.iter().collect::<Vec<_>>(), "{file}");
+        let mut at = 0;
+        while at < lines.len() {
+            let result = &lines[at];
+            let flow: Vec<&str> = lines[at + 1..]
+                .iter()
+                .take_while(|l| l.starts_with("  flow "))
+                .map(String::as_str)
+                .collect();
+            at += 1 + flow.len();
+            // `kind note sink source`: the proof rests on facts of both
+            // references, so the flow passes through both places.
+            let places: Vec<&str> = result.split(' ').skip(2).collect();
+            for place in &places {
+                let here = format!("  flow {place} ");
+                assert!(
+                    flow.iter().any(|l| l.starts_with(&here)),
+                    "{file}: the proof of `{result}` never stands at {place}:\n{}",
+                    flow.join("\n")
+                );
+            }
+            // Each location names an input fact and the rule that read it.
+            for step in &flow {
+                let message = step.splitn(5, ' ').nth(4).unwrap_or_default();
+                assert!(
+                    message.contains(") for ") && message.contains(".dl:"),
+                    "{file}: {step}"
+                );
+            }
+            steps += flow.len();
+        }
+    }
+    assert!(steps > 100, "only {steps} flow locations");
+    // Code flows are SARIF's: elsewhere --proof is a usage error.
+    let file = example_files()[0].to_str().expect("utf-8").to_string();
+    let out = kaiseki(["deps", &file, "--proof"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
 }
 
 #[test]

@@ -215,6 +215,10 @@ impl<'a> Index<'a> {
     }
 }
 
+/// The derived row a [`DepRow`] was built from: its relation's name and
+/// the row (what `kaiseki explain` proves).
+pub type Origin<'a> = (&'a str, &'a [Value]);
+
 /// Builds the rows, sorted and without duplicates, from the derived
 /// relations (rows sorted, as the engines return them):
 /// - `array_dependence(kind, src, dst, carrier, direction, distance,
@@ -231,6 +235,19 @@ pub fn dependence_rows<'a>(
     derived: &'a [Table],
     include: Include,
 ) -> Vec<DepRow<'a>> {
+    traced_rows(facts, derived, include)
+        .into_iter()
+        .map(|(row, _)| row)
+        .collect()
+}
+
+/// [`dependence_rows`], each with the derived row it was built from (one
+/// of them, when several give the same row).
+pub fn traced_rows<'a>(
+    facts: &'a FactBase,
+    derived: &'a [Table],
+    include: Include,
+) -> Vec<(DepRow<'a>, Origin<'a>)> {
     let ix = Index::new(facts);
     let rows_of = |name: &str| {
         derived
@@ -257,38 +274,49 @@ pub fn dependence_rows<'a>(
     let mut tested = Walk::new(rows_of("array_tested"));
     let (mut hidden_minimal, mut hidden_array, mut hidden_general) =
         (Walk::new(hidden), Walk::new(hidden), Walk::new(hidden));
-    // Each row with its unit's rank.
+    // Each row with its unit's rank and origin.
     let mut rows = Vec::with_capacity(dependence.len() + array.len() + general.len());
+    let traced = |origin: Origin<'a>| move |(rank, row)| (rank, row, origin);
     for r in dependence {
         let key = pair(r);
         if tested.has(key) || hidden_minimal.has(key) {
             continue;
         }
-        rows.extend(ix.row(edge(r), sym(&r[4]), true));
+        let origin = ("dependence", &r[..]);
+        rows.extend(ix.row(edge(r), sym(&r[4]), true).map(traced(origin)));
     }
     for r in array {
         if hidden_array.has(pair(r)) {
             continue;
         }
         let vector = (sym(&r[4]), sym(&r[5]));
-        rows.extend(ix.array_row(edge(r), vector, sym(&r[6])));
+        let origin = ("array_dependence", &r[..]);
+        rows.extend(
+            ix.array_row(edge(r), vector, sym(&r[6]))
+                .map(traced(origin)),
+        );
     }
     for r in general {
         if hidden_general.has(pair(r)) {
             continue;
         }
-        rows.extend(ix.row(edge(r), "possible", false));
+        let origin = ("general_dependence", &r[..]);
+        rows.extend(ix.row(edge(r), "possible", false).map(traced(origin)));
     }
     // Sorted as `DepRow` orders them, in two passes: by unit (its rank
     // stands in for its name) and positions, integers only, then each run
     // of rows between the same positions in full.
-    let key = |(rank, r): &(usize, DepRow)| (*rank, r.src_line, r.src_col, r.dst_line, r.dst_col);
+    let key = |(rank, r, _): &(usize, DepRow, Origin)| {
+        (*rank, r.src_line, r.src_col, r.dst_line, r.dst_col)
+    };
     rows.sort_unstable_by_key(key);
     for run in rows.chunk_by_mut(|a, b| key(a) == key(b)) {
         run.sort_unstable_by(|a, b| a.1.cmp(&b.1));
     }
     rows.dedup_by(|a, b| key(a) == key(b) && a.1 == b.1);
-    rows.into_iter().map(|(_, r)| r).collect()
+    rows.into_iter()
+        .map(|(_, row, origin)| (row, origin))
+        .collect()
 }
 
 /// The (kind, src, dst) a row of a dependence relation starts with.

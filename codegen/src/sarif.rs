@@ -4,6 +4,7 @@
 //! diagnostic. `tests/sarif.rs` validates the output against the schema.
 
 use crate::deps::DepRow;
+use crate::explain::FlowStep;
 use crate::json::Json;
 use std::collections::HashMap;
 
@@ -38,57 +39,87 @@ pub struct Finding<'a> {
     pub message: &'a str,
 }
 
-/// The SARIF log of `kaiseki deps`: `file_of` gives each unit's file.
-pub fn dependences<'a>(rows: &[DepRow], file_of: impl Fn(&str) -> Option<&'a str>) -> String {
-    let results = rows
-        .iter()
-        .map(|r| {
-            let file = file_of(r.unit).unwrap_or("");
-            let carried = match r.carrier {
-                0 => "loop-independent".to_string(),
-                line => format!("carried by the DO loop at line {line}"),
-            };
-            let vector = if r.loops.is_empty() {
-                String::new()
-            } else {
-                let fields = r.fields();
-                format!(", distance ({}), direction ({})", fields[8], fields[9])
-            };
-            let message = format!(
-                "{} dependence on {} from {}:{} to {}:{} in {}: {carried}{vector}; {}{}",
-                r.kind,
-                r.var,
+/// One result of `kaiseki deps`: the row's dependence, `file` being its
+/// unit's. A non-empty `flow` (the input facts of the row's proof, with
+/// `--proof`) becomes its code flow.
+pub fn dependence(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
+    let carried = match r.carrier {
+        0 => "loop-independent".to_string(),
+        line => format!("carried by the DO loop at line {line}"),
+    };
+    let vector = if r.loops.is_empty() {
+        String::new()
+    } else {
+        let fields = r.fields();
+        format!(", distance ({}), direction ({})", fields[8], fields[9])
+    };
+    let message = format!(
+        "{} dependence on {} from {}:{} to {}:{} in {}: {carried}{vector}; {}{}",
+        r.kind,
+        r.var,
+        r.src_line,
+        r.src_col,
+        r.dst_line,
+        r.dst_col,
+        r.unit,
+        r.certainty,
+        if r.minimal { "" } else { ", not minimal" },
+    );
+    let mut result = vec![
+        ("ruleId", Json::str(r.kind)),
+        ("level", Json::str("note")),
+        ("message", text(message)),
+        (
+            "locations",
+            Json::Array(vec![location(file, r.dst_line, r.dst_col, None, None)]),
+        ),
+        (
+            "relatedLocations",
+            Json::Array(vec![location(
+                file,
                 r.src_line,
                 r.src_col,
-                r.dst_line,
-                r.dst_col,
-                r.unit,
-                r.certainty,
-                if r.minimal { "" } else { ", not minimal" },
-            );
+                Some(0),
+                Some(format!("source of the {} dependence on {}", r.kind, r.var)),
+            )]),
+        ),
+    ];
+    if !flow.is_empty() {
+        result.push(("codeFlows", Json::Array(vec![code_flow(r, file, flow)])));
+    }
+    Json::object(result)
+}
+
+/// The proof of a dependence as one thread of locations: each input fact
+/// it rests on, where the source gave it, nested as deep as its step.
+fn code_flow(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
+    let locations = flow
+        .iter()
+        .map(|step| {
+            let at = location(file, step.line, step.col, None, Some(step.message.clone()));
             Json::object([
-                ("ruleId", Json::str(r.kind)),
-                ("level", Json::str("note")),
-                ("message", text(message)),
-                (
-                    "locations",
-                    Json::Array(vec![location(file, r.dst_line, r.dst_col, None)]),
-                ),
-                (
-                    "relatedLocations",
-                    Json::Array(vec![location(
-                        file,
-                        r.src_line,
-                        r.src_col,
-                        Some((
-                            0,
-                            format!("source of the {} dependence on {}", r.kind, r.var),
-                        )),
-                    )]),
-                ),
+                ("location", at),
+                ("nestingLevel", Json::Number(step.nesting as i64)),
             ])
         })
         .collect();
+    Json::object([
+        (
+            "message",
+            text(format!(
+                "why the {} dependence on {} from {}:{} to {}:{} is derived: the facts its proof rests on",
+                r.kind, r.var, r.src_line, r.src_col, r.dst_line, r.dst_col
+            )),
+        ),
+        (
+            "threadFlows",
+            Json::Array(vec![Json::object([("locations", Json::Array(locations))])]),
+        ),
+    ])
+}
+
+/// The SARIF log of `kaiseki deps`, with its results.
+pub fn dependence_log(results: Vec<Json>) -> String {
     log(&DEPENDENCE_RULES, results)
 }
 
@@ -104,7 +135,13 @@ pub fn diagnostics(findings: &[Finding]) -> String {
                 ("message", text(d.message.to_string())),
                 (
                     "locations",
-                    Json::Array(vec![location(d.file, d.line.into(), d.col.into(), None)]),
+                    Json::Array(vec![location(
+                        d.file,
+                        d.line.into(),
+                        d.col.into(),
+                        None,
+                        None,
+                    )]),
                 ),
             ])
         })
@@ -126,9 +163,9 @@ fn text(s: String) -> Json {
 }
 
 /// A physical location; line or column 0 (the file or the line as a
-/// whole) are left out, as SARIF counts from 1. `related` gives the id and
-/// message of a related location.
-fn location(file: &str, line: i64, col: i64, related: Option<(i64, String)>) -> Json {
+/// whole) are left out, as SARIF counts from 1. A related location has an
+/// `id`; `message` says what stands there.
+fn location(file: &str, line: i64, col: i64, id: Option<i64>, message: Option<String>) -> Json {
     let mut region = Vec::new();
     if line > 0 {
         region.push(("startLine", Json::Number(line)));
@@ -144,8 +181,10 @@ fn location(file: &str, line: i64, col: i64, related: Option<(i64, String)>) -> 
         physical.push(("region", Json::object(region)));
     }
     let mut loc = Vec::new();
-    if let Some((id, message)) = related {
+    if let Some(id) = id {
         loc.push(("id", Json::Number(id)));
+    }
+    if let Some(message) = message {
         loc.push(("message", text(message)));
     }
     loc.push(("physicalLocation", Json::object(physical)));
@@ -221,9 +260,9 @@ mod tests {
 
     #[test]
     fn columns_and_lines_zero_are_left_out() {
-        let l = location("a.f", 3, 0, None).pretty();
+        let l = location("a.f", 3, 0, None, None).pretty();
         assert!(l.contains("\"startLine\": 3") && !l.contains("startColumn"));
-        let l = location("a.f", 0, 0, None).pretty();
+        let l = location("a.f", 0, 0, None, None).pretty();
         assert!(!l.contains("region"));
     }
 }

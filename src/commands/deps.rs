@@ -1,20 +1,26 @@
-//! `kaiseki deps`: the data dependence graph as a table, CSV or DOT.
+//! `kaiseki deps`: the data dependence graph as a table, CSV, DOT or
+//! SARIF (with `--proof`, each result's code flow walks its proof).
 
 use crate::cli::DepsFormat;
 use crate::{groups, pipeline};
+use kaiseki_codegen::explain::{Prover, Relations, Show};
+use kaiseki_codegen::json::Json;
+use kaiseki_codegen::names::Names;
 use kaiseki_codegen::{deps, sarif};
+use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::SourceOptions;
-use kaiseki_rules::Select;
+use kaiseki_rules::dl::diag::Sources;
+use kaiseki_rules::{kinds, RuleProgram, Select};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The rule files of `dir`, which must declare the relations the rows
 /// are built from.
-fn rules_for_deps(dir: &Path, relations: &[&str]) -> Result<kaiseki_rules::RuleProgram, String> {
-    let program = pipeline::load_rules(dir)?;
+fn rules_for_deps(dir: &Path, relations: &[&str]) -> Result<(Sources, RuleProgram), String> {
+    let (sources, program) = pipeline::read_rules(dir)?;
     let declared = |name: &&str| program.ir().relations.iter().any(|r| r.name == *name);
     match relations.iter().find(|name| !declared(name)) {
-        None => Ok(program),
+        None => Ok((sources, program)),
         Some(&"loop_index_dependence") => Err(format!(
             "the rule files of {} declare no relation `loop_index_dependence`, which tells the rows \
              of the DO loops' own indices to leave out: copy rules/dl/loop_index.dl there, or \
@@ -28,22 +34,44 @@ fn rules_for_deps(dir: &Path, relations: &[&str]) -> Result<kaiseki_rules::RuleP
     }
 }
 
+/// What `deps` writes besides the rows.
+pub struct Options {
+    pub format: DepsFormat,
+    pub include: deps::Include,
+    pub dot: bool,
+    /// SARIF code flows of each row's proof.
+    pub proof: bool,
+}
+
 pub fn run(
     files: &[PathBuf],
     opts: &SourceOptions,
-    format: DepsFormat,
-    include: deps::Include,
-    dot: bool,
+    o: Options,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
-    let relations = deps::relations(include);
-    let rules = match rules {
-        Some(dir) => Some(rules_for_deps(dir, &relations)?),
-        None => None,
+    let include = o.include;
+    let mut relations = deps::relations(include);
+    let (sources, rules) = match rules {
+        Some(dir) => {
+            let (sources, program) = rules_for_deps(dir, &relations)?;
+            (sources, Some(program))
+        }
+        None => (kaiseki_rules::builtin_program().sources(), None),
     };
-    let derive = |mut facts: kaiseki_facts::FactBase| {
+    // A proof reads every derived relation the rows' relations read.
+    let prover_rules = match (o.proof, &rules) {
+        (false, _) => None,
+        (true, Some(p)) => Some(p.clone()),
+        (true, None) => Some(pipeline::builtin_rule_program()?),
+    };
+    let closure: Vec<String> = prover_rules
+        .iter()
+        .flat_map(|p| proof_reads(p, &relations))
+        .collect();
+    relations.extend(closure.iter().map(String::as_str));
+    let derive = |mut facts: FactBase| {
         if include.general {
             facts.request.push(kaiseki_facts::Request {
                 what: "general".into(),
@@ -54,7 +82,7 @@ pub fn run(
     };
     // Groups in unit name order, a name's units in one group: each group's
     // rows, sorted, follow the previous group's.
-    let lower_diags = if !dot && format == DepsFormat::Csv {
+    let lower_diags = if !o.dot && o.format == DepsFormat::Csv {
         // Each group's lines are written as soon as it and those before it
         // are done, and its relations freed: memory holds the program and
         // the groups in flight, however many rows come out.
@@ -74,6 +102,24 @@ pub fn run(
         )?;
         out.finish()?;
         lower_diags
+    } else if !o.dot && o.format == DepsFormat::Sarif {
+        let mut results = Vec::new();
+        let lower_diags = groups::for_each_group(
+            &program,
+            jobs,
+            groups::Order::Name,
+            |facts| {
+                let (facts, derived) = derive(facts)?;
+                let prover = prover_rules.as_ref().map(|p| (p, &sources));
+                Ok(sarif_results(&facts, derived, include, prover))
+            },
+            |group| {
+                results.extend(group);
+                Ok(())
+            },
+        )?;
+        super::emit(&sarif::dependence_log(results))?;
+        lower_diags
     } else {
         let mut analyzed = Vec::new();
         let lower_diags =
@@ -85,13 +131,10 @@ pub fn run(
             .iter()
             .flat_map(|(facts, derived)| deps::dependence_rows(facts, derived, include))
             .collect();
-        let text = match (dot, format) {
-            (true, _) => deps::to_dot(&rows),
-            (false, DepsFormat::Sarif) => {
-                let files = sarif::unit_files(analyzed.iter().map(|(facts, _)| facts));
-                sarif::dependences(&rows, |unit| files.get(unit).copied())
-            }
-            (false, _) => deps::to_table(&rows),
+        let text = if o.dot {
+            deps::to_dot(&rows)
+        } else {
+            deps::to_table(&rows)
         };
         super::emit_parts(&[text])?;
         // The process ends after this command: freeing the million rows of
@@ -104,4 +147,61 @@ pub fn run(
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     Ok(super::status(had_errors))
+}
+
+/// The derived relations besides `relations` that proving their rows reads.
+fn proof_reads(rules: &RuleProgram, relations: &[&str]) -> Vec<String> {
+    let ir = rules.ir();
+    let mut reads: Vec<String> = relations
+        .iter()
+        .filter_map(|name| ir.relations.iter().position(|r| r.name == *name))
+        .flat_map(|rel| pipeline::derived_closure(ir, rel))
+        .map(|r| ir.relations[r].name.clone())
+        .filter(|name| !relations.contains(&name.as_str()))
+        .collect();
+    reads.sort_unstable();
+    reads.dedup();
+    reads
+}
+
+/// The SARIF results of one group of units; with `prover` (the rules and
+/// their files), each with the code flow of its row's proof.
+fn sarif_results(
+    facts: &FactBase,
+    derived: Vec<Table>,
+    include: deps::Include,
+    prover: Option<(&RuleProgram, &Sources)>,
+) -> Vec<Json> {
+    let files = sarif::unit_files([facts]);
+    let file = |row: &deps::DepRow| files.get(row.unit).copied().unwrap_or("");
+    let rows = deps::traced_rows(facts, &derived, include);
+    let Some((rules, sources)) = prover else {
+        return rows
+            .iter()
+            .map(|(row, _)| sarif::dependence(row, file(row), &[]))
+            .collect();
+    };
+    let ir = rules.ir();
+    let registry = kaiseki_rules::FunctorRegistry::standard();
+    let relations = Relations::new(ir, facts, derived.clone(), &registry);
+    let prover = Prover::new(&relations);
+    let kinds = kinds::column_kinds(ir);
+    let names = Names::new(facts);
+    let show = Show {
+        kinds: &kinds,
+        names: Some(&names),
+        rules: sources,
+        source: ("", Vec::new()),
+    };
+    rows.iter()
+        .map(|(row, (name, origin))| {
+            let flow = ir
+                .relations
+                .iter()
+                .position(|r| r.name == *name)
+                .map(|rel| show.flow(&relations, &prover.prove(rel, origin, usize::MAX)))
+                .unwrap_or_default();
+            sarif::dependence(row, file(row), &flow)
+        })
+        .collect()
 }

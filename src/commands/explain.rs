@@ -164,7 +164,7 @@ fn why_not(
         let reason = match relations.unify_head(rule, key) {
             None => "its head does not match".to_string(),
             Some(env) => {
-                let reach = relations.instances(rule, env, &|_, _| true, &mut |_, _| true);
+                let reach = relations.instances(rule, env, &|_, _, _| true, &mut |_, _| true);
                 show.failure(relations, rule, &reach)
             }
         };

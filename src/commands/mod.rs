@@ -59,21 +59,27 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             all,
             loop_vars,
             dot,
+            proof,
             rules,
             jobs,
             input,
-        } => deps::run(
-            &files,
-            &input.0,
-            format,
-            kaiseki_codegen::deps::Include {
+        } => {
+            if proof && (dot || format != crate::cli::DepsFormat::Sarif) {
+                eprintln!("kaiseki: error: --proof goes with --format sarif (and not --dot)");
+                return Ok(ExitCode::from(2));
+            }
+            let include = kaiseki_codegen::deps::Include {
                 general: all,
                 loop_index: loop_vars,
-            },
-            dot,
-            rules.rules.as_deref(),
-            jobs.threads(),
-        ),
+            };
+            let o = deps::Options {
+                format,
+                include,
+                dot,
+                proof,
+            };
+            deps::run(&files, &input.0, o, rules.rules.as_deref(), jobs.threads())
+        }
         Command::Parallel {
             files,
             format,

@@ -6,7 +6,8 @@
 //! relations are held as tables ([`Relations`]), and a row is re-derived
 //! on demand by searching, for each rule whose head matches it, a body
 //! instance that holds in those tables ([`Prover`]; ranks keep recursive
-//! proofs well founded). [`Show`] prints trees as text or DOT.
+//! proofs well founded). [`Show`] prints trees as text or DOT, and walks
+//! their input facts for SARIF code flows ([`Show::flow`]).
 
 mod pattern;
 mod proof;
@@ -16,4 +17,4 @@ mod render;
 pub use pattern::{Pattern, PatternError};
 pub use proof::{How, Premise, Proof, Prover};
 pub use relations::{arith, compare, Env, Reach, Relations};
-pub use render::Show;
+pub use render::{FlowStep, Show};

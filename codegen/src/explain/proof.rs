@@ -10,6 +10,7 @@ use super::relations::{Env, Matched, Relations};
 use kaiseki_facts::Value;
 use kaiseki_rules::dl::ast::{AggKind, ArithOp, CmpOp};
 use kaiseki_rules::dl::ir::{LitKind, RelId};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -74,7 +75,7 @@ pub enum Premise {
     },
 }
 
-type Ranks = Vec<HashMap<Vec<Value>, u32>>;
+type Ranks = Vec<FxHashMap<Vec<Value>, u32>>;
 
 /// A row of a relation.
 type RowKey = (RelId, Vec<Value>);
@@ -235,7 +236,7 @@ impl<'r, 'a> Prover<'r, 'a> {
         let mut chosen = None;
         if rank != Some(None) {
             let below = rank.flatten().unwrap_or(0);
-            let allow = |read: RelId, read_row: &[Value]| match &ranks {
+            let allow = |_: usize, read: RelId, read_row: &[Value]| match &ranks {
                 Some(k) if self.stratum_of[read] == s => {
                     k[read].get(read_row).is_some_and(|x| *x < below)
                 }
@@ -263,35 +264,87 @@ impl<'r, 'a> Prover<'r, 'a> {
 
     /// The rank of every row of recursive stratum `s`: the round of a
     /// naive re-evaluation (over the held relations of earlier strata) in
-    /// which the row is first derived.
+    /// which the row is first derived. Computed semi-naively, which derives
+    /// the same new rows in each round: round k joins, for each atom of
+    /// the stratum in a rule's body, the rows of round k - 1 there with
+    /// rows of earlier rounds at the atoms before it and of rounds up to
+    /// k - 1 at those after it.
     fn ranks(&self, s: usize) -> Rc<Ranks> {
         if let Some(k) = self.ranks.borrow().get(&s) {
             return k.clone();
         }
         let r = self.relations;
         let stratum = &r.ir.strata[s];
-        let mut ranks: Ranks = vec![HashMap::new(); r.ir.relations.len()];
-        for round in 0.. {
+        let mut ranks: Ranks = vec![FxHashMap::default(); r.ir.relations.len()];
+        let inside = |rel: RelId| self.stratum_of[rel] == s;
+        // Round 0: the rules that read nothing of the stratum.
+        let mut delta: Vec<(RelId, Vec<Value>)> = Vec::new();
+        for &i in &stratum.rules {
+            let rule = &r.ir.rules[i];
+            let reads_inside = rule
+                .body
+                .iter()
+                .any(|l| l.kind.reads().is_some_and(|(rel, _)| inside(rel)));
+            if reads_inside {
+                continue;
+            }
+            r.instances(
+                rule,
+                vec![None; rule.vars.len()],
+                &|_, _, _| true,
+                &mut |env, _| {
+                    delta.push((rule.head, r.head(rule, env)));
+                    false
+                },
+            );
+        }
+        for round in 0u32.. {
+            delta.retain(|(rel, row)| match ranks[*rel].entry(row.clone()) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(round);
+                    true
+                }
+            });
+            if delta.is_empty() {
+                break;
+            }
             let mut new = Vec::new();
             for &i in &stratum.rules {
                 let rule = &r.ir.rules[i];
-                let allow = |read: RelId, row: &[Value]| {
-                    self.stratum_of[read] != s || ranks[read].contains_key(row)
-                };
-                r.instances(rule, vec![None; rule.vars.len()], &allow, &mut |env, _| {
-                    let head = r.head(rule, env);
-                    if !ranks[rule.head].contains_key(&head) {
-                        new.push((rule.head, head));
+                for (p, lit) in rule.body.iter().enumerate() {
+                    let LitKind::Atom { rel, .. } = lit.kind else {
+                        continue;
+                    };
+                    if !inside(rel) {
+                        continue;
                     }
-                    false
-                });
+                    let allow = |at: usize, read: RelId, row: &[Value]| {
+                        if !inside(read) {
+                            return true;
+                        }
+                        ranks[read].get(row).is_some_and(|&k| match at.cmp(&p) {
+                            std::cmp::Ordering::Less => k < round,
+                            std::cmp::Ordering::Equal => k == round,
+                            std::cmp::Ordering::Greater => true,
+                        })
+                    };
+                    for (_, row) in delta.iter().filter(|(d, _)| *d == rel) {
+                        let cells: Vec<Option<Value>> = row.iter().cloned().map(Some).collect();
+                        let Some(env) = r.bind_atom(rule, p, &cells) else {
+                            continue;
+                        };
+                        r.instances(rule, env, &allow, &mut |env, _| {
+                            let head = r.head(rule, env);
+                            if !ranks[rule.head].contains_key(&head) {
+                                new.push((rule.head, head));
+                            }
+                            false
+                        });
+                    }
+                }
             }
-            if new.is_empty() {
-                break;
-            }
-            for (rel, row) in new {
-                ranks[rel].entry(row).or_insert(round);
-            }
+            delta = new;
         }
         let ranks = Rc::new(ranks);
         self.ranks.borrow_mut().insert(s, ranks.clone());

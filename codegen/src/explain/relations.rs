@@ -9,8 +9,10 @@ use kaiseki_facts::{FactBase, Table, Value};
 use kaiseki_rules::dl::ast::{AggKind, ArithOp, CmpOp};
 use kaiseki_rules::dl::ir::{Const, LitKind, Program, RelId, Rule, Term};
 use kaiseki_rules::{ops, FunctorContext, FunctorRegistry};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A variable's value in one rule instance (`None`: not bound yet).
 pub type Env = Vec<Option<Value>>;
@@ -19,15 +21,19 @@ pub type Env = Vec<Option<Value>>;
 /// value computed by an operation, a functor call or an aggregate.
 pub type Matched = Vec<Option<Vec<Value>>>;
 
+/// Which rows a body atom may read: given the literal's index in the
+/// rule's body, its relation and the row.
+pub type Allow<'f> = dyn Fn(usize, RelId, &[Value]) -> bool + 'f;
+
 /// The rows (by position) of each key of some columns.
-type Index = HashMap<Vec<Value>, Vec<usize>>;
+type Index = FxHashMap<Vec<Value>, Vec<usize>>;
 
 /// One relation's rows with hash indexes on the column sets looked up.
 #[derive(Default)]
 struct Rel {
     rows: Vec<Vec<Value>>,
-    set: HashSet<Vec<Value>>,
-    index: RefCell<HashMap<Vec<usize>, Index>>,
+    set: FxHashSet<Vec<Value>>,
+    index: RefCell<FxHashMap<Vec<usize>, Rc<Index>>>,
 }
 
 impl Rel {
@@ -39,22 +45,22 @@ impl Rel {
         }
     }
 
-    /// The indices of the rows whose columns `cols` hold `key`.
-    fn lookup(&self, cols: &[usize], key: &[Value]) -> Vec<usize> {
-        if cols.is_empty() {
-            return (0..self.rows.len()).collect();
-        }
+    /// The index of the rows by columns `cols` (not empty), built on
+    /// first use.
+    fn index(&self, cols: &[usize]) -> Rc<Index> {
         let mut index = self.index.borrow_mut();
-        let by_key = index.entry(cols.to_vec()).or_insert_with(|| {
-            let mut m: HashMap<Vec<Value>, Vec<usize>> = HashMap::new();
-            for (i, r) in self.rows.iter().enumerate() {
-                m.entry(cols.iter().map(|c| r[*c].clone()).collect())
-                    .or_default()
-                    .push(i);
-            }
-            m
-        });
-        by_key.get(key).cloned().unwrap_or_default()
+        index
+            .entry(cols.to_vec())
+            .or_insert_with(|| {
+                let mut m = Index::default();
+                for (i, r) in self.rows.iter().enumerate() {
+                    m.entry(cols.iter().map(|c| r[*c].clone()).collect())
+                        .or_default()
+                        .push(i);
+                }
+                Rc::new(m)
+            })
+            .clone()
     }
 }
 
@@ -129,7 +135,7 @@ impl<'a> Relations<'a> {
                     me.instances(
                         rule,
                         vec![None; rule.vars.len()],
-                        &|_, _| true,
+                        &|_, _, _| true,
                         &mut |env, _| {
                             rows.push(me.head(rule, env));
                             false
@@ -160,13 +166,25 @@ impl<'a> Relations<'a> {
 
     /// The rows of `rel` that match `args` (`None`: any value).
     pub fn matching(&self, rel: RelId, args: &[Option<Value>]) -> Vec<&[Value]> {
-        let cols: Vec<usize> = (0..args.len()).filter(|c| args[*c].is_some()).collect();
-        let key: Vec<Value> = args.iter().flatten().cloned().collect();
         let rel = &self.rels[rel];
-        rel.lookup(&cols, &key)
-            .into_iter()
-            .map(|i| rel.rows[i].as_slice())
-            .collect()
+        let cols: Vec<usize> = (0..args.len()).filter(|c| args[*c].is_some()).collect();
+        if cols.is_empty() {
+            return rel.rows.iter().map(Vec::as_slice).collect();
+        }
+        let key: Vec<Value> = args.iter().flatten().cloned().collect();
+        rel.index(&cols)
+            .get(&key)
+            .map(|ids| ids.iter().map(|i| rel.rows[*i].as_slice()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether a row of `rel` matches `args` (`None`: any value).
+    pub fn any_matching(&self, rel: RelId, args: &[Option<Value>]) -> bool {
+        if args.iter().all(Option::is_some) {
+            let row: Vec<Value> = args.iter().flatten().cloned().collect();
+            return self.contains(rel, &row);
+        }
+        !self.matching(rel, args).is_empty()
     }
 
     /// The value of a constant of the program.
@@ -174,6 +192,15 @@ impl<'a> Relations<'a> {
         match c {
             Const::Number(n) => Value::Number(n),
             Const::Symbol(s) => Value::Symbol(self.ir.symbols[s as usize].clone()),
+        }
+    }
+
+    /// Whether `v` is the constant `c` (without making its value).
+    pub fn is_constant(&self, c: Const, v: &Value) -> bool {
+        match (c, v) {
+            (Const::Number(n), Value::Number(m)) => n == *m,
+            (Const::Symbol(i), Value::Symbol(s)) => self.ir.symbols[i as usize] == *s,
+            _ => false,
         }
     }
 
@@ -200,14 +227,24 @@ impl<'a> Relations<'a> {
         unify(self, &rule.head_args, row, &mut env).then_some(env)
     }
 
+    /// The bindings under which body atom `lit` of `rule` reads `row`.
+    pub fn bind_atom(&self, rule: &Rule, lit: usize, row: &[Option<Value>]) -> Option<Env> {
+        let LitKind::Atom { args, .. } = &rule.body[lit].kind else {
+            return None;
+        };
+        let mut env = vec![None; rule.vars.len()];
+        unify(self, args, row, &mut env).then_some(env)
+    }
+
     /// Calls `found` with each instance of `rule`'s body that holds,
     /// starting from `env`, until it returns true; atoms read only rows
-    /// that `allow` accepts. Returns how far the search got.
+    /// that `allow` accepts (given the literal's index in the body, its
+    /// relation and the row). Returns how far the search got.
     pub fn instances(
         &self,
         rule: &Rule,
         env: Env,
-        allow: &dyn Fn(RelId, &[Value]) -> bool,
+        allow: &Allow,
         found: &mut dyn FnMut(&Env, &Matched) -> bool,
     ) -> Reach {
         let bound: Vec<bool> = env.iter().map(Option::is_some).collect();
@@ -319,7 +356,7 @@ struct Search<'s, 'a> {
     relations: &'s Relations<'a>,
     rule: &'s Rule,
     order: &'s [usize],
-    allow: &'s dyn Fn(RelId, &[Value]) -> bool,
+    allow: &'s Allow<'s>,
     found: &'s mut dyn FnMut(&Env, &Matched) -> bool,
     reach: Reach,
 }
@@ -339,32 +376,34 @@ impl Search<'_, '_> {
             return (self.found)(env, matched);
         };
         let (r, rule) = (self.relations, self.rule);
-        let saved = env.clone();
+        // The variables unbound here, unbound again after each branch
+        // (cheaper than saving the values: symbols are strings).
+        let free: Vec<usize> = (0..env.len()).filter(|v| env[*v].is_none()).collect();
+        let restore = |env: &mut Env| free.iter().for_each(|v| env[*v] = None);
         let go_on = |me: &mut Self, env: &mut Env, matched: &mut Matched, m: Vec<Value>| {
             matched[lit] = Some(m);
             let stop = me.step(at + 1, env, matched);
             matched[lit] = None;
-            *env = saved.clone();
+            restore(env);
             stop
         };
         match &rule.body[lit].kind {
             LitKind::Atom { rel, args } => {
                 let key: Vec<Option<Value>> = args.iter().map(|t| r.value(t, env)).collect();
                 for row in r.matching(*rel, &key) {
-                    if !(self.allow)(*rel, row) {
+                    if !(self.allow)(lit, *rel, row) {
                         continue;
                     }
-                    let cells: Vec<Option<Value>> = row.iter().cloned().map(Some).collect();
-                    if unify(r, args, &cells, env) && go_on(self, env, matched, row.to_vec()) {
+                    if bind_row(r, args, row, env) && go_on(self, env, matched, row.to_vec()) {
                         return true;
                     }
-                    *env = saved.clone();
+                    restore(env);
                 }
                 false
             }
             LitKind::Not { rel, args } => {
                 let key: Vec<Option<Value>> = args.iter().map(|t| r.value(t, env)).collect();
-                r.matching(*rel, &key).is_empty() && go_on(self, env, matched, Vec::new())
+                !r.any_matching(*rel, &key) && go_on(self, env, matched, Vec::new())
             }
             LitKind::Compare { op, lhs, rhs } => match (r.value(lhs, env), r.value(rhs, env)) {
                 (Some(a), Some(b)) => compare(*op, &a, &b) && go_on(self, env, matched, Vec::new()),
@@ -402,7 +441,7 @@ impl Search<'_, '_> {
                     if bind(env, *dst, v.clone()) && go_on(self, env, matched, vec![v]) {
                         return true;
                     }
-                    *env = saved.clone();
+                    restore(env);
                 }
                 false
             }
@@ -424,6 +463,22 @@ impl Search<'_, '_> {
             }
         }
     }
+}
+
+/// Whether `row` matches `args`, binding the unbound variables in `env`
+/// (on failure some may be left bound: the caller unbinds them).
+fn bind_row(relations: &Relations, args: &[Term], row: &[Value], env: &mut Env) -> bool {
+    args.iter().zip(row).all(|(t, x)| match t {
+        Term::Any(_) => true,
+        Term::Const(c, _) => relations.is_constant(*c, x),
+        Term::Var(v, _) => match &env[*v] {
+            Some(y) => y == x,
+            None => {
+                env[*v] = Some(x.clone());
+                true
+            }
+        },
+    })
 }
 
 /// Binds `var` to `v`, or checks it already holds `v`.

@@ -9,9 +9,21 @@ use crate::names::Names;
 use kaiseki_facts::{IdKind, Value};
 use kaiseki_rules::dl::diag::Sources;
 use kaiseki_rules::dl::ir::{LitKind, RelId, Rule, Term};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::rc::Rc;
+
+/// An input fact on the way of a proof, placed in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlowStep {
+    pub line: i64,
+    pub col: i64,
+    /// The steps between the proved row and the one this fact is a
+    /// premise of (0: a premise of the proved row's own step).
+    pub nesting: usize,
+    /// `def(X@13:7, 13:7, "X") for rgen(B@10:7, X@13:7) by dataflow.dl:18`.
+    pub message: String,
+}
 
 /// What showing rows and steps needs besides the relations.
 pub struct Show<'s> {
@@ -59,16 +71,72 @@ impl Show<'_> {
         format!("{file}:{}", rule.pos.line)
     }
 
-    /// `prog.f:12:11: Y = X`: the source place of an input fact (its
-    /// first column that numbers a reference, statement, loop or block).
-    fn place(&self, rel: RelId, row: &[Value]) -> Option<String> {
+    /// The (line, col) of a row: the place of its first column that
+    /// numbers a reference, statement, loop or block.
+    fn located(&self, rel: RelId, row: &[Value]) -> Option<(i64, i64)> {
         let names = self.names?;
-        let (line, col) = row.iter().enumerate().find_map(|(c, v)| {
+        row.iter().enumerate().find_map(|(c, v)| {
             let kind = self.kinds[rel].get(c).copied().flatten()?;
             names.place(kind, super::relations::number(v))
-        })?;
+        })
+    }
+
+    /// `prog.f:12:11: Y = X`: the source place of an input fact.
+    fn place(&self, rel: RelId, row: &[Value]) -> Option<String> {
+        let (line, col) = self.located(rel, row)?;
         let text = self.source.1.get((line as usize).checked_sub(1)?)?;
         Some(format!("{}:{line}:{col}: {}", self.source.0, text.trim()))
+    }
+
+    /// The input facts of a proof that have a source place, in proof
+    /// order (depth first, premises in body order), each once: the walk a
+    /// SARIF code flow shows. A row used by several steps is walked once.
+    pub fn flow(&self, r: &Relations, proof: &Proof) -> Vec<FlowStep> {
+        let mut steps = Vec::new();
+        let mut walked = HashSet::new();
+        let mut shown = HashSet::new();
+        self.flow_from(r, proof, 0, &mut walked, &mut shown, &mut steps);
+        steps
+    }
+
+    fn flow_from<'p>(
+        &self,
+        r: &Relations,
+        proof: &'p Proof,
+        nesting: usize,
+        walked: &mut HashSet<*const Proof>,
+        shown: &mut HashSet<(RelId, &'p [Value])>,
+        steps: &mut Vec<FlowStep>,
+    ) {
+        if !walked.insert(proof as *const Proof) {
+            return;
+        }
+        let How::Rule { rule, premises, .. } = &proof.how else {
+            return;
+        };
+        for p in premises {
+            let Premise::Atom(child) = p else { continue };
+            if !matches!(child.how, How::Input) {
+                self.flow_from(r, child, nesting + 1, walked, shown, steps);
+                continue;
+            }
+            let Some((line, col)) = self.located(child.rel, &child.row) else {
+                continue;
+            };
+            if shown.insert((child.rel, &child.row)) {
+                steps.push(FlowStep {
+                    line,
+                    col,
+                    nesting,
+                    message: format!(
+                        "{} for {} by {}",
+                        self.row(r, child.rel, &child.row),
+                        self.row(r, proof.rel, &proof.row),
+                        self.rule_at(&r.ir.rules[*rule])
+                    ),
+                });
+            }
+        }
     }
 
     fn premise(&self, r: &Relations, p: &Premise) -> String {
