@@ -5,9 +5,11 @@
 //! stay inside what `region_loop` and `region_iteration` say:
 //! - every element it writes is in MOD, every element it reads in USE;
 //! - every element it reads before writing it is in EUSE;
-//! - every element of DDEF is written;
-//! and every element read after an execution of a loop, before it is
+//! - every element of DDEF is written.
+//!
+//! And every element read after an execution of a loop, before it is
 //! written again, is in the loop's LIVE (`region_live`).
+//!
 //! Sections are evaluated with the values the trace shows scalars holding
 //! where the part starts (LIVE: where the loop ends). A DO loop defines
 //! its variable before its first iteration and reads it at each increment;
