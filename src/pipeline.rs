@@ -304,11 +304,26 @@ pub fn derive_groups(
         }
         rules => rules,
     };
-    let (groups, diags) = crate::groups::map_groups(program, jobs, |facts| {
+    // What `analyze` computes on request, a query or an explanation may
+    // read too: only the strata its relations need run. The regions of
+    // every level only when a region relation is read (they cost the
+    // square of a long unit's length).
+    let regions = reads.iter().any(|r| r.starts_with("region_"));
+    let asked = ["coincidence", "parallel", "comm", "general"].into_iter();
+    let asked: Vec<&str> = asked.chain(regions.then_some("regions")).collect();
+    let (groups, diags) = crate::groups::map_groups(program, jobs, |mut facts| {
         let derived = if reads.is_empty() {
             Vec::new()
         } else {
-            derive_with(&facts, rules, Select::Only(reads))?
+            let given = facts.request.len();
+            for what in &asked {
+                facts.request.push(kaiseki_facts::Request {
+                    what: (*what).into(),
+                });
+            }
+            let derived = derive_with(&facts, rules, Select::Only(reads))?;
+            facts.request.truncate(given);
+            derived
         };
         Ok((facts, derived))
     })?;

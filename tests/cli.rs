@@ -1166,3 +1166,17 @@ fn query_joins_across_units_on_any_number_of_threads() {
         assert_eq!(run(jobs), one, "--jobs {jobs}");
     }
 }
+
+/// Relations computed on request (parallelization, regions) answer queries
+/// as `analyze` computes them.
+#[test]
+fn queries_read_relations_computed_on_request() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/privatization.f");
+    let path = path.to_str().expect("utf-8 path");
+    let out = kaiseki_ok(["query", path, "work_array(L, A)", "--format", "csv"]);
+    assert_eq!(out, "L,A\nDO J@15,T\n");
+    let out = kaiseki_ok(["query", path, "parallel(L, V)", "--format", "csv"]);
+    assert!(out.contains("DO K@33,parallel-with-transforms"), "{out}");
+    let out = kaiseki_ok(["query", path, "region_live(L, V)", "--format", "csv"]);
+    assert!(out.contains("DO J@24,"), "{out}");
+}
