@@ -22,8 +22,8 @@ use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::gen::parallel_loops;
 use kaiseki_judge::{run, Access, Config, Mode};
 use kaiseki_rules::{builtin_program, FunctorRegistry, Select};
-use kaiseki_sections::enumerate::indices;
-use kaiseki_sections::{Dim, Region, Section};
+use kaiseki_sections::enumerate::{elements, indices, Elements};
+use kaiseki_sections::{Approx, Dim, Region, Section};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 type Env = BTreeMap<String, i64>;
@@ -132,33 +132,13 @@ fn holds(r: &Region, (name, subs): &Element, env: &Env) -> bool {
 }
 
 /// The elements a must-region surely holds, where every bound evaluates
-/// (items with `:` or `?` are left out: their extent is not the test's).
+/// (`:` and `?` hold nothing here: their extent is not the test's).
 fn surely(r: &Region, env: &Env) -> Vec<Element> {
     let mut out = Vec::new();
     for (n, s) in r.items() {
-        let Section::Dims(d) = s else { continue };
-        let mut tuples = vec![vec![]];
-        for dim in d {
-            let Dim::Triplet(t) = dim else {
-                tuples.clear();
-                break;
-            };
-            let Some(xs) = indices(t, env) else {
-                tuples.clear();
-                break;
-            };
-            tuples = tuples
-                .into_iter()
-                .flat_map(|p: Vec<i64>| {
-                    xs.iter().map(move |&x| {
-                        let mut p = p.clone();
-                        p.push(x);
-                        p
-                    })
-                })
-                .collect();
+        if let Some(Elements::Set(tuples)) = elements(s, env, (1, 0), Approx::Must) {
+            out.extend(tuples.into_iter().map(|t| (n.clone(), t)));
         }
-        out.extend(tuples.into_iter().map(|t| (n.clone(), t)));
     }
     out
 }
