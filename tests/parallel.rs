@@ -170,6 +170,53 @@ fn regions_make_work_arrays_and_last_values_private() {
 }
 
 #[test]
+fn a_scalar_the_inner_loop_does_not_change_is_one_value_in_it() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/outer_scalars.f");
+    let v = verdicts(&path);
+    let row = |line: i64| {
+        v.get(&line)
+            .unwrap_or_else(|| panic!("no row for line {line}: {v:?}"))
+    };
+    // M = M + 3 under an IF, M = IP(J): A(I + M) against A(I + M + 20).
+    assert_eq!(row(18)[0], "parallel", "{:?}", row(18));
+    assert_eq!(row(24)[0], "parallel", "{:?}", row(24));
+    assert_eq!(row(27)[0], "sequential", "{:?}", row(27));
+    assert!(row(27)[5].contains("flow B"), "{:?}", row(27));
+    // The J loops carry what the I loops do not.
+    assert_eq!(row(16)[0], "sequential", "{:?}", row(16));
+    assert_eq!(row(22)[0], "sequential", "{:?}", row(22));
+    // M changes inside the I loop: no value to share.
+    assert_eq!(row(33)[0], "sequential", "{:?}", row(33));
+    assert!(row(33)[5].contains(" M "), "{:?}", row(33));
+}
+
+#[test]
+fn geometric_induction_variables_make_loops_parallel() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/geometric.f");
+    let v = verdicts(&path);
+    let want = ["parallel-with-transforms", "", "J", "", "J"];
+    assert_eq!(v[&12][..5], want, "J = 2*J: {:?}", v[&12]);
+    let want = ["parallel-with-transforms", "", "K", "", "K"];
+    assert_eq!(v[&17][..5], want, "K = K*(-2), step 2: {:?}", v[&17]);
+    assert_eq!(
+        v[&22][0], "sequential",
+        "a scaling under an IF: {:?}",
+        v[&22]
+    );
+    let dir = scratch_dir("openmp_geometric");
+    let out = dir.join("omp_geometric.f");
+    kaiseki_ok([
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let emitted = std::fs::read_to_string(&out).expect("output");
+    assert!(emitted.contains("J = 1*(2)**(I - (1))"), "{emitted}");
+    assert!(emitted.contains("K = 3*(-2)**((I - (1))/(2))"), "{emitted}");
+}
+
+#[test]
 fn induction_variables_from_any_start_make_loops_parallel() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/inductions.f");
     let v = verdicts(&path);
@@ -213,6 +260,8 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         tsvc(),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/inductions.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/privatization.f"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/outer_scalars.f"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/geometric.f"),
     ] {
         let name = path
             .file_name()

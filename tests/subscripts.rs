@@ -439,7 +439,8 @@ fn what_is_not_an_induction_variable_has_no_normal_form() {
 }
 
 /// A definition that only some paths pass gives no value: M may still
-/// hold its value on entry when A(I + M) runs.
+/// hold its value on entry when A(I + M) runs. The loop does not change
+/// M: it is one unknown there, M@loop.
 #[test]
 fn a_definition_under_a_condition_gives_no_value() {
     let a = Analysis::of_source(
@@ -454,8 +455,10 @@ fn a_definition_under_a_condition_gives_no_value() {
 ",
         ),
     );
-    let names = BTreeMap::new();
-    assert_eq!(a.element_form("A", 9, &names), None);
+    let l = a.do_loop(7);
+    let names = BTreeMap::from([(l, "Ig")]);
+    let scoped = format!("1 + Ig + M@{l}");
+    assert_eq!(a.element_form("A", 9, &names), Some(scoped));
     assert_eq!(a.element_form("B", 9, &names), None);
     let ivs: Vec<String> = a
         .rows("induction_variable")
@@ -666,7 +669,8 @@ end program p
 }
 
 /// A variable the unit passes to a procedure may change there: its DATA
-/// value is no constant and the distance stays unknown (S makes it 0).
+/// value is no constant and the distance stays unknown (S makes it 0):
+/// K is only one unknown in the loop, K@loop.
 #[test]
 fn a_data_variable_passed_to_a_call_is_no_constant() {
     let source = "      PROGRAM C
@@ -684,9 +688,14 @@ fn a_data_variable_passed_to_a_call_is_no_constant() {
       END
 ";
     let a = Analysis::of_source("data_passed.f", source);
+    let l = a.do_loop(6);
     assert_eq!(
-        a.form(a.element_at("A", 7, Some(16)), 1, &BTreeMap::new()),
-        None
+        a.form(
+            a.element_at("A", 7, Some(16)),
+            1,
+            &BTreeMap::from([(l, "Ig")])
+        ),
+        Some(format!("1 + Ig + K@{l}"))
     );
     let rows = deps_of("data_passed.f", source);
     let pair = pair_rows(&rows, (7, 16), (7, 9), &[6]);
@@ -696,7 +705,7 @@ fn a_data_variable_passed_to_a_call_is_no_constant() {
 
 /// An assignment that only some paths to the loop pass is not the value
 /// the loop reads: M may hold its value on entry (or the other one), so
-/// the distance stays unknown and includes 0.
+/// the distance stays unknown and includes 0 (M is one unknown, M@loop).
 #[test]
 fn an_assignment_on_some_paths_only_gives_no_distance() {
     for (name, before) in [("if_only.f", ""), ("if_other.f", "      M = 1\n")] {
@@ -705,9 +714,14 @@ fn an_assignment_on_some_paths_only_gives_no_distance() {
         );
         let (do_line, line) = if before.is_empty() { (5, 6) } else { (6, 7) };
         let a = Analysis::of_source(name, &source);
+        let l = a.do_loop(i64::from(do_line));
         assert_eq!(
-            a.form(a.element_at("A", line, Some(16)), 1, &BTreeMap::new()),
-            None
+            a.form(
+                a.element_at("A", line, Some(16)),
+                1,
+                &BTreeMap::from([(l, "Ig")])
+            ),
+            Some(format!("1 + Ig + M@{l}"))
         );
         let rows = deps_of(name, &source);
         assert_eq!(
@@ -719,7 +733,8 @@ fn an_assignment_on_some_paths_only_gives_no_distance() {
 }
 
 /// A call between the assignment and the loop may change a COMMON
-/// variable (S sets M to 1), not a local one: A(I+L) stays I+3.
+/// variable (S sets M to 1), not a local one: A(I+L) stays I+3, A(I+M) is
+/// I + the one unknown M@loop.
 #[test]
 fn a_call_before_the_loop_may_change_a_common_scalar() {
     let source = "      PROGRAM P
@@ -741,7 +756,11 @@ fn a_call_before_the_loop_may_change_a_common_scalar() {
 ";
     let a = Analysis::of_source("common_call.f", source);
     let names = BTreeMap::from([(a.do_loop(7), "Ig")]);
-    assert_eq!(a.form(a.element_at("A", 8, Some(16)), 1, &names), None);
+    let scoped = format!("1 + Ig + M@{}", a.do_loop(7));
+    assert_eq!(
+        a.form(a.element_at("A", 8, Some(16)), 1, &names),
+        Some(scoped)
+    );
     assert_eq!(
         a.form(a.element_at("A", 9, Some(16)), 1, &names).as_deref(),
         Some("4 + Ig")

@@ -15,7 +15,7 @@ pub mod trace;
 
 pub use deps::{common_loops, dependences, DepKind, Dependence};
 pub use interp::{
-    run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Run, RunError,
+    run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Run, RunError, Step,
 };
 pub use trace::{
     project, Access, ArgOrigin, CallSite, CommonNames, Iteration, Loc, Mode, SharedName,

@@ -2,7 +2,7 @@
 //! another order with private copies, reductions, inductions and last
 //! values prints what a parallel loop with those clauses would print.
 
-use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder};
+use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
 
 fn outputs(src: &str, line: u32, clauses: Clauses) -> (String, Vec<Result<String, String>>) {
     let (program, diags) = kaiseki_frontend::parse_source("t.f90", src);
@@ -133,7 +133,7 @@ fn reductions(locs: &[&str]) -> Clauses {
                 locs: locs.iter().map(|l| l.to_string()).collect(),
             },
         ],
-        inductions: vec![("K".into(), 2)],
+        inductions: vec![("K".into(), Step::Add(2))],
         ..Clauses::default()
     }
 }
@@ -148,7 +148,7 @@ fn reductions_inductions_and_the_first_maximum_survive_any_order() {
     }
     // A wrong increment or a wrong operator shows.
     let mut wrong = reductions(&["IMAX"]);
-    wrong.inductions[0].1 = 1;
+    wrong.inductions[0].1 = Step::Add(1);
     assert_ne!(
         outputs(REDUCTIONS, 11, wrong).1[0].as_deref(),
         Ok(seq.as_str())
@@ -162,5 +162,32 @@ fn reductions_inductions_and_the_first_maximum_survive_any_order() {
     // Without the location clause IMAX is shared: run in reverse, it
     // records where the running maximum of each private copy rose.
     let (_, got) = outputs(REDUCTIONS, 11, reductions(&[]));
+    assert_ne!(got[0].as_deref(), Ok(seq.as_str()));
+}
+
+const GEOMETRIC: &str = "\
+program g
+  integer b(8), i, j
+  j = 3
+  do i = 1, 8
+    j = -2 * j
+    b(i) = j + i
+  end do
+  print *, b, j
+end
+";
+
+#[test]
+fn a_geometric_induction_takes_its_closed_form_in_any_order() {
+    let clauses = |step| Clauses {
+        lastprivate: vec!["J".into()],
+        inductions: vec![("J".into(), step)],
+        ..Clauses::default()
+    };
+    let (seq, got) = outputs(GEOMETRIC, 4, clauses(Step::Times(-2)));
+    for g in got {
+        assert_eq!(g.as_deref(), Ok(seq.as_str()));
+    }
+    let (_, got) = outputs(GEOMETRIC, 4, clauses(Step::Times(2)));
     assert_ne!(got[0].as_deref(), Ok(seq.as_str()));
 }

@@ -21,7 +21,7 @@ mod value;
 use crate::trace::{Access, ArgOrigin, CallSite, CommonNames, Iteration, Loc, Mode};
 use kaiseki_frontend::ast::{self, LoopEnd, Pos, Stmt, StmtKind, Unit, UnitKind};
 use memory::{Binding, Dim, Memory, UnitInfo};
-pub use reorder::{Clauses, Order, RedOp, Reduction, Reorder};
+pub use reorder::{Clauses, Order, RedOp, Reduction, Reorder, Step};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::rc::Rc;

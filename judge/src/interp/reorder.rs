@@ -7,8 +7,8 @@
 //!   (those of the plan, and the DO variables of the loops inside, which
 //!   OpenMP makes private) start undefined, firstprivate ones with the
 //!   value before the loop, induction variables with their closed form
-//!   `v0 + inc * r` (r = 0, 1, ... the iteration's rank in sequential
-//!   order), reduction variables with the operator's identity and the
+//!   `v0 + inc * r` or `v0 * factor ** r` (r = 0, 1, ... the iteration's
+//!   rank in sequential order), reduction variables with the operator's identity and the
 //!   variables recording where a min/max was found undefined.
 //! - A read of an undefined variable stops the run with an error.
 //! - After the loop, reductions are combined (in the order the iterations
@@ -105,9 +105,34 @@ pub struct Clauses {
     /// After the loop, the value the sequentially last iteration left.
     pub lastprivate: Vec<String>,
     pub reductions: Vec<Reduction>,
-    /// (variable, increment per iteration): the variable holds `v0 + inc * r`
-    /// at the start of iteration r.
-    pub inductions: Vec<(String, i64)>,
+    /// (variable, its update per iteration).
+    pub inductions: Vec<(String, Step)>,
+}
+
+/// How an induction variable changes per iteration: at the start of
+/// iteration r it holds `v0 + inc * r` (`Add(inc)`) or `v0 * factor ** r`
+/// (`Times(factor)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Add(i64),
+    Times(i64),
+}
+
+impl Step {
+    /// The value at the start of iteration `r` from `v0`.
+    fn at(self, v0: &Value, r: usize) -> Result<Value, String> {
+        let r = i64::try_from(r).map_err(|e| e.to_string())?;
+        match self {
+            Step::Add(inc) => {
+                let step = value::binary(BinOp::Mul, &Value::Int(inc), &Value::Int(r))?;
+                value::binary(BinOp::Add, v0, &step)
+            }
+            Step::Times(factor) => {
+                let power = value::binary(BinOp::Pow, &Value::Int(factor), &Value::Int(r))?;
+                value::binary(BinOp::Mul, v0, &power)
+            }
+        }
+    }
 }
 
 /// Which loop to reorder, how, and with what clauses.
@@ -126,7 +151,7 @@ struct Vars {
     first: Vec<(Place, Value)>,
     last: Vec<Place>,
     reductions: Vec<RedVars>,
-    inductions: Vec<(Place, Value, i64)>,
+    inductions: Vec<(Place, Value, Step)>,
 }
 
 /// A reduction clause, its variable, the variable's value before the
@@ -282,10 +307,10 @@ impl Interp<'_> {
             }
             vars.reductions.push((red.clone(), p, entry, locs));
         }
-        for (name, inc) in &c.inductions {
+        for (name, step) in &c.inductions {
             let p = self.place_of(fr, name, pos)?;
             let v0 = self.peek(&p).at(pos)?;
-            vars.inductions.push((p, v0, *inc));
+            vars.inductions.push((p, v0, *step));
         }
         Ok(vars)
     }
@@ -305,11 +330,8 @@ impl Interp<'_> {
                 self.undefine(l);
             }
         }
-        for (p, v0, inc) in &vars.inductions {
-            let step = value::binary(BinOp::Mul, &Value::Int(*inc), &Value::Int(k as i64));
-            let v = step
-                .and_then(|s| value::binary(BinOp::Add, v0, &s))
-                .at(pos)?;
+        for (p, v0, step) in &vars.inductions {
+            let v = step.at(v0, k).at(pos)?;
             self.poke(p, &v).at(pos)?;
         }
         Ok(())

@@ -9,6 +9,11 @@
 //! - one equation per dimension whose two subscripts are affine: `U_d - V_d = 0`;
 //! - the domain: each loop's bounds for both references, and the symbols' ranges.
 //!
+//! A symbol scoped to a loop (`M@g`: M's value in one execution of the
+//! references' loop `g`, which does not write M) is two variables, U's and
+//! V's, equal (a link) only when the loops outside `g` are at the same
+//! iteration: then both run in the same execution of `g`.
+//!
 //! The first `common` loops enclose both references and must have the same
 //! bounds in both.
 
@@ -39,6 +44,8 @@ pub struct Pair<'a> {
     /// The value of each symbol (the variables after both references'
     /// loops) when its range has one.
     symbol_values: Vec<Option<i64>>,
+    /// `M_u - M_v` of each scoped symbol, with its loop's depth.
+    links: Vec<(usize, Linear)>,
     /// Operations per question for the exact test.
     budget: u64,
 }
@@ -68,11 +75,12 @@ impl<'a> Pair<'a> {
         if let Some(h) = (0..common).find(|&h| u.loops[h] != v.loops[h]) {
             return Err(SubscriptError::CommonBoundsDiffer { loop_index: h });
         }
-        let names = symbol_names(u, v);
+        let names = symbol_vars(u, v);
         let nvars = a + b + names.len();
         let layout = Layout {
             nvars,
             names: &names,
+            u_loops: a,
             first_symbol: a + b,
         };
 
@@ -80,8 +88,8 @@ impl<'a> Pair<'a> {
         for (su, sv) in u.subscripts.iter().zip(&v.subscripts) {
             differences.push(match (su, sv) {
                 (Subscript::Affine(fu), Subscript::Affine(fv)) => {
-                    let lu = layout.linear(fu, 0, a, a)?;
-                    let lv = layout.linear(fv, a, b, b)?;
+                    let lu = layout.linear(fu, Side::U, a, a)?;
+                    let lv = layout.linear(fv, Side::V, b, b)?;
                     lu.minus(&lv).ok()
                 }
                 _ => None,
@@ -91,8 +99,8 @@ impl<'a> Pair<'a> {
         // Symbol ranges first, then each loop after the loops outside it.
         let mut domain = Vec::new();
         let mut values = Vec::with_capacity(names.len());
-        for (i, name) in names.iter().enumerate() {
-            let range = symbols.get(*name).copied().unwrap_or_default();
+        for (i, var) in names.iter().enumerate() {
+            let range = symbols.get(var.name).copied().unwrap_or_default();
             let var = Linear::var(nvars, layout.first_symbol + i);
             if let Some(lower) = range.lower {
                 domain.push(Linear {
@@ -109,7 +117,8 @@ impl<'a> Pair<'a> {
             values.push(range.lower.filter(|_| range.lower == range.upper));
         }
         let mut exact_domain = true;
-        for (loops, offset) in [(&u.loops, 0), (&v.loops, a)] {
+        for (loops, side) in [(&u.loops, Side::U), (&v.loops, Side::V)] {
+            let offset = layout.offset(side);
             for (g, bound) in loops.iter().enumerate() {
                 domain.push(Linear::var(nvars, offset + g));
                 match bound {
@@ -117,11 +126,26 @@ impl<'a> Pair<'a> {
                         if *scale <= 0 {
                             return Err(SubscriptError::NonPositiveScale { loop_index: g });
                         }
-                        let mut upper = layout.linear(span, offset, g, g)?;
+                        let mut upper = layout.linear(span, side, g, g)?;
                         upper.coeffs[offset + g] = -*scale;
                         domain.push(upper);
                     }
                     LoopBound::Unknown => exact_domain = false,
+                }
+            }
+        }
+        let mut links = Vec::new();
+        for (i, var) in names.iter().enumerate() {
+            if let (Some(Side::U), Some(depth)) = (var.side, scope(var.name)) {
+                let twin = SymbolVar {
+                    side: Some(Side::V),
+                    ..*var
+                };
+                if let (true, Ok(j)) = (depth < common, names.binary_search(&twin)) {
+                    let mut link = Linear::zero(nvars);
+                    link.coeffs[layout.first_symbol + i] = 1;
+                    link.coeffs[layout.first_symbol + j] = -1;
+                    links.push((depth, link));
                 }
             }
         }
@@ -137,6 +161,7 @@ impl<'a> Pair<'a> {
             exact_domain,
             closed,
             symbol_values: values,
+            links,
             budget: EXACT_TEST_BUDGET,
         })
     }
@@ -175,10 +200,11 @@ impl<'a> Pair<'a> {
         self.differences.iter().flatten().cloned().collect()
     }
 
-    /// `I'_h = I_h` for the common loops outside `g`, and `I'_g - I_g = shift`
-    /// when `shift` is given.
+    /// `I'_h = I_h` for the common loops outside `g` (and the links that
+    /// makes hold), and `I'_g - I_g = shift` when `shift` is given.
     pub(crate) fn same_outer_iterations(&self, g: usize, shift: Option<i64>) -> Vec<Linear> {
         let mut eqs: Vec<Linear> = (0..g).map(|h| self.distance(h)).collect();
+        eqs.extend(self.links_within(g));
         if let Some(n) = shift {
             eqs.push(Linear {
                 constant: -n,
@@ -215,15 +241,47 @@ impl<'a> Pair<'a> {
         })
     }
 
+    /// The links of the symbols scoped to common loops `..=g`: they hold
+    /// whenever the loops outside `g` are at the same iteration.
+    pub(crate) fn links_within(&self, g: usize) -> impl Iterator<Item = Linear> + '_ {
+        self.links
+            .iter()
+            .filter(move |(depth, _)| *depth <= g)
+            .map(|(_, link)| link.clone())
+    }
+
+    /// Every link with its loop's depth.
+    pub(crate) fn links(&self) -> &[(usize, Linear)] {
+        &self.links
+    }
+
     pub(crate) fn budget(&self) -> Budget {
         Budget::new(self.budget)
     }
 }
 
-/// All symbols used by either reference, sorted.
-fn symbol_names<'r>(u: &'r RefInfo, v: &'r RefInfo) -> Vec<&'r str> {
+/// The depth of a scoped symbol's loop (`M@g`).
+fn scope(name: &str) -> Option<usize> {
+    name.split_once('@')?.1.parse().ok()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Side {
+    U,
+    V,
+}
+
+/// A symbol's variable: shared (`side` None), or one side's of a scoped symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct SymbolVar<'r> {
+    name: &'r str,
+    side: Option<Side>,
+}
+
+/// The variables of all symbols used by either reference, sorted.
+fn symbol_vars<'r>(u: &'r RefInfo, v: &'r RefInfo) -> Vec<SymbolVar<'r>> {
     let mut names = std::collections::BTreeSet::new();
-    for r in [u, v] {
+    for (r, side) in [(u, Side::U), (v, Side::V)] {
         let forms = r
             .subscripts
             .iter()
@@ -236,7 +294,10 @@ fn symbol_names<'r>(u: &'r RefInfo, v: &'r RefInfo) -> Vec<&'r str> {
                 LoopBound::Unknown => None,
             }));
         for f in forms {
-            names.extend(f.used_symbols().map(|(s, _)| s.as_str()));
+            names.extend(f.used_symbols().map(|(s, _)| SymbolVar {
+                name: s.as_str(),
+                side: scope(s).map(|_| side),
+            }));
         }
     }
     names.into_iter().collect()
@@ -244,20 +305,31 @@ fn symbol_names<'r>(u: &'r RefInfo, v: &'r RefInfo) -> Vec<&'r str> {
 
 struct Layout<'n> {
     nvars: usize,
-    names: &'n [&'n str],
+    names: &'n [SymbolVar<'n>],
+    u_loops: usize,
     first_symbol: usize,
 }
 
 impl Layout<'_> {
-    /// `form` as a [`Linear`], its loop `g` being variable `offset + g`;
-    /// it may use only the first `allowed` loops (`at` names the loop for errors).
+    /// The variable of `side`'s loop 0.
+    fn offset(&self, side: Side) -> usize {
+        match side {
+            Side::U => 0,
+            Side::V => self.u_loops,
+        }
+    }
+
+    /// `form` of `side` as a [`Linear`], its loop `g` being that side's
+    /// variable; it may use only the first `allowed` loops (`at` names the
+    /// loop for errors).
     fn linear(
         &self,
         form: &NormalForm,
-        offset: usize,
+        side: Side,
         allowed: usize,
         at: usize,
     ) -> Result<Linear, SubscriptError> {
+        let offset = self.offset(side);
         if form.loop_depth() > allowed {
             return Err(SubscriptError::UsesInnerLoop { loop_index: at });
         }
@@ -266,7 +338,11 @@ impl Layout<'_> {
             l.coeffs[offset + g] = c;
         }
         for (name, c) in form.used_symbols() {
-            if let Ok(i) = self.names.binary_search(&name.as_str()) {
+            let var = SymbolVar {
+                name,
+                side: scope(name).map(|_| side),
+            };
+            if let Ok(i) = self.names.binary_search(&var) {
                 l.coeffs[self.first_symbol + i] = c;
             }
         }

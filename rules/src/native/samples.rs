@@ -31,11 +31,14 @@ pub(super) struct Samples {
     seed: u64,
 }
 
-/// The part of the system a walk moves in: a frame's domain and distances
-/// over its parameters, and the map from them to the search's parameters.
+/// The part of the system a walk moves in: a frame's domain, distances and
+/// links (scoped symbols' equations where the loops outside their depth are
+/// at distance 0) over its parameters, and the map from them to the
+/// search's parameters.
 pub(super) struct Space<'a> {
     pub domain: &'a [Linear],
     pub distances: &'a [Linear],
+    pub links: &'a [(usize, Linear)],
     pub map: &'a Parametric,
 }
 
@@ -130,7 +133,10 @@ impl Samples {
 
     /// Add the point `at` of `space`, with these distances, to its group.
     fn keep(&mut self, space: &Space, at: &[i64], distances: &[i64]) {
-        let Some(key) = pattern(distances) else {
+        let linked = |(p, link): &(usize, Linear)| {
+            distances[..*p].iter().any(|&d| d != 0) || link.eval(at) == Ok(0)
+        };
+        let Some(key) = pattern(distances).filter(|_| space.links.iter().all(linked)) else {
             return;
         };
         let n = self.nloops;

@@ -87,10 +87,23 @@ impl LoopForm {
             form.coeffs[g] = c;
         }
         for (s, &c) in &self.symbols {
-            form = form.with_symbol(s, c);
+            form = form.with_symbol(&scoped_over(s, loops)?, c);
         }
         Some(form)
     }
+}
+
+/// A symbol scoped to a loop, `M@<loop id>` (M's value throughout one
+/// execution of that loop, which does not write M), named by the loop's
+/// position among `loops` instead: `M@<g>` ([`super::pair`] links U's and
+/// V's only in the same execution). `None` when the loop is not one of them.
+fn scoped_over(name: &str, loops: &[i64]) -> Option<String> {
+    let Some((var, id)) = name.split_once('@') else {
+        return Some(name.to_string());
+    };
+    let id: i64 = id.parse().ok()?;
+    let g = loops.iter().position(|&l| l == id)?;
+    Some(format!("{var}@{g}"))
 }
 
 /// `into += k * from`, dropping zero coefficients.
@@ -114,11 +127,12 @@ fn add_terms<K: Ord + Clone>(
     Some(())
 }
 
-/// Symbols are Fortran names (upper case), optionally `#<reference>`.
+/// Symbols are Fortran names (upper case), optionally `#<reference>` or
+/// `@<loop>` (scoped to a loop).
 fn valid_symbol(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_uppercase())
-        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_#$".contains(c))
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_#$@".contains(c))
 }
 
 impl fmt::Display for LoopForm {

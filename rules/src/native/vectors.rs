@@ -167,7 +167,10 @@ impl Pair<'_> {
         if self.never_meet_by_ranges() {
             return Vec::new();
         }
-        let solution = match diophantine::solve(&self.equations(), self.nvars()) {
+        // The links of symbols scoped to the outermost loop always hold.
+        let mut eqs = self.equations();
+        eqs.extend(self.links_within(0));
+        let solution = match diophantine::solve(&eqs, self.nvars()) {
             Ok(Some(solution)) => solution,
             Ok(None) => return Vec::new(),
             Err(_) => return anything(),
@@ -177,13 +180,16 @@ impl Pair<'_> {
                 .map(|l| l.substitute(&solution))
                 .collect::<Result<Vec<_>, _>>()
         };
-        let (Ok(domain), Ok(distances)) = (
+        let (depths, links): (Vec<usize>, Vec<Linear>) =
+            self.links().iter().filter(|(p, _)| *p > 0).cloned().unzip();
+        let (Ok(domain), Ok(distances), Ok(links)) = (
             over_t(&self.domain),
             over_t(
                 &(0..self.common)
                     .map(|g| self.distance(g))
                     .collect::<Vec<_>>(),
             ),
+            over_t(&links),
         ) else {
             return anything();
         };
@@ -207,6 +213,7 @@ impl Pair<'_> {
             nparams,
             domain,
             distances,
+            links: depths.into_iter().zip(links).collect(),
             closed: self.closed,
             budget: self.budget(),
             frames: BTreeMap::new(),
@@ -263,6 +270,7 @@ struct Frame {
     map: Parametric,
     domain: Vec<Linear>,
     distances: Vec<Linear>,
+    links: Vec<(usize, Linear)>,
 }
 
 /// The refinement's state. Points (witnesses) are over the parameters of the
@@ -271,6 +279,9 @@ struct Search {
     nparams: usize,
     domain: Vec<Linear>,
     distances: Vec<Linear>,
+    /// The links of symbols scoped to inner common loops ([`Pair`]), with
+    /// their loop's depth: equations where the loops outside it are `=`.
+    links: Vec<(usize, Linear)>,
     closed: bool,
     budget: Budget,
     frames: BTreeMap<Vec<usize>, Option<Rc<Frame>>>,
@@ -293,17 +304,25 @@ impl Search {
         if let Some(frame) = self.frames.get(equal) {
             return frame.clone();
         }
-        if equal.is_empty() {
+        let same = |h: usize| equal.contains(&h) || self.fixed(h).is_some_and(|(_, d)| d == 0);
+        let mut eqs: Vec<Linear> = equal.iter().map(|&g| self.distances[g].clone()).collect();
+        eqs.extend(
+            self.links
+                .iter()
+                .filter(|(p, _)| (0..*p).all(same))
+                .map(|(_, link)| link.clone()),
+        );
+        if eqs.is_empty() {
             // No equation: the variables stay the search's own.
             let frame = Some(Rc::new(Frame {
                 map: Parametric::identity(self.nparams),
                 domain: self.domain.clone(),
                 distances: self.distances.clone(),
+                links: self.links.clone(),
             }));
-            self.frames.insert(Vec::new(), frame.clone());
+            self.frames.insert(equal.to_vec(), frame.clone());
             return frame;
         }
-        let eqs: Vec<Linear> = equal.iter().map(|&g| self.distances[g].clone()).collect();
         let frame = diophantine::solve(&eqs, self.nparams)
             .ok()
             .flatten()
@@ -314,9 +333,14 @@ impl Search {
                         .collect::<Result<Vec<_>, _>>()
                         .ok()
                 };
+                let links = self
+                    .links
+                    .iter()
+                    .map(|(p, l)| Some((*p, l.substitute(&map).ok()?)));
                 Some(Rc::new(Frame {
                     domain: over(&self.domain)?,
                     distances: over(&self.distances)?,
+                    links: links.collect::<Option<_>>()?,
                     map,
                 }))
             });
@@ -357,6 +381,7 @@ impl Search {
                     let space = Space {
                         domain: &frame.domain,
                         distances: &frame.distances,
+                        links: &frame.links,
                         map: &frame.map,
                     };
                     self.samples
@@ -400,7 +425,8 @@ impl Search {
             }
             // The parent's witness already proves the child feasible when its
             // distance has the child's direction.
-            let witnessed = self.distances[g].eval(witness).is_ok_and(|d| dir.holds(d));
+            let witnessed =
+                self.distances[g].eval(witness).is_ok_and(|d| dir.holds(d)) && self.real(witness);
             node.push(g, dir);
             let answer = if witnessed {
                 Feasibility::Feasible(witness.to_vec())
@@ -419,6 +445,16 @@ impl Search {
             }
             node.pop();
         }
+    }
+
+    /// Is `point` a dependence, not only a solution of the system without
+    /// links: every link whose outer loops are at distance 0 holds there.
+    fn real(&self, point: &[i64]) -> bool {
+        let distances: Vec<Option<i64>> =
+            self.distances.iter().map(|d| d.eval(point).ok()).collect();
+        self.links.iter().all(|(p, link)| {
+            distances[..*p].iter().any(|&d| d != Some(0)) || link.eval(point) == Ok(0)
+        })
     }
 
     /// Direction and distance of loop `g` when they are the same in every solution.
@@ -645,6 +681,41 @@ mod tests {
         );
         // K = 60 exceeds the trip count: no dependence at all.
         assert_eq!(vectors(Some(SymbolRange::exactly(60))), vec![]);
+    }
+
+    #[test]
+    fn a_symbol_scoped_to_the_inner_loop_is_one_value_only_inside_it() {
+        // DO J / (M changes) / DO I: A(3*I - M) then A(3*I - M - 3). Inside
+        // one execution of the I loop M is one value: V is one I iteration
+        // later. Across J iterations (M@1) they are two unknowns: any
+        // direction on I; M and M@0 are one value in the whole nest.
+        let loops = vec![LoopBound::trip(10), LoopBound::trip(10)];
+        let at = |c: i64, symbol: &str| RefInfo {
+            subscripts: vec![Subscript::Affine(
+                NormalForm::new(c, &[0, 3]).with_symbol(symbol, -1),
+            )],
+            loops: loops.clone(),
+        };
+        for (symbol, scoped) in [("M@1", true), ("M", false), ("M@0", false)] {
+            let (u, v) = (at(0, symbol), at(-3, symbol));
+            let pair = Pair::new(&u, &v, 2, &SymbolRanges::new()).unwrap();
+            let vectors = pair.dependence_vectors();
+            let same_j: Vec<_> = vectors
+                .iter()
+                .filter(|v| v.directions[0] == Dir::Eq)
+                .collect();
+            assert_eq!(same_j.len(), 1, "{symbol}: {vectors:?}");
+            assert_eq!(same_j[0].directions, [Dir::Eq, Dir::Lt]);
+            assert_eq!(same_j[0].distances[1], Some(1));
+            // The next J iteration at the same I: only with two values of M.
+            let any_i = vectors.iter().any(|v| v.covers(&[1, 0]));
+            assert_eq!(any_i, scoped, "{symbol}: {vectors:?}");
+            let exact = pair.coincidence(1, 1, Property::ExactCoincidence);
+            assert!(
+                matches!(exact, Ok(Verdict::Holds(_))),
+                "{symbol}: {exact:?}"
+            );
+        }
     }
 
     #[test]
