@@ -11,6 +11,11 @@
 //! procedures share the host's variables). Initial values take effect
 //! before the unit first runs, so where the DATA statement stands does
 //! not matter.
+//!
+//! So does an INTEGER scalar with no initial value whose one definition is
+//! `N = 6` at the top of the body, where every statement before it is an
+//! assignment, READ, WRITE, PRINT or CONTINUE that does not name it: every
+//! read of N follows that assignment (main programs set sizes this way).
 
 use std::collections::{HashMap, HashSet};
 
@@ -29,6 +34,19 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
     if unit.contains || !may_define(&unit.body, syms, &mut changeable) {
         return HashMap::new();
     }
+    // The scalars set once at the top, which nothing else in the body defines.
+    let set_first: Vec<(&str, &Expr)> = first_assignments(&unit.body)
+        .into_iter()
+        .filter(|&(name, at, _)| {
+            let (before, after) = unit.body.split_at(at);
+            let mut defined = HashSet::new();
+            may_define(before, syms, &mut defined);
+            may_define(&after[1..], syms, &mut defined);
+            !defined.contains(name)
+        })
+        .map(|(name, _, rhs)| (name, rhs))
+        .collect();
+    changeable.retain(|n| !set_first.iter().any(|(m, _)| m == n));
     changeable.extend(unit.args.iter().map(|a| a.text.as_str()));
     changeable.insert(&unit.name.text);
     // How often each name is initialized, and the value when it is known
@@ -69,6 +87,11 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
             }
             _ => {}
         }
+    }
+    for (name, rhs) in set_first {
+        // Initialized too: two values, none kept.
+        let entry = inits.entry(name).or_default();
+        *entry = (entry.0 + 1, Some(rhs));
     }
     inits
         .into_iter()
@@ -225,6 +248,35 @@ fn function_args<'a>(e: &'a Expr, syms: &Symbols, out: &mut HashSet<&'a str>) {
     }
 }
 
+/// The scalars `N = expr` sets among the body's first statements (before
+/// any that is not an assignment, READ, WRITE, PRINT or CONTINUE), where
+/// no statement before names them: the name, the assignment's index, expr.
+fn first_assignments(body: &[Stmt]) -> Vec<(&str, usize, &Expr)> {
+    let mut out = Vec::new();
+    let mut named: Vec<&Expr> = Vec::new();
+    for (i, st) in body.iter().enumerate() {
+        match &st.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                if let ExprKind::Var(n) = &lhs.kind {
+                    if !named.iter().any(|e| e.any_name(&mut |m, _| m == n)) {
+                        out.push((n.as_str(), i, rhs));
+                    }
+                }
+                named.extend([lhs, rhs]);
+            }
+            StmtKind::Read { control, items }
+            | StmtKind::Write { control, items }
+            | StmtKind::Print { control, items } => {
+                named.extend(control.exprs());
+                io_items(items, false, &mut named, &mut HashSet::new());
+            }
+            StmtKind::Continue => {}
+            _ => break,
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +374,55 @@ mod tests {
         // Internal procedures share the host's variables.
         let source = "program p\ninteger :: k = 5\ncall t\nprint *, k\ncontains\nsubroutine t\nk = 6\nend subroutine t\nend program p\n";
         assert_eq!(kept("p.f90", source, &["K"]), ["-"]);
+    }
+
+    #[test]
+    fn a_first_assignment_of_a_constant_is_kept() {
+        let source = "      PROGRAM P
+      INTEGER N, M, K, L, J, IA(10)
+      READ *, Q
+      N = 6
+      M = 2 * N
+      K = 3
+      PRINT *, L
+      L = 4
+      J = 5
+      DO 10 I = 1, N
+   10 IA(I) = M + K + L
+      J = 7
+      END
+";
+        // L is read before its assignment, J assigned twice; M's value
+        // folds with PARAMETERs only.
+        assert_eq!(
+            kept("p.f", source, &["N", "M", "K", "L", "J"]),
+            ["6", "-", "3", "-", "-"]
+        );
+        // After a loop or an IF, or defined elsewhere too: a variable.
+        let source = "      PROGRAM P
+      INTEGER N, M, K
+      IF (Q .GT. 0) Q = 1
+      N = 6
+      END
+";
+        assert_eq!(kept("p.f", source, &["N"]), ["-"]);
+        let source = "      PROGRAM P
+      INTEGER N, M
+      N = 6
+      M = 1
+      CALL T(M)
+      READ *, N
+      END
+";
+        assert_eq!(kept("p.f", source, &["N", "M"]), ["-", "-"]);
+        // A dummy argument or a COMMON member may change unseen.
+        let source = "      SUBROUTINE S(N)
+      COMMON /C/ M
+      N = 6
+      M = 2
+      CALL T
+      END
+";
+        assert_eq!(kept("s.f", source, &["N", "M"]), ["-", "-"]);
     }
 }

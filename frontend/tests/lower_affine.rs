@@ -114,7 +114,7 @@ fn products_distribute_over_loop_and_scalar_terms() {
         "program t
   integer :: i, k
   real :: a(100)
-  k = 2
+  read *, k
   do i = 1, 10
     a(2*(i+k)) = 0.0
   end do

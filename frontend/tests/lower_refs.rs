@@ -36,8 +36,8 @@ fn right_side_then_left_subscripts_then_the_element_definition() {
         "program t
   real :: a(10), b(10), x
   integer :: i, j
-  i = 1
-  j = 2
+  read *, i
+  read *, j
   x = 3.0
   a(i) = b(j) + x
 end program t
