@@ -179,7 +179,6 @@ fn sarif_results(
     write: &mut dyn FnMut(Json) -> Result<(), String>,
 ) -> Result<(), String> {
     let names = Names::new(facts);
-    let rows = deps::traced_rows(facts, &derived, include);
     // The files its source and sink references were read from.
     let files = |origin: &deps::Origin| {
         let (src, dst) = deps::origin_refs(*origin);
@@ -187,14 +186,23 @@ fn sarif_results(
         (file(src), file(dst))
     };
     let Some((rules, sources)) = prover else {
-        for (row, origin) in &rows {
+        for (row, origin) in &deps::traced_rows(facts, &derived, include) {
             write(sarif::dependence(row, files(origin), &[]))?;
         }
         return Ok(());
     };
+    // The rows read a copy of the few tables they are built from; the
+    // prover holds every table.
+    let read = deps::relations(include);
+    let row_tables: Vec<Table> = derived
+        .iter()
+        .filter(|t| read.contains(&t.name.as_str()))
+        .cloned()
+        .collect();
+    let rows = deps::traced_rows(facts, &row_tables, include);
     let ir = rules.ir();
     let registry = kaiseki_rules::FunctorRegistry::standard();
-    let relations = Relations::new(ir, facts, derived.clone(), &registry);
+    let relations = Relations::new(ir, facts, derived, &registry);
     let prover = Prover::new(&relations);
     let kinds = kinds::column_kinds(ir);
     let show = Show {
