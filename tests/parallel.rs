@@ -324,3 +324,41 @@ fn openmp_versions_of_generated_programs_print_what_the_sequential_ones_print() 
     }
     assert!(directives >= 4, "only {directives} parallel loops");
 }
+
+#[test]
+fn loops_read_from_include_files_get_no_directive() {
+    // main.f's first loop is read from body.h (its DO at body.h's line 2,
+    // a comment line of main.f); its second loop is its own.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/include/main.f");
+    let include = path.parent().expect("tests/include");
+    let dir = scratch_dir("openmp_include");
+    let out = dir.join("omp_main.f");
+    kaiseki_ok([
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let original = std::fs::read_to_string(&path).expect("source");
+    let emitted = std::fs::read_to_string(&out).expect("output");
+    let lines: Vec<&str> = emitted.lines().collect();
+    let directives: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("!$OMP PARALLEL DO"))
+        .collect();
+    assert_eq!(directives.len(), 1, "{emitted}");
+    assert!(lines[directives[0] + 1].contains("DO 20 I"), "{emitted}");
+    let kept: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("!$OMP"))
+        .collect();
+    assert_eq!(kept, original.lines().collect::<Vec<_>>());
+    let inc = include.to_str().expect("utf-8 path");
+    let seq = gfortran::compile_with(&dir, "main.f", &original, &["-I", inc]).expect("sequential");
+    let omp = gfortran::compile_with(&dir, "omp_main.f", &emitted, &["-fopenmp", "-I", inc])
+        .expect("OpenMP build");
+    let want = run(&seq, 1);
+    for threads in [1, 2, 4] {
+        assert_eq!(run(&omp, threads), want, "{threads} threads");
+    }
+}
