@@ -178,15 +178,7 @@ fn induction_variables_from_any_start_make_loops_parallel() {
     let want = ["parallel-with-transforms", "", "L", "", "L"];
     assert_eq!(v[&20][..5], want, "a start read from IW(7): {:?}", v[&20]);
     // Only the loop whose start is a constant gets a directive.
-    let dir = scratch_dir("openmp_inductions");
-    let out = dir.join("omp_inductions.f");
-    kaiseki_ok([
-        "openmp".as_ref(),
-        path.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ]);
-    let emitted = std::fs::read_to_string(&out).expect("output");
+    let emitted = openmp(&path, &scratch_dir("openmp_inductions"));
     let lines: Vec<&str> = emitted.lines().collect();
     let before = |text: &str| {
         let at = lines.iter().position(|l| l.contains(text)).expect(text);
@@ -199,6 +191,19 @@ fn induction_variables_from_any_start_make_loops_parallel() {
     assert!(before("DO 10 I") > 0, "{emitted}");
     assert_eq!(before("DO 20 I"), 0, "{emitted}");
     assert!(emitted.contains("K = 5 + 2*(I - (1))"), "{emitted}");
+}
+
+/// The text `kaiseki openmp PATH -o DIR/omp_NAME` writes (NAME: PATH's).
+fn openmp(path: &Path, dir: &Path) -> String {
+    let name = path.file_name().expect("file name").to_string_lossy();
+    let out = dir.join(format!("omp_{name}"));
+    kaiseki_ok([
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    std::fs::read_to_string(&out).expect("output")
 }
 
 /// Runs `exe` with `threads` OpenMP threads and no input; its standard output.
@@ -220,15 +225,8 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
             .to_string_lossy()
             .into_owned();
         let dir = scratch_dir(&format!("openmp_{name}"));
-        let out = dir.join(format!("omp_{name}"));
-        kaiseki_ok([
-            "openmp".as_ref(),
-            path.as_os_str(),
-            "-o".as_ref(),
-            out.as_os_str(),
-        ]);
+        let emitted = openmp(&path, &dir);
         let original = std::fs::read_to_string(&path).expect("source");
-        let emitted = std::fs::read_to_string(&out).expect("output");
         // Only lines were added: the directives and the closed forms.
         let added: Vec<&str> = emitted
             .lines()
@@ -292,14 +290,7 @@ fn openmp_versions_of_generated_programs_print_what_the_sequential_ones_print() 
         let dir = scratch_dir(&format!("openmp_gen_{seed}"));
         let path = dir.join(&g.file_name);
         std::fs::write(&path, &g.source).expect("program written");
-        let out = dir.join(format!("omp_{}", g.file_name));
-        kaiseki_ok([
-            "openmp".as_ref(),
-            path.as_os_str(),
-            "-o".as_ref(),
-            out.as_os_str(),
-        ]);
-        let emitted = std::fs::read_to_string(&out).expect("output");
+        let emitted = openmp(&path, &dir);
         directives += emitted.matches("!$OMP PARALLEL DO").count();
         let seq = gfortran::compile(&dir, &g.file_name, &g.source).expect("sequential build");
         let omp = gfortran::compile_with(
@@ -332,15 +323,8 @@ fn loops_read_from_include_files_get_no_directive() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/include/main.f");
     let include = path.parent().expect("tests/include");
     let dir = scratch_dir("openmp_include");
-    let out = dir.join("omp_main.f");
-    kaiseki_ok([
-        "openmp".as_ref(),
-        path.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ]);
+    let emitted = openmp(&path, &dir);
     let original = std::fs::read_to_string(&path).expect("source");
-    let emitted = std::fs::read_to_string(&out).expect("output");
     let lines: Vec<&str> = emitted.lines().collect();
     let directives: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].starts_with("!$OMP PARALLEL DO"))
