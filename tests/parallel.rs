@@ -225,15 +225,7 @@ fn induction_variables_from_any_start_make_loops_parallel() {
     let want = ["parallel-with-transforms", "", "L", "", "L"];
     assert_eq!(v[&20][..5], want, "a start read from IW(7): {:?}", v[&20]);
     // Only the loop whose start is a constant gets a directive.
-    let dir = scratch_dir("openmp_inductions");
-    let out = dir.join("omp_inductions.f");
-    kaiseki_ok([
-        "openmp".as_ref(),
-        path.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ]);
-    let emitted = std::fs::read_to_string(&out).expect("output");
+    let emitted = openmp(&path, &scratch_dir("openmp_inductions"));
     let lines: Vec<&str> = emitted.lines().collect();
     let before = |text: &str| {
         let at = lines.iter().position(|l| l.contains(text)).expect(text);
@@ -246,6 +238,19 @@ fn induction_variables_from_any_start_make_loops_parallel() {
     assert!(before("DO 10 I") > 0, "{emitted}");
     assert_eq!(before("DO 20 I"), 0, "{emitted}");
     assert!(emitted.contains("K = 5 + 2*(I - (1))"), "{emitted}");
+}
+
+/// The text `kaiseki openmp PATH -o DIR/omp_NAME` writes (NAME: PATH's).
+fn openmp(path: &Path, dir: &Path) -> String {
+    let name = path.file_name().expect("file name").to_string_lossy();
+    let out = dir.join(format!("omp_{name}"));
+    kaiseki_ok([
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    std::fs::read_to_string(&out).expect("output")
 }
 
 /// Runs `exe` with `threads` OpenMP threads and no input; its standard output.
@@ -269,15 +274,8 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
             .to_string_lossy()
             .into_owned();
         let dir = scratch_dir(&format!("openmp_{name}"));
-        let out = dir.join(format!("omp_{name}"));
-        kaiseki_ok([
-            "openmp".as_ref(),
-            path.as_os_str(),
-            "-o".as_ref(),
-            out.as_os_str(),
-        ]);
+        let emitted = openmp(&path, &dir);
         let original = std::fs::read_to_string(&path).expect("source");
-        let emitted = std::fs::read_to_string(&out).expect("output");
         // Only lines were added: the directives and the closed forms.
         let added: Vec<&str> = emitted
             .lines()
@@ -341,14 +339,7 @@ fn openmp_versions_of_generated_programs_print_what_the_sequential_ones_print() 
         let dir = scratch_dir(&format!("openmp_gen_{seed}"));
         let path = dir.join(&g.file_name);
         std::fs::write(&path, &g.source).expect("program written");
-        let out = dir.join(format!("omp_{}", g.file_name));
-        kaiseki_ok([
-            "openmp".as_ref(),
-            path.as_os_str(),
-            "-o".as_ref(),
-            out.as_os_str(),
-        ]);
-        let emitted = std::fs::read_to_string(&out).expect("output");
+        let emitted = openmp(&path, &dir);
         directives += emitted.matches("!$OMP PARALLEL DO").count();
         let seq = gfortran::compile(&dir, &g.file_name, &g.source).expect("sequential build");
         let omp = gfortran::compile_with(
@@ -372,4 +363,35 @@ fn openmp_versions_of_generated_programs_print_what_the_sequential_ones_print() 
         }
     }
     assert!(directives >= 4, "only {directives} parallel loops");
+}
+
+#[test]
+fn loops_read_from_include_files_get_no_directive() {
+    // main.f's first loop is read from body.h (its DO at body.h's line 2,
+    // a comment line of main.f); its second loop is its own.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/include/main.f");
+    let include = path.parent().expect("tests/include");
+    let dir = scratch_dir("openmp_include");
+    let emitted = openmp(&path, &dir);
+    let original = std::fs::read_to_string(&path).expect("source");
+    let lines: Vec<&str> = emitted.lines().collect();
+    let directives: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("!$OMP PARALLEL DO"))
+        .collect();
+    assert_eq!(directives.len(), 1, "{emitted}");
+    assert!(lines[directives[0] + 1].contains("DO 20 I"), "{emitted}");
+    let kept: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("!$OMP"))
+        .collect();
+    assert_eq!(kept, original.lines().collect::<Vec<_>>());
+    let inc = include.to_str().expect("utf-8 path");
+    let seq = gfortran::compile_with(&dir, "main.f", &original, &["-I", inc]).expect("sequential");
+    let omp = gfortran::compile_with(&dir, "omp_main.f", &emitted, &["-fopenmp", "-I", inc])
+        .expect("OpenMP build");
+    let want = run(&seq, 1);
+    for threads in [1, 2, 4] {
+        assert_eq!(run(&omp, threads), want, "{threads} threads");
+    }
 }

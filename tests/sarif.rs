@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{deps_csv, example_files, kaiseki, kaiseki_ok, scratch_dir};
+use common::{deps_csv, deps_csv_with, example_files, kaiseki, kaiseki_ok, scratch_dir};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -163,4 +163,123 @@ fn check_sarif_is_valid_and_places_every_diagnostic() {
     ]);
     std::fs::write(&clean, ok).expect("write");
     assert!(validated(&[&clean]).is_empty());
+}
+
+/// `tests/include/main.f` reads its loop from `body.h`: the source and the
+/// sink of a dependence may stand in different files.
+const INCLUDING: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/include/main.f");
+
+/// The file of `files` whose line `line` has `var` at column `col`: the
+/// one place a reference of the CSV can stand (the test program is written
+/// so that only one of its files fits each reference).
+fn file_of<'a>(files: &[(&'a str, String)], var: &str, (line, col): (u32, u32)) -> &'a str {
+    let fits: Vec<&str> = files
+        .iter()
+        .filter(|(_, text)| {
+            let line = text.lines().nth(line as usize - 1).unwrap_or_default();
+            line.get(col as usize - 1..)
+                .is_some_and(|s| s.starts_with(var))
+        })
+        .map(|(name, _)| *name)
+        .collect();
+    assert_eq!(fits.len(), 1, "{var}@{line}:{col} fits {fits:?}");
+    fits[0]
+}
+
+#[test]
+fn references_of_included_files_are_located_in_them() {
+    let main = INCLUDING;
+    let body = main.replace("main.f", "body.h");
+    let files = [
+        (main, std::fs::read_to_string(main).expect("main.f")),
+        (
+            body.as_str(),
+            std::fs::read_to_string(&body).expect("body.h"),
+        ),
+    ];
+    let dir = scratch_dir("sarif_include");
+    let log = dir.join("include.sarif");
+    let sarif = kaiseki_ok(["deps", main, "--format", "sarif", "--all", "--proof"]);
+    std::fs::write(&log, &sarif).expect("write");
+    let lines = checked(&[&log], &["--flows"]);
+    // Each result where the source text puts its references.
+    let results: BTreeSet<&str> = lines
+        .iter()
+        .filter(|l| !l.starts_with("  "))
+        .map(String::as_str)
+        .collect();
+    let rows = deps_csv_with(Path::new(main), &["--all"]);
+    let expected: BTreeSet<String> = rows
+        .iter()
+        .map(|r| {
+            let (src, dst) = (
+                file_of(&files, &r.var, r.src),
+                file_of(&files, &r.var, r.dst),
+            );
+            format!(
+                "{} note {dst}:{}:{} {src}:{}:{}",
+                r.kind, r.dst.0, r.dst.1, r.src.0, r.src.1
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        expected.iter().map(String::as_str).collect(),
+        "{sarif}"
+    );
+    // A flow dependence from main.f into body.h and one back.
+    let across = |from: &str, to: &str| {
+        rows.iter().any(|r| {
+            r.kind == "flow"
+                && file_of(&files, &r.var, r.src) == from
+                && file_of(&files, &r.var, r.dst) == to
+        })
+    };
+    assert!(across(main, &body) && across(&body, main), "{rows:?}");
+    // Every code flow location is a line of the file it names, and its
+    // fact names that place (`X@3:17`, `3:7`, a loop `DO I@2`).
+    let flows: Vec<&String> = lines.iter().filter(|l| l.starts_with("  flow ")).collect();
+    for step in &flows {
+        let words: Vec<&str> = step.trim_start().splitn(4, ' ').collect();
+        let (place, message) = (words[1], words[3]);
+        let fact = message.split(" for ").next().expect("a fact");
+        let at: Vec<&str> = place.rsplitn(3, ':').collect();
+        let (col, line, file) = (at[0], at[1], at[2]);
+        let text = &files
+            .iter()
+            .find(|(f, _)| *f == file)
+            .expect("a known file")
+            .1;
+        let n: usize = line.parse().expect("a line");
+        assert!(n >= 1 && n <= text.lines().count(), "{step}");
+        assert!(
+            fact.contains(&format!("{line}:{col}"))
+                || fact.contains(&format!("@{line})"))
+                || fact.contains(&format!("@{line},")),
+            "{step}"
+        );
+    }
+    for (file, _) in &files {
+        let here = format!("  flow {file}:");
+        assert!(
+            flows.iter().any(|l| l.starts_with(&here)),
+            "no flow step in {file}"
+        );
+    }
+}
+
+#[test]
+fn explain_shows_the_lines_of_included_files() {
+    let out = kaiseki_ok([
+        "explain",
+        INCLUDING,
+        "flow(X@6:7, X@3:17, _)",
+        "--depth",
+        "2",
+    ]);
+    let body = INCLUDING.replace("main.f", "body.h");
+    // The use at 3:17 stands in body.h, the definition at 6:7 in main.f.
+    assert!(out.contains(&format!("{body}:3:17: A(I) = X * I")), "{out}");
+    assert!(out.contains(&format!("{INCLUDING}:6:7: X = 1.0")), "{out}");
+    assert!(!out.contains(&format!("{INCLUDING}:3:")), "{out}");
 }

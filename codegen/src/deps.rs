@@ -219,6 +219,12 @@ impl<'a> Index<'a> {
 /// the row (what `kaiseki explain` proves).
 pub type Origin<'a> = (&'a str, &'a [Value]);
 
+/// The source and sink references of the row an origin names: its second
+/// and third columns, in each relation the rows are built from.
+pub fn origin_refs((_, row): Origin) -> (i64, i64) {
+    (num(&row[1]), num(&row[2]))
+}
+
 /// Builds the rows, sorted and without duplicates, from the derived
 /// relations (rows sorted, as the engines return them):
 /// - `array_dependence(kind, src, dst, carrier, direction, distance,

@@ -32,7 +32,10 @@ impl Json {
         out
     }
 
-    fn write(&self, out: &mut String, depth: usize) {
+    /// Appends the text as [`Json::pretty`] writes it nested `depth`
+    /// levels deep (its lines after the first indented that far), without
+    /// the final newline.
+    pub fn write(&self, out: &mut String, depth: usize) {
         let indent = |out: &mut String, d: usize| {
             out.push('\n');
             out.push_str(&"  ".repeat(d));

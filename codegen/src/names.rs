@@ -6,14 +6,24 @@
 
 use kaiseki_facts::{ColType, FactBase, IdKind, Table, Value};
 use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Where an id stands in the source: the file it was read from (an
+/// INCLUDEd file, or its unit's) and the line and column there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place<'a> {
+    pub file: &'a str,
+    pub line: i64,
+    pub col: i64,
+}
 
 /// The facts needed to show ids, indexed by id.
 #[derive(Default)]
 pub struct Names {
-    /// ref -> (variable, line, col)
-    refs: HashMap<i64, (String, i64, i64)>,
-    /// stmt -> (line, col)
-    stmts: HashMap<i64, (i64, i64)>,
+    /// ref -> (variable, line, col, its statement)
+    refs: HashMap<i64, (String, i64, i64, i64)>,
+    /// stmt -> (line, col, the file it was read from)
+    stmts: HashMap<i64, (i64, i64, Arc<str>)>,
     /// loop -> its `DO` text (`DO I`, `DO WHILE`) and line
     loops: HashMap<i64, (String, i64)>,
     /// form -> text
@@ -22,24 +32,44 @@ pub struct Names {
 
 impl Names {
     pub fn new(facts: &FactBase) -> Names {
-        let mut refs: HashMap<i64, (String, i64, i64)> = HashMap::new();
-        for (r, var) in facts
+        let mut refs: HashMap<i64, (String, i64, i64, i64)> = HashMap::new();
+        for (r, stmt, var) in facts
             .def
             .iter()
-            .map(|d| (d.r#ref, &d.var))
-            .chain(facts.r#use.iter().map(|u| (u.r#ref, &u.var)))
+            .map(|d| (d.r#ref, d.stmt, &d.var))
+            .chain(facts.r#use.iter().map(|u| (u.r#ref, u.stmt, &u.var)))
         {
-            refs.entry(r).or_insert_with(|| (var.clone(), 0, 0));
+            refs.entry(r).or_insert_with(|| (var.clone(), 0, 0, stmt));
         }
         for p in &facts.ref_pos {
             if let Some(e) = refs.get_mut(&p.r#ref) {
                 (e.1, e.2) = (p.line, p.col);
             }
         }
+        // A statement was read from its `stmt_file` or its unit's file.
+        let mut files: HashMap<&str, Arc<str>> = HashMap::new();
+        let mut file = |name| shared(&mut files, name);
+        let unit_file: HashMap<&str, Arc<str>> = facts
+            .unit
+            .iter()
+            .map(|u| (u.unit.as_str(), file(&u.file)))
+            .collect();
+        let stmt_file: HashMap<i64, Arc<str>> = facts
+            .stmt_file
+            .iter()
+            .map(|s| (s.stmt, file(&s.file)))
+            .collect();
         let stmts = facts
             .stmt
             .iter()
-            .map(|s| (s.stmt, (s.line, s.col)))
+            .map(|s| {
+                let file = stmt_file
+                    .get(&s.stmt)
+                    .or_else(|| unit_file.get(s.unit.as_str()))
+                    .cloned()
+                    .unwrap_or_else(|| file(""));
+                (s.stmt, (s.line, s.col, file))
+            })
             .collect();
         let loops = facts
             .r#loop
@@ -68,9 +98,9 @@ impl Names {
             IdKind::Ref => self
                 .refs
                 .get(&id)
-                .map(|(v, line, col)| format!("{v}@{line}:{col}")),
-            IdKind::Stmt => self.stmts.get(&id).map(|(l, c)| format!("{l}:{c}")),
-            IdKind::Block => self.stmts.get(&id).map(|(l, c)| format!("B@{l}:{c}")),
+                .map(|(v, line, col, _)| format!("{v}@{line}:{col}")),
+            IdKind::Stmt => self.stmts.get(&id).map(|(l, c, _)| format!("{l}:{c}")),
+            IdKind::Block => self.stmts.get(&id).map(|(l, c, _)| format!("B@{l}:{c}")),
             IdKind::Loop => self.loops.get(&id).map(|(h, l)| format!("{h}@{l}")),
             IdKind::Form => self.forms.get(&id).cloned(),
         };
@@ -108,15 +138,35 @@ impl Names {
         }
     }
 
-    /// Where `id` stands in the source: (line, col), when the facts know.
-    pub fn place(&self, kind: IdKind, id: i64) -> Option<(i64, i64)> {
-        match kind {
-            IdKind::Ref => self.refs.get(&id).map(|(_, l, c)| (*l, *c)),
+    /// Where `id` stands in the source, when the facts know (a reference
+    /// is in its statement's file).
+    pub fn place(&self, kind: IdKind, id: i64) -> Option<Place<'_>> {
+        let stmt = match kind {
+            IdKind::Ref => {
+                let (_, line, col, stmt) = self.refs.get(&id)?;
+                let file = self.stmts.get(stmt).map_or("", |s| &s.2);
+                return Some(Place {
+                    file,
+                    line: *line,
+                    col: *col,
+                });
+            }
             // A loop's id is its DO statement's.
-            IdKind::Stmt | IdKind::Block | IdKind::Loop => self.stmts.get(&id).copied(),
-            IdKind::Form => None,
-        }
+            IdKind::Stmt | IdKind::Block | IdKind::Loop => id,
+            IdKind::Form => return None,
+        };
+        let (line, col, file) = self.stmts.get(&stmt)?;
+        Some(Place {
+            file,
+            line: *line,
+            col: *col,
+        })
     }
+}
+
+/// `name`, stored once in `files` however many statements share it.
+fn shared<'a>(files: &mut HashMap<&'a str, Arc<str>>, name: &'a str) -> Arc<str> {
+    files.entry(name).or_insert_with(|| name.into()).clone()
 }
 
 /// The text of every affine form: its terms (loop variables first, in the
@@ -179,7 +229,9 @@ fn affine_text(terms: &[(i64, String)], constant: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kaiseki_facts::{Affine, AffineLoop, AffineVar, Def, Loop, RefPos, Stmt};
+    use kaiseki_facts::{
+        Affine, AffineLoop, AffineVar, Def, Loop, RefPos, Stmt, StmtFile, Unit, Use,
+    };
 
     #[test]
     fn ids_show_as_places_variables_and_texts() {
@@ -230,8 +282,59 @@ mod tests {
         assert_eq!(n.show(IdKind::Loop, 2), "DO I@5");
         assert_eq!(n.show(IdKind::Form, 4), "2*I-N-1");
         assert_eq!(n.show(IdKind::Loop, 0), "0");
+        assert_eq!(
+            n.place(IdKind::Ref, 9),
+            Some(Place {
+                file: "",
+                line: 6,
+                col: 7
+            })
+        );
         assert_eq!(affine_text(&[], 0), "0");
         assert_eq!(affine_text(&[(1, "I".into())], 3), "I+3");
         assert_eq!(affine_text(&[(-1, "I".into())], 0), "-I");
+    }
+
+    #[test]
+    fn places_name_the_file_each_statement_was_read_from() {
+        let mut f = FactBase::default();
+        f.unit.push(Unit {
+            unit: "P".into(),
+            kind: "program".into(),
+            file: "main.f".into(),
+            line: 1,
+        });
+        for (stmt, line) in [(1, 4), (2, 3)] {
+            f.stmt.push(Stmt {
+                stmt,
+                unit: "P".into(),
+                line,
+                col: 7,
+                kind: "assign".into(),
+            });
+        }
+        // Statement 2 is line 3 of an INCLUDEd file; its reference too.
+        f.stmt_file.push(StmtFile {
+            stmt: 2,
+            file: "inc/body.h".into(),
+        });
+        f.r#use.push(Use {
+            r#ref: 5,
+            stmt: 2,
+            var: "X".into(),
+        });
+        f.ref_pos.push(RefPos {
+            r#ref: 5,
+            line: 3,
+            col: 11,
+        });
+        let n = Names::new(&f);
+        let at = |kind, id| n.place(kind, id).map(|p| (p.file, p.line, p.col));
+        assert_eq!(at(IdKind::Stmt, 1), Some(("main.f", 4, 7)));
+        assert_eq!(at(IdKind::Stmt, 2), Some(("inc/body.h", 3, 7)));
+        assert_eq!(at(IdKind::Block, 2), Some(("inc/body.h", 3, 7)));
+        assert_eq!(at(IdKind::Ref, 5), Some(("inc/body.h", 3, 11)));
+        assert_eq!(at(IdKind::Stmt, 3), None);
+        assert_eq!(n.show(IdKind::Ref, 5), "X@3:11");
     }
 }

@@ -10,7 +10,7 @@ use crate::parallel::{decisions, LoopDecision};
 use crate::source_lines::{is_fixed_comment, statement_end, statement_lines};
 use crate::{num, sym};
 use kaiseki_facts::{FactBase, Table};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What to write around one loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +45,9 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
         .map(|s| (s.stmt, (s.unit.as_str(), s.line, s.col)))
         .collect();
     let ends: HashMap<i64, i64> = facts.loop_end.iter().map(|e| (e.r#loop, e.stmt)).collect();
+    // Statements read from an INCLUDEd file are not in `file`'s text: a
+    // loop with its DO or its end there is left as it is.
+    let included: HashSet<i64> = facts.stmt_file.iter().map(|s| s.stmt).collect();
     // The text in column `col` of a relation's rows, by loop (column 0).
     let by_loop = |name: &str, col: usize| {
         let mut out: BTreeMap<i64, Vec<String>> = BTreeMap::new();
@@ -63,11 +66,14 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
         .filter_map(|r| {
             let l = num(&r[0]);
             let &(unit, line, _) = stmts.get(&l)?;
-            if units.get(unit) != Some(&file) {
+            let end = ends.get(&l);
+            if units.get(unit) != Some(&file)
+                || included.contains(&l)
+                || end.is_some_and(|e| included.contains(e))
+            {
                 return None;
             }
-            let end_line = ends
-                .get(&l)
+            let end_line = end
                 .and_then(|e| stmts.get(e))
                 .filter(|(_, _, col)| *col != 0)
                 .map(|(_, line, _)| *line as usize);

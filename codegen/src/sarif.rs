@@ -6,7 +6,6 @@
 use crate::deps::DepRow;
 use crate::explain::FlowStep;
 use crate::json::Json;
-use std::collections::HashMap;
 
 /// The rules of `kaiseki deps` results: the dependence kinds.
 const DEPENDENCE_RULES: [(&str, &str); 4] = [
@@ -39,10 +38,11 @@ pub struct Finding<'a> {
     pub message: &'a str,
 }
 
-/// One result of `kaiseki deps`: the row's dependence, `file` being its
-/// unit's. A non-empty `flow` (the input facts of the row's proof, with
-/// `--proof`) becomes its code flow.
-pub fn dependence(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
+/// One result of `kaiseki deps`: the row's dependence, whose source and
+/// sink references were read from `files` (the unit's file or an
+/// INCLUDEd one: the two may differ). A non-empty `flow` (the input facts
+/// of the row's proof, with `--proof`) becomes its code flow.
+pub fn dependence(r: &DepRow, files: (&str, &str), flow: &[FlowStep]) -> Json {
     let carried = match r.carrier {
         0 => "loop-independent".to_string(),
         line => format!("carried by the DO loop at line {line}"),
@@ -53,14 +53,11 @@ pub fn dependence(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
         let fields = r.fields();
         format!(", distance ({}), direction ({})", fields[8], fields[9])
     };
+    let (src, dst) = places(r, files);
     let message = format!(
-        "{} dependence on {} from {}:{} to {}:{} in {}: {carried}{vector}; {}{}",
+        "{} dependence on {} from {src} to {dst} in {}: {carried}{vector}; {}{}",
         r.kind,
         r.var,
-        r.src_line,
-        r.src_col,
-        r.dst_line,
-        r.dst_col,
         r.unit,
         r.certainty,
         if r.minimal { "" } else { ", not minimal" },
@@ -71,12 +68,12 @@ pub fn dependence(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
         ("message", text(message)),
         (
             "locations",
-            Json::Array(vec![location(file, r.dst_line, r.dst_col, None, None)]),
+            Json::Array(vec![location(files.1, r.dst_line, r.dst_col, None, None)]),
         ),
         (
             "relatedLocations",
             Json::Array(vec![location(
-                file,
+                files.0,
                 r.src_line,
                 r.src_col,
                 Some(0),
@@ -85,30 +82,51 @@ pub fn dependence(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
         ),
     ];
     if !flow.is_empty() {
-        result.push(("codeFlows", Json::Array(vec![code_flow(r, file, flow)])));
+        result.push(("codeFlows", Json::Array(vec![code_flow(r, files, flow)])));
     }
     Json::object(result)
 }
 
+/// The source and the sink of a row as the messages name them: `11:7`,
+/// or `file:11:7` for both when they were read from different files.
+fn places(r: &DepRow, (src_file, dst_file): (&str, &str)) -> (String, String) {
+    let (src, dst) = (
+        format!("{}:{}", r.src_line, r.src_col),
+        format!("{}:{}", r.dst_line, r.dst_col),
+    );
+    if src_file == dst_file {
+        (src, dst)
+    } else {
+        (format!("{src_file}:{src}"), format!("{dst_file}:{dst}"))
+    }
+}
+
 /// The proof of a dependence as one thread of locations: each input fact
 /// it rests on, where the source gave it, nested as deep as its step.
-fn code_flow(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
+fn code_flow(r: &DepRow, files: (&str, &str), flow: &[FlowStep]) -> Json {
     let locations = flow
         .iter()
         .map(|step| {
-            let at = location(file, step.line, step.col, None, Some(step.message.clone()));
+            let at = location(
+                &step.file,
+                step.line,
+                step.col,
+                None,
+                Some(step.message.clone()),
+            );
             Json::object([
                 ("location", at),
                 ("nestingLevel", Json::Number(step.nesting as i64)),
             ])
         })
         .collect();
+    let (src, dst) = places(r, files);
     Json::object([
         (
             "message",
             text(format!(
-                "why the {} dependence on {} from {}:{} to {}:{} is derived: the facts its proof rests on",
-                r.kind, r.var, r.src_line, r.src_col, r.dst_line, r.dst_col
+                "why the {} dependence on {} from {src} to {dst} is derived: the facts its proof rests on",
+                r.kind, r.var
             )),
         ),
         (
@@ -118,9 +136,57 @@ fn code_flow(r: &DepRow, file: &str, flow: &[FlowStep]) -> Json {
     ])
 }
 
-/// The SARIF log of `kaiseki deps`, with its results.
-pub fn dependence_log(results: Vec<Json>) -> String {
-    log(&DEPENDENCE_RULES, results)
+/// The SARIF log of `kaiseki deps`, written as its results come: the text
+/// of a log built whole, in pieces, so that no more than one result is
+/// held (with `--proof`, a large program's log is gigabytes).
+pub struct DependenceLog {
+    /// The log without results, cut where they go.
+    head: String,
+    tail: String,
+    results: usize,
+}
+
+/// How deep the results array of a log stands (`runs[0].results`).
+const RESULTS_DEPTH: usize = 3;
+
+impl Default for DependenceLog {
+    fn default() -> Self {
+        let empty = log(&DEPENDENCE_RULES, Vec::new());
+        let cut = "\"results\": [";
+        let at = empty.find(cut).map_or(empty.len(), |i| i + cut.len());
+        let (head, tail) = empty.split_at(at);
+        DependenceLog {
+            head: head.to_string(),
+            tail: tail.to_string(),
+            results: 0,
+        }
+    }
+}
+
+impl DependenceLog {
+    /// The text before the first result.
+    pub fn head(&self) -> &str {
+        &self.head
+    }
+
+    /// The text of the next result.
+    pub fn result(&mut self, result: &Json) -> String {
+        let mut out = String::from(if self.results == 0 { "\n" } else { ",\n" });
+        out.push_str(&"  ".repeat(RESULTS_DEPTH + 1));
+        result.write(&mut out, RESULTS_DEPTH + 1);
+        self.results += 1;
+        out
+    }
+
+    /// The text after the last result.
+    pub fn tail(&self) -> String {
+        let close = if self.results == 0 {
+            String::new()
+        } else {
+            format!("\n{}", "  ".repeat(RESULTS_DEPTH))
+        };
+        close + &self.tail
+    }
 }
 
 /// The SARIF log of `kaiseki check`.
@@ -238,19 +304,23 @@ fn log(rules: &[(&str, &str)], results: Vec<Json>) -> String {
     .pretty()
 }
 
-/// Each unit's file, from the `unit` facts of `facts`.
-pub fn unit_files<'a>(
-    facts: impl IntoIterator<Item = &'a kaiseki_facts::FactBase>,
-) -> HashMap<&'a str, &'a str> {
-    facts
-        .into_iter()
-        .flat_map(|f| f.unit.iter().map(|u| (u.unit.as_str(), u.file.as_str())))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_written_as_results_come_is_the_log_built_whole() {
+        let result = |i: i64| Json::object([("ruleId", Json::str("flow")), ("n", Json::Number(i))]);
+        for n in 0..3 {
+            let mut streamed = DependenceLog::default();
+            let mut text = streamed.head().to_string();
+            for i in 0..n {
+                text.push_str(&streamed.result(&result(i)));
+            }
+            text.push_str(&streamed.tail());
+            assert_eq!(text, log(&DEPENDENCE_RULES, (0..n).map(result).collect()));
+        }
+    }
 
     #[test]
     fn paths_become_uri_references() {

@@ -29,6 +29,9 @@ relations! {
     /// `stmt(stmt, unit, line, col, kind)`: a statement; `kind` names it (`assign`, `do`, `enddo`, `if`, `elseif`, `else`, `endif`, `logical_if`, `goto`, `computed_goto`, `arith_if`, `continue`, `call`, `return`, `stop`, `read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`, `end`, `opaque`, `decl`, `format`, ...); `enddo` statements that the source does not spell (the end of a labelled DO) are placed on the line of the terminal statement with `col` 0.
     Stmt stmt { stmt: StmtId, unit: String, line: i64, col: i64, kind: String }
 
+    /// `stmt_file(stmt, file)`: statement `stmt` was read from `file` (an INCLUDEd file, or a header `#include`d by the preprocessor), not from its unit's file (`unit`'s `file`), which holds every statement without a row here; its `line` and `col`, and those of its references, are in `file`.
+    StmtFile stmt_file { stmt: StmtId, file: String }
+
     /// `stmt_label(stmt, label)`: the statement carries this label.
     StmtLabel stmt_label { stmt: StmtId, label: i64 }
 

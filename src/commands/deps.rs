@@ -7,7 +7,7 @@ use kaiseki_codegen::explain::{Prover, Relations, Show};
 use kaiseki_codegen::json::Json;
 use kaiseki_codegen::names::Names;
 use kaiseki_codegen::{deps, sarif};
-use kaiseki_facts::{FactBase, Table};
+use kaiseki_facts::{FactBase, IdKind, Table};
 use kaiseki_frontend::SourceOptions;
 use kaiseki_rules::dl::diag::Sources;
 use kaiseki_rules::{kinds, RuleProgram, Select};
@@ -103,22 +103,26 @@ pub fn run(
         out.finish()?;
         lower_diags
     } else if !o.dot && o.format == DepsFormat::Sarif {
-        let mut results = Vec::new();
+        // Each result is written as soon as it is built (with --proof,
+        // proved) and dropped: memory holds the groups in flight and the
+        // proofs of one group, not the log.
+        let mut out = super::Output::stdout();
+        let mut log = sarif::DependenceLog::default();
+        out.write(log.head())?;
+        let prover = prover_rules.as_ref().map(|p| (p, &sources));
         let lower_diags = groups::for_each_group(
             &program,
             jobs,
             groups::Order::Name,
-            |facts| {
-                let (facts, derived) = derive(facts)?;
-                let prover = prover_rules.as_ref().map(|p| (p, &sources));
-                Ok(sarif_results(&facts, derived, include, prover))
-            },
-            |group| {
-                results.extend(group);
-                Ok(())
+            derive,
+            |(facts, derived)| {
+                sarif_results(&facts, derived, include, prover, &mut |result| {
+                    out.write(&log.result(&result))
+                })
             },
         )?;
-        super::emit(&sarif::dependence_log(results))?;
+        out.write(&log.tail())?;
+        out.finish()?;
         lower_diags
     } else {
         let mut analyzed = Vec::new();
@@ -164,44 +168,58 @@ fn proof_reads(rules: &RuleProgram, relations: &[&str]) -> Vec<String> {
     reads
 }
 
-/// The SARIF results of one group of units; with `prover` (the rules and
-/// their files), each with the code flow of its row's proof.
+/// Hands the SARIF results of one group of units to `write`, one at a
+/// time; with `prover` (the rules and their files), each with the code
+/// flow of its row's proof.
 fn sarif_results(
     facts: &FactBase,
     derived: Vec<Table>,
     include: deps::Include,
     prover: Option<(&RuleProgram, &Sources)>,
-) -> Vec<Json> {
-    let files = sarif::unit_files([facts]);
-    let file = |row: &deps::DepRow| files.get(row.unit).copied().unwrap_or("");
-    let rows = deps::traced_rows(facts, &derived, include);
-    let Some((rules, sources)) = prover else {
-        return rows
-            .iter()
-            .map(|(row, _)| sarif::dependence(row, file(row), &[]))
-            .collect();
+    write: &mut dyn FnMut(Json) -> Result<(), String>,
+) -> Result<(), String> {
+    let names = Names::new(facts);
+    // The files its source and sink references were read from.
+    let files = |origin: &deps::Origin| {
+        let (src, dst) = deps::origin_refs(*origin);
+        let file = |r| names.place(IdKind::Ref, r).map_or("", |p| p.file);
+        (file(src), file(dst))
     };
+    let Some((rules, sources)) = prover else {
+        for (row, origin) in &deps::traced_rows(facts, &derived, include) {
+            write(sarif::dependence(row, files(origin), &[]))?;
+        }
+        return Ok(());
+    };
+    // The rows read a copy of the few tables they are built from; the
+    // prover holds every table.
+    let read = deps::relations(include);
+    let row_tables: Vec<Table> = derived
+        .iter()
+        .filter(|t| read.contains(&t.name.as_str()))
+        .cloned()
+        .collect();
+    let rows = deps::traced_rows(facts, &row_tables, include);
     let ir = rules.ir();
     let registry = kaiseki_rules::FunctorRegistry::standard();
-    let relations = Relations::new(ir, facts, derived.clone(), &registry);
+    let relations = Relations::new(ir, facts, derived, &registry);
     let prover = Prover::new(&relations);
     let kinds = kinds::column_kinds(ir);
-    let names = Names::new(facts);
     let show = Show {
         kinds: &kinds,
         names: Some(&names),
         rules: sources,
-        source: ("", Vec::new()),
+        sources: &[],
     };
-    rows.iter()
-        .map(|(row, (name, origin))| {
-            let flow = ir
-                .relations
-                .iter()
-                .position(|r| r.name == *name)
-                .map(|rel| show.flow(&relations, &prover.prove(rel, origin, usize::MAX)))
-                .unwrap_or_default();
-            sarif::dependence(row, file(row), &flow)
-        })
-        .collect()
+    for (row, origin) in &rows {
+        let (name, cells) = origin;
+        let flow = ir
+            .relations
+            .iter()
+            .position(|r| r.name == *name)
+            .map(|rel| show.flow(&relations, &prover.prove(rel, cells, usize::MAX)))
+            .unwrap_or_default();
+        write(sarif::dependence(row, files(origin), &flow))?;
+    }
+    Ok(())
 }

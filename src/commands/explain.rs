@@ -82,13 +82,11 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
     let registry = FunctorRegistry::standard();
     let relations = Relations::new(ir, &facts, tables, &registry);
     let names = Names::new(&facts);
-    let source = std::fs::read_to_string(file).unwrap_or_default();
-    let file_name = file.display().to_string();
     let show = Show {
         kinds: &kinds,
         names: Some(&names),
         rules: &sources,
-        source: (&file_name, source.lines().collect()),
+        sources: &parsed.files,
     };
     let rows: Vec<&[Value]> = relations
         .matching(rel, &key)

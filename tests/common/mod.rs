@@ -181,7 +181,8 @@ pub fn deps_csv_every_row(path: &Path) -> Vec<Dep> {
     deps_csv_with(path, &["--loop-vars"])
 }
 
-fn deps_csv_with(path: &Path, extra: &[&str]) -> Vec<Dep> {
+/// The rows of `kaiseki deps FILE --format csv` with the `extra` options.
+pub fn deps_csv_with(path: &Path, extra: &[&str]) -> Vec<Dep> {
     let mut args = vec![
         "deps".as_ref(),
         path.as_os_str(),

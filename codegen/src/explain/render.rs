@@ -5,8 +5,9 @@
 
 use super::proof::{How, Premise, Proof};
 use super::relations::{Env, Reach, Relations};
-use crate::names::Names;
+use crate::names::{Names, Place};
 use kaiseki_facts::{IdKind, Value};
+use kaiseki_frontend::ast::SourceFile;
 use kaiseki_rules::dl::diag::Sources;
 use kaiseki_rules::dl::ir::{LitKind, RelId, Rule, Term};
 use std::collections::{HashMap, HashSet};
@@ -16,6 +17,9 @@ use std::rc::Rc;
 /// An input fact on the way of a proof, placed in the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlowStep {
+    /// The file the fact's statement was read from (its unit's, or an
+    /// INCLUDEd one).
+    pub file: String,
     pub line: i64,
     pub col: i64,
     /// The steps between the proved row and the one this fact is a
@@ -33,11 +37,12 @@ pub struct Show<'s> {
     pub names: Option<&'s Names>,
     /// The rule files, in the order of `Pos::file`.
     pub rules: &'s Sources,
-    /// The analyzed file's name and lines.
-    pub source: (&'s str, Vec<&'s str>),
+    /// The files read (the analyzed ones and those they INCLUDE), for
+    /// the source line of each input fact; empty: none shown.
+    pub sources: &'s [SourceFile],
 }
 
-impl Show<'_> {
+impl<'s> Show<'s> {
     fn cell(&self, rel: RelId, col: usize, v: &Value) -> String {
         match (v, self.kinds[rel].get(col).copied().flatten(), self.names) {
             (Value::Number(n), Some(kind), Some(names)) => names.show(kind, *n),
@@ -71,9 +76,9 @@ impl Show<'_> {
         format!("{file}:{}", rule.pos.line)
     }
 
-    /// The (line, col) of a row: the place of its first column that
-    /// numbers a reference, statement, loop or block.
-    fn located(&self, rel: RelId, row: &[Value]) -> Option<(i64, i64)> {
+    /// The place of a row: that of its first column that numbers a
+    /// reference, statement, loop or block.
+    fn located(&self, rel: RelId, row: &[Value]) -> Option<Place<'s>> {
         let names = self.names?;
         row.iter().enumerate().find_map(|(c, v)| {
             let kind = self.kinds[rel].get(c).copied().flatten()?;
@@ -81,11 +86,13 @@ impl Show<'_> {
         })
     }
 
-    /// `prog.f:12:11: Y = X`: the source place of an input fact.
+    /// `prog.f:12:11: Y = X`: the source place of an input fact, in the
+    /// file its statement was read from.
     fn place(&self, rel: RelId, row: &[Value]) -> Option<String> {
-        let (line, col) = self.located(rel, row)?;
-        let text = self.source.1.get((line as usize).checked_sub(1)?)?;
-        Some(format!("{}:{line}:{col}: {}", self.source.0, text.trim()))
+        let Place { file, line, col } = self.located(rel, row)?;
+        let source = self.sources.iter().find(|f| f.path == file)?;
+        let text = source.lines.get((line as usize).checked_sub(1)?)?;
+        Some(format!("{file}:{line}:{col}: {}", text.trim()))
     }
 
     /// The input facts of a proof that have a source place, in proof
@@ -120,13 +127,14 @@ impl Show<'_> {
                 self.flow_from(r, child, nesting + 1, walked, shown, steps);
                 continue;
             }
-            let Some((line, col)) = self.located(child.rel, &child.row) else {
+            let Some(at) = self.located(child.rel, &child.row) else {
                 continue;
             };
             if shown.insert((child.rel, &child.row)) {
                 steps.push(FlowStep {
-                    line,
-                    col,
+                    file: at.file.to_string(),
+                    line: at.line,
+                    col: at.col,
                     nesting,
                     message: format!(
                         "{} for {} by {}",

@@ -23,7 +23,7 @@
 
 use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
 use crate::intrinsics::Form;
-use kaiseki_facts::{CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtLabel};
+use kaiseki_facts::{CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtFile, StmtLabel};
 
 use super::guards::Test;
 use super::refs::StmtRefs;
@@ -37,7 +37,9 @@ pub(super) struct Frag {
 }
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
-    /// Numbers a statement: its `stmt` row, label and `loop_stmt` rows.
+    /// Numbers a statement: its `stmt` row, label and `loop_stmt` rows, and
+    /// its `stmt_file` row when it was read from another file than its
+    /// unit's (an INCLUDE).
     pub(super) fn number(
         &mut self,
         pos: Pos,
@@ -54,6 +56,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             col: pos.col as i64,
             kind: kind.to_string(),
         });
+        if pos.file != self.unit.name.pos.file {
+            let file = self.g.path(pos);
+            self.g.facts.stmt_file.push(StmtFile { stmt: id, file });
+        }
         if let Some(l) = label {
             self.g.facts.stmt_label.push(StmtLabel {
                 stmt: id,
