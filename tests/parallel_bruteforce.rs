@@ -371,11 +371,12 @@ fn loops_called_parallel_run_in_any_order_and_carry_only_what_they_name() {
         "few sequential loops: {truth}/{}",
         tally.loops
     );
-    // Measured: 0.923 (192 of 208) on seeds 0..40; the misses are listed
-    // above (conditions invariant in the loop or on DO variables, trip
-    // counts the runs never reach, `.GE.` min/max with a location that is
-    // dead after the loop, array subscripts through M and L).
-    assert!(recall >= 0.9, "recall {recall:.3}");
+    // The goal. Measured: 0.952 (198 of 208) on seeds 0..40; the
+    // misses are listed above (README: a max with its location beside
+    // another update of the max, writes and last values under conditions
+    // the runs never take, a subscript through a scalar whose range only
+    // the runs show).
+    assert!(recall >= 0.95, "recall {recall:.3}");
 }
 
 #[test]

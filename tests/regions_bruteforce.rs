@@ -66,11 +66,7 @@ fn claimed(facts: &FactBase) -> BTreeMap<u32, Claimed> {
                     c.iteration = Some([parse(&r[1]), parse(&r[2]), parse(&r[3]), parse(&r[4])])
                 }
                 "region_loop" => {
-                    let s: kaiseki_sections::Summary = match &r[1] {
-                        Value::Symbol(t) => t.parse().expect("summary"),
-                        _ => panic!("summary"),
-                    };
-                    c.whole = Some([s.modified, s.used, s.defined, s.exposed]);
+                    c.whole = Some([parse(&r[1]), parse(&r[2]), parse(&r[3]), parse(&r[4])])
                 }
                 "region_live" => c.live = Some(parse(&r[1])),
                 _ => {}

@@ -90,7 +90,7 @@ pub fn decisions(derived: &[Table]) -> BTreeMap<i64, LoopDecision> {
 }
 
 /// One row of the report.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ParallelRow {
     pub unit: String,
     pub loop_line: i64,
@@ -170,8 +170,42 @@ pub fn to_csv(rows: &[ParallelRow]) -> String {
     out
 }
 
-/// An aligned table for people.
+/// Blockers a table shows per loop; the CSV has them all.
+const TABLE_BLOCKERS: usize = 8;
+
+/// An aligned table for people: at most [`TABLE_BLOCKERS`] blockers per
+/// loop (a loop of a real program can have thousands), then how many more.
 pub fn to_table(rows: &[ParallelRow]) -> String {
-    let cells: Vec<Vec<String>> = rows.iter().map(ParallelRow::fields).collect();
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut fields = r.fields();
+            if r.blockers.len() > TABLE_BLOCKERS {
+                let shown = r.blockers[..TABLE_BLOCKERS].join(";");
+                let more = r.blockers.len() - TABLE_BLOCKERS;
+                fields[9] = format!("{shown};... {more} more (--format csv lists all)");
+            }
+            fields
+        })
+        .collect();
     crate::table::render(&CSV_HEADER, &cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_shows_a_few_blockers_and_the_csv_all() {
+        let row = ParallelRow {
+            unit: "P".into(),
+            verdict: "sequential".into(),
+            blockers: (0..20).map(|i| format!("flow A {i}->{i}")).collect(),
+            ..ParallelRow::default()
+        };
+        let table = to_table(std::slice::from_ref(&row));
+        assert!(table.contains("flow A 7->7;... 12 more"), "{table}");
+        assert!(!table.contains("flow A 8->8"), "{table}");
+        assert!(to_csv(&[row]).contains("flow A 19->19"));
+    }
 }

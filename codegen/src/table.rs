@@ -11,7 +11,9 @@ pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
     let line = |cells: &mut dyn Iterator<Item = &str>| -> String {
         let padded: Vec<String> = cells
             .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
+            // Padded by hand: a format width above 65,535 panics, and a
+            // cell (the blockers of a loop of a real program) can be longer.
+            .map(|(c, w)| c.to_string() + &" ".repeat(w.saturating_sub(c.chars().count())))
             .collect();
         padded.join("  ").trim_end().to_string() + "\n"
     };
@@ -28,5 +30,14 @@ mod tests {
     fn columns_are_aligned() {
         let t = super::render(&["a", "bb"], &[vec!["xyz".into(), "1".into()]]);
         assert_eq!(t, "a    bb\nxyz  1\n");
+    }
+
+    #[test]
+    fn cells_of_any_length_are_padded() {
+        let long = "x".repeat(70_000);
+        let t = super::render(&["a", "b"], &[vec![long.clone(), "1".into()], vec!["y".into(), "2".into()]]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[1], format!("{long}  1"));
+        assert_eq!(lines[2].len(), 70_003);
     }
 }

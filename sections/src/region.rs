@@ -168,6 +168,17 @@ impl Region {
     /// The items that name one of `scalars` in a subscript or bound no
     /// longer say which elements: may widens those dimensions to `?`, must
     /// drops the item.
+    /// What is live at the end of an iteration of a loop whose DO variable
+    /// is `var`, from what is live when the loop ends (`self`, in terms of
+    /// the values then): the increment reads `var` and gives it another value.
+    pub fn before_increment(&self, var: &str, a: &Assumptions) -> Region {
+        self.stale(&BTreeSet::from([var]), Approx::May).union(
+            &Region::of([(var.to_string(), Section::Dims(vec![]))]),
+            Approx::May,
+            a,
+        )
+    }
+
     pub fn stale(&self, scalars: &BTreeSet<&str>, mode: Approx) -> Region {
         let out = self.0.iter().filter_map(|(n, s)| {
             let hit = |d: &Dim| scalars.iter().any(|v| d.mentions(v));

@@ -7,16 +7,12 @@
 //! A malformed argument gives no result (the rule does not fire).
 
 use super::functors::{number, text};
-use super::sad::{assumptions, idx};
+use super::sad::{assumptions, binary, idx, sym};
 use crate::functors::{FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
-use kaiseki_sections::{Approx, Dim, Region, Section, Summary};
+use kaiseki_sections::{Dim, Region, Section, Summary};
 use std::collections::{BTreeSet, HashMap};
-
-fn sym(s: impl ToString) -> Vec<Value> {
-    vec![Value::Symbol(s.to_string())]
-}
 
 /// What a statement reads and writes, read off the facts once per run.
 #[derive(Default)]
@@ -149,24 +145,12 @@ fn reg_stmt(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     })
 }
 
-fn combine(
-    ctx: &FunctorContext,
-    args: &[Value],
-    op: fn(&Summary, &Summary, &kaiseki_sections::Assumptions) -> Summary,
-) -> Vec<Value> {
-    let a = assumptions(&idx(ctx), number(&args[2]));
-    match (summary(&args[0]), summary(&args[1])) {
-        (Some(x), Some(y)) => sym(op(&x, &y, &a)),
-        _ => vec![],
-    }
-}
-
 fn reg_then(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    combine(ctx, args, Summary::then)
+    binary(ctx, args, Summary::then)
 }
 
 fn reg_join(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    combine(ctx, args, Summary::join)
+    binary(ctx, args, Summary::join)
 }
 
 /// The summary of a whole loop from that of one iteration.
@@ -212,19 +196,10 @@ fn reg_loop_end(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let Some(all) = over(ctx, &body, l) else {
         return vec![];
     };
-    // The live set is in terms of the values when the loop ends; the DO
-    // variable holds another value after an iteration, and its increment
-    // reads it.
     let st = ctx.memo(statements);
     let a = assumptions(&idx(ctx), l);
     let live = match st.control.get(&l) {
-        Some(var) => live
-            .stale(&BTreeSet::from([var.as_str()]), Approx::May)
-            .union(
-                &Region::of([(var.clone(), Section::Dims(vec![]))]),
-                Approx::May,
-                &a,
-            ),
+        Some(var) => live.before_increment(var, &a),
         None => live,
     };
     sym(Summary::reading(all.exposed).then(&Summary::reading(live), &a))

@@ -16,8 +16,9 @@ use kaiseki_facts::{FactBase, Value};
 use kaiseki_sections::sad::{Holder, Mapping, Sad, SadSet, TripletText};
 use kaiseki_sections::{Affine, Approx, Assumptions, Dim, Loop, Section};
 use std::collections::HashMap;
+use std::str::FromStr;
 
-fn sym(s: impl ToString) -> Vec<Value> {
+pub(super) fn sym(s: impl ToString) -> Vec<Value> {
     vec![Value::Symbol(s.to_string())]
 }
 
@@ -139,14 +140,16 @@ fn set(v: &Value) -> Option<SadSet> {
     text(v).parse().ok()
 }
 
-fn binary(
+/// `op` of two sets or summaries (`args[0]`, `args[1]`, as text) under
+/// the assumptions of the level `args[2]`.
+pub(super) fn binary<T: FromStr + ToString>(
     ctx: &FunctorContext,
     args: &[Value],
-    op: fn(&SadSet, &SadSet, &Assumptions) -> SadSet,
+    op: fn(&T, &T, &Assumptions) -> T,
 ) -> Vec<Value> {
     let a = assumptions(&idx(ctx), number(&args[2]));
-    match (set(&args[0]), set(&args[1])) {
-        (Some(x), Some(y)) => sym(op(&x, &y, &a)),
+    match (text(&args[0]).parse::<T>(), text(&args[1]).parse::<T>()) {
+        (Ok(x), Ok(y)) => sym(op(&x, &y, &a)),
         _ => vec![],
     }
 }
