@@ -203,17 +203,26 @@ fn geometric_induction_variables_make_loops_parallel() {
         "a scaling under an IF: {:?}",
         v[&22]
     );
-    let dir = scratch_dir("openmp_geometric");
-    let out = dir.join("omp_geometric.f");
-    kaiseki_ok([
-        "openmp".as_ref(),
-        path.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ]);
-    let emitted = std::fs::read_to_string(&out).expect("output");
+    let emitted = openmp(&path, &scratch_dir("openmp_geometric"));
     assert!(emitted.contains("J = 1*(2)**(I - (1))"), "{emitted}");
     assert!(emitted.contains("K = 3*(-2)**((I - (1))/(2))"), "{emitted}");
+}
+
+#[test]
+fn a_do_statement_a_jump_goes_to_gets_no_directive() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/jump_target.f");
+    let v = verdicts(&path);
+    assert_eq!(
+        v[&9][..4],
+        ["parallel-with-transforms", "", "", "+:S"],
+        "{:?}",
+        v[&9]
+    );
+    let emitted = openmp(&path, &scratch_dir("openmp_jump_target"));
+    let lines: Vec<&str> = emitted.lines().collect();
+    let at = |text: &str| lines.iter().position(|l| l.contains(text)).expect(text);
+    assert!(!lines[at("DO 20 J") - 1].starts_with("!$OMP"), "{emitted}");
+    assert!(lines[at("DO 10 I") - 1].starts_with("!$OMP"), "{emitted}");
 }
 
 #[test]
@@ -267,6 +276,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/privatization.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/outer_scalars.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/geometric.f"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/jump_target.f"),
     ] {
         let name = path
             .file_name()

@@ -35,7 +35,10 @@ mod tests {
     #[test]
     fn cells_of_any_length_are_padded() {
         let long = "x".repeat(70_000);
-        let t = super::render(&["a", "b"], &[vec![long.clone(), "1".into()], vec!["y".into(), "2".into()]]);
+        let t = super::render(
+            &["a", "b"],
+            &[vec![long.clone(), "1".into()], vec!["y".into(), "2".into()]],
+        );
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[1], format!("{long}  1"));
         assert_eq!(lines[2].len(), 70_003);
