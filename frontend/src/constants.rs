@@ -35,15 +35,19 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
         return HashMap::new();
     }
     // The scalars set once at the top, which nothing else in the body defines.
-    let set_first: Vec<(&str, &Expr)> = first_assignments(&unit.body)
+    // (One pass over the other statements: a pass per candidate made
+    // lowering quadratic on long units of assignments.)
+    let first = first_assignments(&unit.body);
+    let at: HashSet<usize> = first.iter().map(|&(_, i, _)| i).collect();
+    let mut elsewhere = HashSet::new();
+    for (i, st) in unit.body.iter().enumerate() {
+        if !at.contains(&i) {
+            may_define(std::slice::from_ref(st), syms, &mut elsewhere);
+        }
+    }
+    let set_first: Vec<(&str, &Expr)> = first
         .into_iter()
-        .filter(|&(name, at, _)| {
-            let (before, after) = unit.body.split_at(at);
-            let mut defined = HashSet::new();
-            may_define(before, syms, &mut defined);
-            may_define(&after[1..], syms, &mut defined);
-            !defined.contains(name)
-        })
+        .filter(|(name, _, _)| !elsewhere.contains(name))
         .map(|(name, _, rhs)| (name, rhs))
         .collect();
     changeable.retain(|n| !set_first.iter().any(|(m, _)| m == n));
