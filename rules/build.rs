@@ -22,7 +22,7 @@ fn translate(root: &Path, dir: &Path) -> String {
         Err(diags) => (dl::diag::Sources::default(), Err(diags)),
     };
     match checked {
-        Ok(program) => dl::to_ascent::translate(&program, &origin, &sources),
+        Ok(program) => dl::to_ascent::translate(&program, &origin, &sources, timed()),
         Err(diags) => {
             for d in &diags {
                 println!("cargo:warning={}", d.headline());
@@ -30,6 +30,11 @@ fn translate(root: &Path, dir: &Path) -> String {
             dl::to_ascent::translate_failure(&diags, &origin, &sources)
         }
     }
+}
+
+/// Whether the `rule-times` feature is on (see `dl::to_ascent::translate`).
+fn timed() -> bool {
+    std::env::var_os("CARGO_FEATURE_RULE_TIMES").is_some()
 }
 
 fn main() {

@@ -292,3 +292,31 @@ fn one_transfer_after_s20_removes_the_partial_redundancy_of_two_paths() {
         assert_eq!(v[&line][..], ["partial", "", "A(50)", "18"], "line {line}");
     }
 }
+
+/// A unit that distributes no array has nothing to transfer: its
+/// statements get no Gen and Kill sets (whose kill sets of scalars would
+/// grow with a long unit's length), while the unit beside it that
+/// distributes one does.
+#[test]
+fn units_without_distributed_arrays_are_not_analyzed() {
+    let dir = scratch_dir("comm_plain_unit");
+    let file = dir.join("two_units.f90");
+    std::fs::write(
+        &file,
+        "program main\n  real :: a(100)\n!hpf$ distribute a(block)\n  integer :: i\n  do i = 2, 100\n    a(i) = a(i-1)\n  end do\n  call plain\n  print *, a(100)\nend program\nsubroutine plain\n  real :: b(10), s\n  integer :: k\n  s = 0\n  do k = 1, 10\n    b(k) = s\n    s = s + 1\n  end do\n  print *, b(10)\nend subroutine\n",
+    )
+    .unwrap();
+    let facts = common::lower_file(&file);
+    let unit_of: BTreeMap<String, String> = facts
+        .stmt
+        .iter()
+        .map(|s| (s.stmt.to_string(), s.unit.clone()))
+        .collect();
+    for name in ["sad_gen", "sad_kill"] {
+        let units: BTreeSet<&str> = relation(&file, name)
+            .iter()
+            .map(|r| unit_of[&r[0]].as_str())
+            .collect();
+        assert_eq!(units, BTreeSet::from(["MAIN"]), "{name}");
+    }
+}
