@@ -9,7 +9,7 @@
 mod common;
 
 use common::{example, kaiseki, kaiseki_ok, scratch_dir};
-use kaiseki_judge::gen::{affine_nest, affine_nest_in_time_loop};
+use kaiseki_judge::gen::{affine_nest, affine_nest_in_time_loop, Generated};
 use kaiseki_judge::gfortran;
 use std::path::{Path, PathBuf};
 
@@ -221,43 +221,68 @@ fn nests_inside_time_loops_print_the_same() {
     }
 }
 
-#[test]
-fn random_nests_in_a_time_loop_print_the_same_at_forced_factors() {
-    let dir = scratch_dir("unroll_emit_random_time");
+/// What `--emit` did to a generated program: its seed, the forced
+/// vector, the scratch directory, and the text, warnings and count.
+type Run<'a> = (u64, &'a str, &'a Path, &'a (String, String, usize));
+
+/// Runs 12 of `generate`'s programs that the writer changes (`changed`)
+/// at forced vectors and compares what they print.
+fn random_programs_print_the_same(
+    dir_name: &str,
+    generate: fn(u64) -> Generated,
+    mut changed: impl FnMut(Run) -> bool,
+) {
+    let dir = scratch_dir(dir_name);
     let vectors = ["2,3", "3,2,2", "4,1", "2,2,2", "1,3,2", "5"];
     let mut compiled = 0;
     let mut seed = 0;
     while compiled < 12 && seed < 400 {
-        let g = affine_nest_in_time_loop(seed);
+        let g = generate(seed);
         let factors = vectors[seed as usize % vectors.len()];
-        seed += 1;
         let src = dir.join(&g.file_name);
         std::fs::write(&src, &g.source).unwrap();
-        let (text, warnings, unrolled) =
-            emit(&src, &dir, &format!("u{}", g.file_name), Some(factors));
-        // The time loop (its PRINT) is left as it is ...
-        assert!(
-            warnings.contains("loop nest left as it is: not a fully permutable band (")
-                && warnings.contains("print statement on line"),
-            "{}: {warnings}",
-            g.file_name
-        );
-        // ... and the nests of the generator that the writer changes when
-        // they stand alone are changed inside it too (the same count).
-        let alone = affine_nest(seed - 1);
-        let alone_src = dir.join(&alone.file_name);
-        std::fs::write(&alone_src, &alone.source).unwrap();
-        let (_, _, alone_unrolled) = emit(&alone_src, &dir, "alone", Some(factors));
-        assert_eq!(unrolled, alone_unrolled, "{}", g.file_name);
-        if time_step(&text) == time_step(&g.source) {
-            continue;
+        let run = emit(&src, &dir, &format!("u{}", g.file_name), Some(factors));
+        if changed((seed, factors, &dir, &run)) {
+            same_output(&dir, &g.file_name, &g.source, &run.0, &g.inputs);
+            compiled += 1;
         }
-        same_output(&dir, &g.file_name, &g.source, &text, &g.inputs);
-        compiled += 1;
+        seed += 1;
     }
     assert_eq!(
         compiled, 12,
-        "only {compiled} of {seed} random nests in a time loop unrolled"
+        "only {compiled} of {seed} random programs unrolled"
+    );
+}
+
+#[test]
+fn random_nests_print_the_same_at_forced_factors() {
+    random_programs_print_the_same("unroll_emit_random", affine_nest, |(_, _, _, run)| {
+        run.2 > 0
+    });
+}
+
+#[test]
+fn random_nests_in_a_time_loop_print_the_same_at_forced_factors() {
+    random_programs_print_the_same(
+        "unroll_emit_random_time",
+        affine_nest_in_time_loop,
+        |(seed, factors, dir, (text, warnings, unrolled))| {
+            // The time loop (its PRINT) is left as it is ...
+            assert!(
+                warnings.contains("loop nest left as it is: not a fully permutable band (")
+                    && warnings.contains("print statement on line"),
+                "{seed}: {warnings}"
+            );
+            // ... and the nests of the generator that the writer changes
+            // when they stand alone are changed inside it too (the same
+            // count).
+            let alone = affine_nest(seed);
+            let src = dir.join(&alone.file_name);
+            std::fs::write(&src, &alone.source).unwrap();
+            let (_, _, alone_unrolled) = emit(&src, dir, "alone", Some(factors));
+            assert_eq!(*unrolled, alone_unrolled, "{seed}");
+            time_step(text) != time_step(&affine_nest_in_time_loop(seed).source)
+        },
     );
 }
 
@@ -267,31 +292,6 @@ fn time_step(text: &str) -> Vec<&str> {
         .skip_while(|l| !l.contains("DO KT"))
         .take_while(|l| !l.contains("PRINT *, KT"))
         .collect()
-}
-
-#[test]
-fn random_nests_print_the_same_at_forced_factors() {
-    let dir = scratch_dir("unroll_emit_random");
-    let vectors = ["2,3", "3,2,2", "4,1", "2,2,2", "1,3,2", "5"];
-    let mut compiled = 0;
-    let mut seed = 0;
-    while compiled < 12 && seed < 400 {
-        let g = affine_nest(seed);
-        let factors = vectors[seed as usize % vectors.len()];
-        seed += 1;
-        let src = dir.join(&g.file_name);
-        std::fs::write(&src, &g.source).unwrap();
-        let (text, _, unrolled) = emit(&src, &dir, &format!("u{}", g.file_name), Some(factors));
-        if unrolled == 0 {
-            continue;
-        }
-        same_output(&dir, &g.file_name, &g.source, &text, &g.inputs);
-        compiled += 1;
-    }
-    assert_eq!(
-        compiled, 12,
-        "only {compiled} of {seed} random nests unrolled"
-    );
 }
 
 #[test]
