@@ -230,6 +230,50 @@ fn blocked_nests_say_why() {
 }
 
 #[test]
+fn nests_inside_time_loops_are_bands_of_their_own() {
+    let rows = nests(&program("time_loops.f"), &[]);
+    // The time loops keep their not-permutable rows ...
+    for (line, loops) in [
+        (16, "16"),
+        (32, "32;33;34"),
+        (41, "41;43;44"),
+        (52, "52;53;54"),
+        (58, "58;59"),
+    ] {
+        assert_eq!(rows[&line][0], loops, "nest {line}");
+        assert_eq!(rows[&line][7], "not-permutable", "nest {line}");
+    }
+    // ... and each nest inside gets a row: the band's outermost DO, its
+    // loops, the model and the decision as for an outermost nest. Jacobi's
+    // stencil (reuse of A along J and I), its copy-back and the diagonal
+    // loop; Gauss-Seidel in place (flow along both loops: the path grows);
+    // the nest of a DO WHILE; a sum over the whole nest, where only I is a
+    // band; a recurrence along I.
+    for (line, loops, factors, model) in [
+        (17, "17;18", "3;2", ["9", "9", "0;0", "0.5;0.5"]),
+        (22, "22;23", "3;2", ["2", "3", "0;0", "0;0"]),
+        (27, "27", "5", ["4", "5", "0", "0"]),
+        (33, "33;34", "7;6", ["9", "9", "6;6", "1;1"]),
+        (43, "43;44", "2;3", ["7", "9", "0;0", "0;1"]),
+        (54, "54", "7", ["3", "5", "0", "0"]),
+        (59, "59", "15", ["5", "7", "2", "1"]),
+    ] {
+        let row = &rows[&line];
+        assert_eq!(row[0], loops, "nest {line}");
+        assert_eq!(row[1], factors, "nest {line}");
+        assert_eq!(row[2..6], strs(model), "nest {line}");
+        assert_ne!(row[7], "not-permutable", "nest {line}");
+    }
+    // No row for a loop of an unblocked nest, nor for a loop outside any.
+    assert_eq!(rows.len(), 13, "{rows:?}");
+    // The loops of the blocked outermost nests of blocked.f are bands too.
+    let blocked = nests(&program("blocked.f"), &[]);
+    assert_eq!(blocked[&11][0], "11");
+    assert_eq!(blocked[&17][0], "17");
+    assert_eq!(blocked.len(), 6, "{blocked:?}");
+}
+
+#[test]
 fn machine_file_changes_the_estimate_and_bad_files_are_reported() {
     let dir = scratch_dir("unroll_machine");
     let wide = dir.join("wide.toml");

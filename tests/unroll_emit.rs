@@ -2,13 +2,14 @@
 //! gfortran, prints exactly what the original prints, at the chosen
 //! factors (the paper's Fig. 1 and the Livermore-kernel shapes) and at
 //! forced ones on hand-written shapes (trip counts 0, 1, 7, 100, negative
-//! and symbolic steps, a triangular nest, an IF in a body) and on the
-//! judge's random affine nests.
+//! and symbolic steps, a triangular nest, an IF in a body, nests inside
+//! time loops) and on the judge's random affine nests, also inside a time
+//! loop.
 
 mod common;
 
 use common::{example, kaiseki, kaiseki_ok, scratch_dir};
-use kaiseki_judge::gen::affine_nest;
+use kaiseki_judge::gen::{affine_nest, affine_nest_in_time_loop, Generated};
 use kaiseki_judge::gfortran;
 use std::path::{Path, PathBuf};
 
@@ -188,28 +189,109 @@ fn shapes_print_the_same_for_any_trip_count_and_forced_factors() {
 }
 
 #[test]
-fn random_nests_print_the_same_at_forced_factors() {
-    let dir = scratch_dir("unroll_emit_random");
+fn nests_inside_time_loops_print_the_same() {
+    let dir = scratch_dir("unroll_emit_time");
+    let src = program("time_loops.f");
+    let original = std::fs::read_to_string(&src).unwrap();
+    let inputs: Vec<Vec<String>> = [0, 1, 7, 100].iter().map(|n| vec![n.to_string()]).collect();
+    for (i, factors) in [None, Some("2,3"), Some("4,1"), Some("3,2,2"), Some("7,7")]
+        .into_iter()
+        .enumerate()
+    {
+        let (text, warnings, unrolled) = emit(&src, &dir, &format!("t{i}.f"), factors);
+        // Jacobi's three nests, Gauss-Seidel's, the DO WHILE's, the sum's
+        // innermost loop (its CONTINUE stays for the loops around it), and
+        // the initialization nest; the time loops stay as they are.
+        assert!(unrolled >= 6, "{factors:?}: {unrolled} nests\n{warnings}");
+        for line in [16, 32, 41, 52, 58] {
+            assert!(
+                warnings.contains(&format!(
+                    ":{line}:7: warning: loop nest left as it is: not a fully permutable band"
+                )),
+                "{line}: {warnings}"
+            );
+        }
+        assert!(
+            warnings.contains(":59:9: warning: loop nest left as it is: its terminal statement on line 60 also ends the loop on line 58"),
+            "{warnings}"
+        );
+        assert!(text.contains("\n   50 CONTINUE\n"), "{text}");
+        assert!(text.contains("      DO WHILE (IT .LT. NT)\n"), "{text}");
+        same_output(&dir, &format!("time{i}.f"), &original, &text, &inputs);
+    }
+}
+
+/// What `--emit` did to a generated program: its seed, the forced
+/// vector, the scratch directory, and the text, warnings and count.
+type Run<'a> = (u64, &'a str, &'a Path, &'a (String, String, usize));
+
+/// Runs 12 of `generate`'s programs that the writer changes (`changed`)
+/// at forced vectors and compares what they print.
+fn random_programs_print_the_same(
+    dir_name: &str,
+    generate: fn(u64) -> Generated,
+    mut changed: impl FnMut(Run) -> bool,
+) {
+    let dir = scratch_dir(dir_name);
     let vectors = ["2,3", "3,2,2", "4,1", "2,2,2", "1,3,2", "5"];
     let mut compiled = 0;
     let mut seed = 0;
     while compiled < 12 && seed < 400 {
-        let g = affine_nest(seed);
+        let g = generate(seed);
         let factors = vectors[seed as usize % vectors.len()];
-        seed += 1;
         let src = dir.join(&g.file_name);
         std::fs::write(&src, &g.source).unwrap();
-        let (text, _, unrolled) = emit(&src, &dir, &format!("u{}", g.file_name), Some(factors));
-        if unrolled == 0 {
-            continue;
+        let run = emit(&src, &dir, &format!("u{}", g.file_name), Some(factors));
+        if changed((seed, factors, &dir, &run)) {
+            same_output(&dir, &g.file_name, &g.source, &run.0, &g.inputs);
+            compiled += 1;
         }
-        same_output(&dir, &g.file_name, &g.source, &text, &g.inputs);
-        compiled += 1;
+        seed += 1;
     }
     assert_eq!(
         compiled, 12,
-        "only {compiled} of {seed} random nests unrolled"
+        "only {compiled} of {seed} random programs unrolled"
     );
+}
+
+#[test]
+fn random_nests_print_the_same_at_forced_factors() {
+    random_programs_print_the_same("unroll_emit_random", affine_nest, |(_, _, _, run)| {
+        run.2 > 0
+    });
+}
+
+#[test]
+fn random_nests_in_a_time_loop_print_the_same_at_forced_factors() {
+    random_programs_print_the_same(
+        "unroll_emit_random_time",
+        affine_nest_in_time_loop,
+        |(seed, factors, dir, (text, warnings, unrolled))| {
+            // The time loop (its PRINT) is left as it is ...
+            assert!(
+                warnings.contains("loop nest left as it is: not a fully permutable band (")
+                    && warnings.contains("print statement on line"),
+                "{seed}: {warnings}"
+            );
+            // ... and the nests of the generator that the writer changes
+            // when they stand alone are changed inside it too (the same
+            // count).
+            let alone = affine_nest(seed);
+            let src = dir.join(&alone.file_name);
+            std::fs::write(&src, &alone.source).unwrap();
+            let (_, _, alone_unrolled) = emit(&src, dir, "alone", Some(factors));
+            assert_eq!(*unrolled, alone_unrolled, "{seed}");
+            time_step(text) != time_step(&affine_nest_in_time_loop(seed).source)
+        },
+    );
+}
+
+/// The lines from `DO KT` to the PRINT that ends a time step.
+fn time_step(text: &str) -> Vec<&str> {
+    text.lines()
+        .skip_while(|l| !l.contains("DO KT"))
+        .take_while(|l| !l.contains("PRINT *, KT"))
+        .collect()
 }
 
 #[test]

@@ -120,7 +120,7 @@ pub fn emit(
         let (syms, _) = Symbols::build(unit, &unit_names);
         let mut used = BTreeSet::new();
         let mut values = Vec::new();
-        for nest in outermost_loops(&unit.body) {
+        for (nest, around) in all_loops(&unit.body, &[]) {
             if nest.pos.file != file {
                 continue;
             }
@@ -134,6 +134,13 @@ pub fn emit(
                     col: nest.pos.col as usize,
                     message,
                 })
+            };
+            let last = match nest_end(nest, &around, &lines, fixed) {
+                Ok(last) => last,
+                Err(why) => {
+                    warn(&mut out, format!("loop nest left as it is: {why}"));
+                    continue;
+                }
             };
             let plan = plan(nest, row, forced, &syms, &lines, fixed);
             let (band, factors, notes) = match plan {
@@ -150,7 +157,6 @@ pub fn emit(
                 continue;
             }
             let first = band[0].line();
-            let last = statement_end(&lines, last_line(nest), fixed);
             let mut w = Writer {
                 fixed,
                 indent: indent_of(lines[first - 1], fixed),
@@ -323,26 +329,63 @@ fn check_lines(lines: &[&str], first: usize, last: usize, fixed: bool) -> Result
     Ok(())
 }
 
-/// The DO loops of `body` that no DO loop holds (also inside IF blocks).
-fn outermost_loops(body: &[Stmt]) -> Vec<&Stmt> {
+/// Every DO and DO WHILE loop of `body` (also inside IF blocks), outer
+/// loops first, each with the loops around it: a nest under a blocked one
+/// (a time loop's) has a row of its own.
+fn all_loops<'a>(body: &'a [Stmt], around: &[&'a Stmt]) -> Vec<(&'a Stmt, Vec<&'a Stmt>)> {
     let mut out = Vec::new();
     for s in body {
         match &s.kind {
-            StmtKind::Do { .. } => out.push(s),
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => {
+                out.push((s, around.to_vec()));
+                let mut inner = around.to_vec();
+                inner.push(s);
+                out.extend(all_loops(body, &inner));
+            }
             StmtKind::If {
                 arms, else_part, ..
             } => {
                 for a in arms {
-                    out.extend(outermost_loops(&a.body));
+                    out.extend(all_loops(&a.body, around));
                 }
                 if let Some(e) = else_part {
-                    out.extend(outermost_loops(&e.body));
+                    out.extend(all_loops(&e.body, around));
                 }
             }
             _ => {}
         }
     }
     out
+}
+
+/// The last line the rewritten nest replaces. A labelled DO ending on the
+/// terminal statement of a loop around it (`DO 10 T`, `DO 10 J`, `10
+/// CONTINUE`) leaves that CONTINUE in place for the outer loop; a shared
+/// terminal that does something (an assignment) cannot be split.
+fn nest_end(nest: &Stmt, around: &[&Stmt], lines: &[&str], fixed: bool) -> Result<usize, String> {
+    let end = last_line(nest);
+    let Some(outer) = around.iter().find(|l| last_line(l) == end) else {
+        return Ok(statement_end(lines, end, fixed));
+    };
+    match terminal(nest).kind {
+        StmtKind::Continue => Ok(end - 1),
+        _ => Err(format!(
+            "its terminal statement on line {end} also ends the loop on line {}",
+            outer.pos.line
+        )),
+    }
+}
+
+/// The terminal statement of a labelled DO loop (the loop itself otherwise).
+fn terminal(s: &Stmt) -> &Stmt {
+    match &s.kind {
+        StmtKind::Do {
+            end: LoopEnd::Label(_),
+            body,
+            ..
+        } => body.last().map_or(s, terminal),
+        _ => s,
+    }
 }
 
 /// The line of the last statement of `s` (its END DO, or the terminal
@@ -352,8 +395,14 @@ fn last_line(s: &Stmt) -> usize {
         StmtKind::Do {
             end: LoopEnd::EndDo { pos, .. },
             ..
+        }
+        | StmtKind::DoWhile {
+            end: LoopEnd::EndDo { pos, .. },
+            ..
         } => pos.line as usize,
-        StmtKind::Do { body, .. } => body.last().map_or(s.pos.line as usize, last_line),
+        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => {
+            body.last().map_or(s.pos.line as usize, last_line)
+        }
         StmtKind::If { end, .. } => end.line as usize,
         _ => s.pos.line as usize,
     }

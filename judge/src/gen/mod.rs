@@ -12,7 +12,7 @@ mod parallel;
 mod scalar;
 mod storage;
 
-pub use affine::affine_nest;
+pub use affine::{affine_nest, affine_nest_in_time_loop};
 pub use hpf::hpf_program;
 pub use nests::shared_nests;
 pub use parallel::parallel_loops;
