@@ -284,3 +284,58 @@ fn random_hpf_programs_print_what_the_sequential_ones_print() {
         judge(&file, "", &[1, 2, 4]);
     }
 }
+
+/// A program of tests/spmd/.
+fn spmd_program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/spmd")
+        .join(name)
+}
+
+/// A program whose second nest is read through an INCLUDE: the program
+/// written is one file with the included lines inlined, their guards and
+/// transfers beside them (they once went before PROGRAM, at the line
+/// numbers of the included file).
+#[test]
+fn a_program_with_an_include_runs() {
+    let runs = judge(&spmd_program("include_main.f90"), "", &[1, 2, 4]);
+    assert!(runs[2].0.pmpi.1 > 0, "the shift is sent: {runs:?}");
+}
+
+/// A statement read from a header the C preprocessor includes cannot be
+/// edited in the one file written: an error at the header's line.
+#[test]
+fn a_statement_of_a_preprocessor_header_is_refused() {
+    let dir = scratch_dir("spmd_header");
+    let out = dir.join("out.F90");
+    let file = spmd_program("header_main.F90");
+    let done = kaiseki([
+        "spmd".as_ref(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(done.code, Some(1), "{}", done.stderr);
+    assert!(
+        done.stderr.contains("header_body.h:1:3: error:") && done.stderr.contains("DO I = 1, N"),
+        "{}",
+        done.stderr
+    );
+    assert!(!out.exists(), "no program is written");
+}
+
+/// Li & Harada's conditional redundancy in an ELSE IF chain
+/// (tests/spmd/elseif.f90): reads after the chain are redundant when the
+/// ELSE IF (N .EQ. 100), the ELSE IF (N .EQ. 99) or the ELSE branch
+/// fetched their elements. Each N takes one branch; reuse sends less
+/// than the baseline exactly when the branch that ran fetched something
+/// read later.
+#[test]
+fn conditional_transfers_follow_else_if_branches() {
+    let file = spmd_program("elseif.f90");
+    for (n, saves) in [("7", false), ("100", true), ("99", true), ("60", true)] {
+        let runs = judge(&file, n, &[1, 2, 4]);
+        let (reuse, all) = (&runs[2].0.pmpi.1, &runs[2].1.pmpi.1);
+        assert_eq!(reuse < all, saves, "N = {n}: reuse {reuse}, baseline {all}");
+    }
+}

@@ -13,6 +13,7 @@ mod text;
 
 use crate::{num, sym};
 use kaiseki_facts::{FactBase, Table};
+use kaiseki_frontend::InlinedLine;
 use owners::Distributed;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use text::{Source, Subscripts};
@@ -54,17 +55,20 @@ impl Edits {
 }
 
 /// The program of `file` written for MPI, and the warnings to print.
+/// `lines` are the file's with its INCLUDEs inlined
+/// (`kaiseki_frontend::inlined_lines`): statements read from an INCLUDEd
+/// file are edited where they are inlined.
 pub fn generate(
-    source: &str,
+    lines: &[InlinedLine],
     fixed: bool,
     file: &str,
     groups: &[(FactBase, Vec<Table>)],
     opts: Options,
 ) -> Result<(String, Vec<String>), String> {
-    let src = Source::new(source, fixed);
+    let src = Source::new(lines, fixed);
     let mut edits = Edits::default();
     for (facts, derived) in groups {
-        Group::new(facts, derived, file, &src, opts).plan(&mut edits)?;
+        Group::new(facts, derived, file, &src, opts)?.plan(&mut edits)?;
     }
     Ok((render(&src, &edits, opts), edits.warnings))
 }
@@ -76,7 +80,10 @@ struct Group<'a> {
     src: &'a Source<'a>,
     opts: Options,
     units: HashMap<&'a str, &'a str>,
+    /// Statement -> (unit, its first line in the output, kind).
     stmts: HashMap<i64, (&'a str, usize, &'a str)>,
+    /// Reference -> its line in the output.
+    ref_lines: HashMap<i64, usize>,
     dist: Distributed,
     /// Owner-computes assignments: statement -> (assigned ref, array).
     owned: HashMap<i64, (i64, String)>,
@@ -89,18 +96,55 @@ impl<'a> Group<'a> {
         file: &str,
         src: &'a Source<'a>,
         opts: Options,
-    ) -> Group<'a> {
+    ) -> Result<Group<'a>, String> {
         let units: HashMap<&str, &str> = facts
             .unit
             .iter()
             .filter(|u| u.file == file)
             .map(|u| (u.unit.as_str(), u.kind.as_str()))
             .collect();
-        let stmts = facts
+        let read_from: HashMap<i64, &str> = facts
+            .stmt_file
+            .iter()
+            .map(|f| (f.stmt, f.file.as_str()))
+            .collect();
+        let mut stmts = HashMap::new();
+        for s in facts
             .stmt
             .iter()
             .filter(|s| units.contains_key(s.unit.as_str()))
-            .map(|s| (s.stmt, (s.unit.as_str(), s.line as usize, s.kind.as_str())))
+        {
+            let from = read_from.get(&s.stmt).copied().unwrap_or(file);
+            let line = match src.place(from, s.line as usize) {
+                Some(line) => line,
+                // Declarations need no code beside them.
+                None if s.kind == "decl" || s.kind == "format" => 0,
+                None => {
+                    let text = std::fs::read_to_string(from).unwrap_or_default();
+                    let code = text.lines().nth(s.line as usize - 1).unwrap_or("");
+                    return Err(format!(
+                        "{from}:{}:{}: error: a statement of a header the preprocessor included: kaiseki spmd writes one file and cannot edit it (INCLUDE it instead)\n  {}",
+                        s.line, s.col, code.trim_end()
+                    ));
+                }
+            };
+            stmts.insert(s.stmt, (s.unit.as_str(), line, s.kind.as_str()));
+        }
+        let ref_stmts: HashMap<i64, i64> = facts
+            .r#use
+            .iter()
+            .map(|u| (u.r#ref, u.stmt))
+            .chain(facts.def.iter().map(|d| (d.r#ref, d.stmt)))
+            .collect();
+        let ref_lines = facts
+            .ref_pos
+            .iter()
+            .filter_map(|p| {
+                let s = ref_stmts.get(&p.r#ref)?;
+                stmts.get(s)?;
+                let from = read_from.get(s).copied().unwrap_or(file);
+                Some((p.r#ref, src.place(from, p.line as usize)?))
+            })
             .collect();
         let dist = Distributed::new(facts, rows(derived, "owner_dim"), &units);
         let mut g = Group {
@@ -110,11 +154,12 @@ impl<'a> Group<'a> {
             opts,
             units,
             stmts,
+            ref_lines,
             dist,
             owned: HashMap::new(),
         };
         g.owned = g.owner_computes();
-        g
+        Ok(g)
     }
 
     /// The assignments their owner executes alone: a distributed element on
@@ -152,7 +197,8 @@ impl<'a> Group<'a> {
     /// The subscripts of an array reference, as written.
     fn subscripts(&self, r: i64) -> Option<Subscripts> {
         let p = self.facts.ref_pos.iter().find(|p| p.r#ref == r)?;
-        self.src.subscripts(p.line as usize, p.col as usize)
+        self.src
+            .subscripts(*self.ref_lines.get(&r)?, p.col as usize)
     }
 
     /// `kc_own_U_A(i, j)`: the rank owning an element.
@@ -326,25 +372,50 @@ impl<'a> Group<'a> {
     /// The block IF an ELSE IF belongs to: its conditions are evaluated
     /// with nothing run in between, so what they read is sent before it.
     fn if_of(&self, s: i64) -> i64 {
+        self.unit_order(s)
+            .into_iter()
+            .rev()
+            .filter(|id| (self.line(*id), *id) <= (self.line(s), s))
+            .find(|id| self.chain(*id).contains(&s))
+            .unwrap_or(s)
+    }
+
+    /// The statements of `s`'s unit in source order.
+    fn unit_order(&self, s: i64) -> Vec<i64> {
         let unit = self.unit_of(s);
-        let mut ids: Vec<(usize, i64)> = self
+        let mut ids: Vec<i64> = self
             .stmts
             .iter()
             .filter(|(_, v)| Some(v.0) == unit)
-            .map(|(id, v)| (v.1, *id))
-            .filter(|(l, id)| (*l, *id) < (self.line(s), s))
+            .map(|(id, _)| *id)
             .collect();
-        ids.sort();
+        ids.sort_by_key(|id| (self.line(*id), *id));
+        ids
+    }
+
+    /// The branches of the block IF `head`: itself, then its ELSE IFs
+    /// and its ELSE in order (empty when `head` is not a block IF).
+    fn chain(&self, head: i64) -> Vec<i64> {
+        if self.stmts.get(&head).map(|x| x.2) != Some("if") {
+            return Vec::new();
+        }
+        let mut out = vec![head];
         let mut depth = 0;
-        for (_, id) in ids.into_iter().rev() {
-            match self.stmts[&id].2 {
-                "endif" => depth += 1,
-                "if" if depth == 0 => return id,
-                "if" => depth -= 1,
+        let after = self
+            .unit_order(head)
+            .into_iter()
+            .skip_while(|id| *id != head)
+            .skip(1);
+        for id in after {
+            match (self.stmts[&id].2, depth) {
+                ("if", _) => depth += 1,
+                ("endif", 0) => break,
+                ("endif", _) => depth -= 1,
+                ("elseif" | "else", 0) => out.push(id),
                 _ => {}
             }
         }
-        s
+        out
     }
 
     /// Broadcasts of the distributed elements statement `s` reads that no
@@ -443,16 +514,18 @@ impl<'a> Group<'a> {
             return Ok(());
         };
         let ends_do = self.facts.loop_end.iter().any(|e| {
-            self.facts
-                .stmt
-                .iter()
-                .any(|x| x.stmt == e.stmt && x.col == 0 && x.line as usize == line)
+            self.line(e.stmt) == line
+                && self
+                    .facts
+                    .stmt
+                    .iter()
+                    .any(|x| x.stmt == e.stmt && x.col == 0)
         });
         if ends_do {
-            return Err(format!(
-                "line {line}: a DO loop ends on labelled statement {} that needs communication or a guard: not supported (end the loop on a CONTINUE)",
+            return Err(self.src.error(line, &format!(
+                "a DO loop ends on labelled statement {} that needs communication or a guard: not supported (end the loop on a CONTINUE)",
                 l.label
-            ));
+            )));
         }
         edits.relabel.insert(line, l.label);
         Ok(())
@@ -491,9 +564,9 @@ impl<'a> Group<'a> {
                 continue;
             }
             let (Some(read), Some(lhs)) = (self.subscripts(r), self.subscripts(*x)) else {
-                return Err(format!(
-                    "line {}: cannot read the subscripts of {array}",
-                    self.line(s)
+                return Err(self.src.error(
+                    self.line(s),
+                    &format!("cannot read the subscripts of {array}"),
                 ));
             };
             let q = self.owner_call(s, array, &read.dims);
@@ -510,13 +583,16 @@ impl<'a> Group<'a> {
                 &loops,
                 &[format!("IF (kc_take({q}, {p})) {element} = kc_v")],
             ));
-            if let Some(c) = self.condition_flag(&unless, edits) {
+            if let Some(c) = self.condition_flag(&unless, edits)? {
                 code.insert(0, format!("IF ({c}) THEN"));
                 code.push("END IF".into());
             }
             edits.before(
                 self.line(at),
-                format!("! kaiseki-spmd: {element} at line {}", self.line(s)),
+                format!(
+                    "! kaiseki-spmd: {element} at {}",
+                    self.src.describe(self.line(s))
+                ),
             );
             self.relabel(at, self.line(at), edits)?;
             for c in code {
@@ -559,23 +635,41 @@ impl<'a> Group<'a> {
         loops.into_iter().map(|(_, d)| d).collect()
     }
 
-    /// The condition under which a conditional transfer is made: the IF
-    /// `unless` names (`31+`, `31-`) did not go that way. The flag
-    /// `kc_tN` says which way IF N went (-1: not reached, 0: false, 1:
-    /// true). An ELSE IF has no place for the flag: always send.
-    fn condition_flag(&self, unless: &str, edits: &mut Edits) -> Option<String> {
-        let sign = unless.chars().last()?;
-        let n: i64 = unless[..unless.len() - 1].parse().ok()?;
-        if self.stmts.get(&n).map(|x| x.2) != Some("if") {
-            return None;
+    /// The condition under which a conditional transfer is made: the
+    /// branch `unless` names (`31+`: the IF or ELSE IF at statement 31
+    /// held; `31-`: it was tested and did not) was not taken. The flag
+    /// `kc_bH` of the block IF H says which branch of H's chain ran: set
+    /// to 0 before H, to the output line of the IF, ELSE IF or ELSE that
+    /// starts a branch at its start (-1: H never reached). Branches come
+    /// in line order, so the condition of branch b was tested and false
+    /// when no branch ran or a later one did.
+    fn condition_flag(&self, unless: &str, edits: &mut Edits) -> Result<Option<String>, String> {
+        let Some(sign) = unless.chars().last() else {
+            return Ok(None);
+        };
+        let Ok(b) = unless[..unless.len() - 1].parse::<i64>() else {
+            return Ok(None);
+        };
+        let head = self.if_of(b);
+        let branches = self.chain(head);
+        if !branches.contains(&b) {
+            return Ok(None);
         }
-        let flag = format!("kc_t{n}");
+        let flag = format!("kc_b{head}");
         if edits.declarations.insert(format!("INTEGER :: {flag} = -1")) {
-            let line = self.line(n);
+            let line = self.line(head);
+            self.relabel(head, line, edits)?;
             edits.before(line, format!("{flag} = 0"));
-            edits.after(self.src.statement_end(line), format!("{flag} = 1"));
+            for k in branches {
+                let start = self.src.statement_end(self.line(k));
+                edits.after(start, format!("{flag} = {}", self.line(k)));
+            }
         }
-        Some(format!("{flag} /= {}", if sign == '+' { 1 } else { 0 }))
+        let at = self.line(b);
+        Ok(Some(match sign {
+            '+' => format!("{flag} /= {at}"),
+            _ => format!("{flag} /= 0 .AND. {flag} <= {at}"),
+        }))
     }
 
     /// The partial-redundancy transfers of `spmd_share`: the owners

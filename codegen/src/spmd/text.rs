@@ -3,10 +3,17 @@
 //! lines (indented and continued for fixed or free form).
 
 use crate::source_lines::{free_code, is_fixed_comment, statement_end};
-use std::collections::BTreeMap;
+use kaiseki_frontend::InlinedLine;
+use std::collections::{BTreeMap, HashMap};
 
+/// The program as the compiler reads it: the file's lines with its
+/// INCLUDEs inlined (the output is one file), numbered 1, 2, ... here.
 pub(super) struct Source<'a> {
     lines: Vec<&'a str>,
+    /// Where each line was read: (file, line in that file).
+    origins: Vec<(&'a str, usize)>,
+    /// (file, line in that file) -> the line here.
+    places: HashMap<(&'a str, usize), usize>,
     fixed: bool,
     newline: &'static str,
 }
@@ -18,15 +25,56 @@ pub(super) struct Subscripts {
 }
 
 impl<'a> Source<'a> {
-    pub fn new(source: &'a str, fixed: bool) -> Source<'a> {
+    pub fn new(lines: &'a [InlinedLine], fixed: bool) -> Source<'a> {
         Source {
-            lines: source.split_inclusive('\n').collect(),
+            lines: lines.iter().map(|l| l.text.as_str()).collect(),
+            origins: lines.iter().map(|l| (l.file.as_str(), l.line)).collect(),
+            places: lines
+                .iter()
+                .enumerate()
+                .map(|(k, l)| ((l.file.as_str(), l.line), k + 1))
+                .collect(),
             fixed,
-            newline: if source.contains("\r\n") {
+            newline: if lines.iter().any(|l| l.text.ends_with("\r\n")) {
                 "\r\n"
             } else {
                 "\n"
             },
+        }
+    }
+
+    /// The line here of line `line` of `file` (`None`: a file not
+    /// inlined, such as a header the preprocessor `#include`d).
+    pub fn place(&self, file: &str, line: usize) -> Option<usize> {
+        self.places.get(&(file, line)).copied()
+    }
+
+    /// `file:line:1: error: message` and the source line, for line `line`
+    /// here.
+    pub fn error(&self, line: usize, message: &str) -> String {
+        let (file, at) = self.origin(line);
+        let text = self
+            .lines
+            .get(line.wrapping_sub(1))
+            .map_or("", |l| l.trim_end());
+        format!("{file}:{at}:1: error: {message}\n  {text}")
+    }
+
+    /// Where line `line` here was read: the file and its line there.
+    fn origin(&self, line: usize) -> (&'a str, usize) {
+        let first = self.origins.first().map_or("?", |o| o.0);
+        self.origins
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or((first, line))
+    }
+
+    /// Line `line` here as a reader finds it: `line 12` of the file
+    /// written, `body.h:5` for a line of an INCLUDEd file.
+    pub fn describe(&self, line: usize) -> String {
+        match self.origin(line) {
+            (file, at) if Some(file) == self.origins.first().map(|o| o.0) => format!("line {at}"),
+            (file, at) => format!("{file}:{at}"),
         }
     }
 
