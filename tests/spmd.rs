@@ -339,3 +339,61 @@ fn conditional_transfers_follow_else_if_branches() {
         assert_eq!(reuse < all, saves, "N = {n}: reuse {reuse}, baseline {all}");
     }
 }
+
+/// Distributed arrays passed to subroutines (tests/spmd/subroutines.f90):
+/// SMOOTH (descriptive `*(BLOCK)`) and SHIFT (the caller's directives
+/// repeated) are written SPMD, guards and transfers in them, and nothing
+/// is broadcast at their calls; TOTAL (no directive) and TWICE (also
+/// called with an array that is not distributed) run on whole copies,
+/// with a warning per call that broadcasts. The same program without the
+/// subroutines' directives (every call broadcasts) sends more.
+#[test]
+fn subroutines_distributed_alike_run_spmd() {
+    let file = spmd_program("subroutines.f90");
+    let dir = scratch_dir("spmd_subroutines_out");
+    let out = dir.join("out.f90");
+    let done = kaiseki([
+        "spmd".as_ref(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    let text = std::fs::read_to_string(&out).expect("program written");
+    for guard in ["kc_me == kc_own_smooth_y(I)", "kc_me == kc_own_shift_v(I)"] {
+        assert!(text.contains(guard), "{guard} in\n{text}");
+    }
+    for warning in [
+        "line 22: CALL TOTAL: A is broadcast whole",
+        "line 23: CALL TWICE: B is broadcast whole",
+        "line 24: SUBS passes V of TWICE",
+    ] {
+        assert!(
+            done.stderr.contains(warning),
+            "{warning} in\n{}",
+            done.stderr
+        );
+    }
+    assert_eq!(
+        done.stderr.matches("warning:").count(),
+        3,
+        "{}",
+        done.stderr
+    );
+    let spmd_runs = judge(&file, "", &[1, 2, 4]);
+
+    let source = std::fs::read_to_string(&file).expect("subroutines.f90");
+    let (main, subs) = source.split_at(source.find("SUBROUTINE SMOOTH").expect("SMOOTH"));
+    let plain: String = subs
+        .lines()
+        .filter(|l| !l.starts_with("!HPF$"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let plain_file = scratch_dir("spmd_subroutines_plain").join("plain.f90");
+    std::fs::write(&plain_file, format!("{main}{plain}")).expect("program written");
+    let whole_runs = judge(&plain_file, "", &[1, 2, 4]);
+    for (k, p) in [2, 4].iter().enumerate() {
+        let (spmd, whole) = (spmd_runs[k + 1].0.pmpi.1, whole_runs[k + 1].0.pmpi.1);
+        assert!(spmd < whole, "{p} ranks: {spmd} bytes SPMD, {whole} whole");
+    }
+}

@@ -14,7 +14,7 @@ mod text;
 use crate::{num, sym};
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::InlinedLine;
-use owners::Distributed;
+use owners::{CallSite, Distributed};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use text::{Source, Subscripts};
 
@@ -67,41 +67,40 @@ pub fn generate(
 ) -> Result<(String, Vec<String>), String> {
     let src = Source::new(lines, fixed);
     let mut edits = Edits::default();
-    for (facts, derived) in groups {
-        Group::new(facts, derived, file, &src, opts)?.plan(&mut edits)?;
+    let places = groups
+        .iter()
+        .map(|(facts, _)| Places::new(facts, file, &src))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut dist = Distributed::new(groups, file);
+    let sites: Vec<CallSite> = groups
+        .iter()
+        .zip(&places)
+        .flat_map(|((facts, _), p)| p.call_sites(facts, &src))
+        .collect();
+    dist.match_calls(&sites);
+    dist.declare(&mut edits);
+    for ((facts, derived), places) in groups.iter().zip(places) {
+        Group::new(facts, derived, file, &src, opts, places, &dist).plan(&mut edits)?;
     }
     Ok((render(&src, &edits, opts), edits.warnings))
 }
 
-/// One group of program units and what its relations say.
-struct Group<'a> {
-    facts: &'a FactBase,
-    derived: &'a [Table],
-    src: &'a Source<'a>,
-    opts: Options,
-    units: HashMap<&'a str, &'a str>,
+/// Where the statements and references of a group of units stand in the
+/// output (the file with its INCLUDEs inlined).
+struct Places<'a> {
     /// Statement -> (unit, its first line in the output, kind).
     stmts: HashMap<i64, (&'a str, usize, &'a str)>,
     /// Reference -> its line in the output.
     ref_lines: HashMap<i64, usize>,
-    dist: Distributed,
-    /// Owner-computes assignments: statement -> (assigned ref, array).
-    owned: HashMap<i64, (i64, String)>,
 }
 
-impl<'a> Group<'a> {
-    fn new(
-        facts: &'a FactBase,
-        derived: &'a [Table],
-        file: &str,
-        src: &'a Source<'a>,
-        opts: Options,
-    ) -> Result<Group<'a>, String> {
-        let units: HashMap<&str, &str> = facts
+impl<'a> Places<'a> {
+    fn new(facts: &'a FactBase, file: &str, src: &Source) -> Result<Places<'a>, String> {
+        let units: HashSet<&str> = facts
             .unit
             .iter()
             .filter(|u| u.file == file)
-            .map(|u| (u.unit.as_str(), u.kind.as_str()))
+            .map(|u| u.unit.as_str())
             .collect();
         let read_from: HashMap<i64, &str> = facts
             .stmt_file
@@ -112,7 +111,7 @@ impl<'a> Group<'a> {
         for s in facts
             .stmt
             .iter()
-            .filter(|s| units.contains_key(s.unit.as_str()))
+            .filter(|s| units.contains(s.unit.as_str()))
         {
             let from = read_from.get(&s.stmt).copied().unwrap_or(file);
             let line = match src.place(from, s.line as usize) {
@@ -146,7 +145,61 @@ impl<'a> Group<'a> {
                 Some((p.r#ref, src.place(from, p.line as usize)?))
             })
             .collect();
-        let dist = Distributed::new(facts, rows(derived, "owner_dim"), &units);
+        Ok(Places { stmts, ref_lines })
+    }
+
+    /// The calls of the group's statements, with their actual arguments
+    /// when they are CALL statements.
+    fn call_sites(&self, facts: &FactBase, src: &Source) -> Vec<CallSite> {
+        facts
+            .call
+            .iter()
+            .filter_map(|c| {
+                let &(unit, line, kind) = self.stmts.get(&c.stmt)?;
+                Some(CallSite {
+                    caller: unit.to_string(),
+                    callee: c.callee.clone(),
+                    args: (kind == "call").then(|| src.call_args(line)).flatten(),
+                    place: src.describe(line),
+                })
+            })
+            .collect()
+    }
+}
+
+/// One group of program units and what its relations say.
+struct Group<'a> {
+    facts: &'a FactBase,
+    derived: &'a [Table],
+    src: &'a Source<'a>,
+    opts: Options,
+    units: HashMap<&'a str, &'a str>,
+    /// Statement -> (unit, its first line in the output, kind).
+    stmts: HashMap<i64, (&'a str, usize, &'a str)>,
+    /// Reference -> its line in the output.
+    ref_lines: HashMap<i64, usize>,
+    dist: &'a Distributed,
+    /// Owner-computes assignments: statement -> (assigned ref, array).
+    owned: HashMap<i64, (i64, String)>,
+}
+
+impl<'a> Group<'a> {
+    fn new(
+        facts: &'a FactBase,
+        derived: &'a [Table],
+        file: &str,
+        src: &'a Source<'a>,
+        opts: Options,
+        places: Places<'a>,
+        dist: &'a Distributed,
+    ) -> Group<'a> {
+        let units: HashMap<&str, &str> = facts
+            .unit
+            .iter()
+            .filter(|u| u.file == file)
+            .map(|u| (u.unit.as_str(), u.kind.as_str()))
+            .collect();
+        let Places { stmts, ref_lines } = places;
         let mut g = Group {
             facts,
             derived,
@@ -159,7 +212,7 @@ impl<'a> Group<'a> {
             owned: HashMap::new(),
         };
         g.owned = g.owner_computes();
-        Ok(g)
+        g
     }
 
     /// The assignments their owner executes alone: a distributed element on
@@ -212,7 +265,6 @@ impl<'a> Group<'a> {
     }
 
     fn plan(&self, edits: &mut Edits) -> Result<(), String> {
-        self.dist.declare(edits);
         self.units_and_ends(edits);
         // The transfers come first: they run on every rank, before the
         // guard of an owner-computes assignment.
@@ -283,7 +335,7 @@ impl<'a> Group<'a> {
             _ => {}
         }
         if let Some((x, array)) = self.owned.get(&s) {
-            let mut pre = self.whole_reads(s, Reads::Unplanned);
+            let mut pre = self.whole_reads(s, Reads::Unplanned, &HashSet::new());
             let subs = self.subscripts(*x).unwrap_or_default();
             pre.push(format!(
                 "IF (kc_me == {}) THEN",
@@ -302,9 +354,11 @@ impl<'a> Group<'a> {
         // evaluated early.
         // So do subscripts that read distributed elements (`K = G(G(1))`).
         let early = matches!(kind, "logical_if" | "elseif") || self.nested_reads(s);
-        let mut pre = self.whole_reads(s, if early { Reads::Whole } else { Reads::All });
+        let passed = self.passed_whole(s, edits);
+        let which = if early { Reads::Whole } else { Reads::All };
+        let mut pre = self.whole_reads(s, which, &passed);
         if self.calls(s) {
-            pre.extend(self.dist.all_shares(unit));
+            pre.extend(self.dist.call_shares(unit, &passed));
         }
         let at = if kind == "elseif" { self.if_of(s) } else { s };
         if kind == "do_while" || self.is_while(s) {
@@ -418,10 +472,51 @@ impl<'a> Group<'a> {
         out
     }
 
+    /// The distributed arrays a CALL statement passes whole to dummy
+    /// arguments its callee distributes alike (`Distributed::match_calls`):
+    /// the callee computes them under the owner-computes rule, nothing is
+    /// broadcast. One passed whole to another dummy is broadcast whole.
+    fn passed_whole(&self, s: i64, edits: &mut Edits) -> HashSet<String> {
+        let mut passed = HashSet::new();
+        let calls: Vec<_> = self.facts.call.iter().filter(|c| c.stmt == s).collect();
+        let (Some(&(unit, line, "call")), [call]) = (self.stmts.get(&s), &calls[..]) else {
+            return passed;
+        };
+        let mut whole = BTreeSet::new();
+        for (k, a) in self
+            .src
+            .call_args(line)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let name = a.to_ascii_uppercase();
+            if self.dist.get(unit, &name).is_none() {
+                continue;
+            }
+            if self.dist.dummy(&call.callee, k + 1).is_some() {
+                passed.insert(name);
+            } else {
+                whole.insert(name);
+            }
+        }
+        for name in whole {
+            passed.remove(&name);
+            edits.warnings.push(format!(
+                "{}: CALL {}: {name} is broadcast whole before the call ({} does not distribute that dummy argument as {unit} distributes {name})",
+                self.src.describe(line),
+                call.callee,
+                call.callee
+            ));
+        }
+        passed
+    }
+
     /// Broadcasts of the distributed elements statement `s` reads that no
     /// planned transfer covers: all of them for a statement every rank
-    /// runs, the whole-array reads of an owner-computes assignment.
-    fn whole_reads(&self, s: i64, which: Reads) -> Vec<String> {
+    /// runs, the whole-array reads of an owner-computes assignment; not
+    /// the whole arrays in `passed` (a call's callee computes them).
+    fn whole_reads(&self, s: i64, which: Reads, passed: &HashSet<String>) -> Vec<String> {
         let planned: HashSet<i64> = rows(self.derived, "gen_ref")
             .iter()
             .filter(|r| num(&r[0]) == s)
@@ -445,6 +540,9 @@ impl<'a> Group<'a> {
                 .any(|a| a.r#ref == u.r#ref && which != Reads::Whole)
                 .then(|| self.subscripts(u.r#ref))
                 .flatten();
+            if element.is_none() && passed.contains(&u.var) {
+                continue;
+            }
             let code = match element {
                 Some(subs) => d.share(
                     &subs

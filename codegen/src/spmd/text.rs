@@ -141,6 +141,15 @@ impl<'a> Source<'a> {
         })
     }
 
+    /// The actual arguments of the CALL statement at `line`, as written.
+    pub fn call_args(&self, line: usize) -> Option<Vec<String>> {
+        let code = self.code(line);
+        let at = code.to_ascii_uppercase().find("CALL")? + 4;
+        let rest = &code[at..];
+        let col = at + (rest.len() - rest.trim_start().len()) + 1;
+        Some(self.subscripts(line, col).map_or_else(Vec::new, |s| s.dims))
+    }
+
     /// One generated line, indented and continued as the form needs.
     pub fn emit(&self, out: &mut String, text: &str) {
         let (indent, width) = if self.fixed {
