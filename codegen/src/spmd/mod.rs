@@ -533,31 +533,55 @@ impl<'a> Group<'a> {
             if which == Reads::Unplanned && planned.contains(&u.r#ref) {
                 continue;
             }
-            let element = self
-                .facts
-                .array_ref
-                .iter()
-                .any(|a| a.r#ref == u.r#ref && which != Reads::Whole)
-                .then(|| self.subscripts(u.r#ref))
-                .flatten();
-            if element.is_none() && passed.contains(&u.var) {
+            let element = self.facts.array_ref.iter().any(|a| a.r#ref == u.r#ref);
+            if !element && passed.contains(&u.var) {
                 continue;
             }
-            let code = match element {
-                Some(subs) => d.share(
-                    &subs
-                        .dims
-                        .iter()
-                        .map(|e| (e.clone(), e.clone(), "1".into()))
-                        .collect::<Vec<_>>(),
-                ),
-                None => d.share(&d.whole()),
+            let code = if which == Reads::Whole {
+                d.share(&d.whole())
+            } else {
+                d.share(&self.section(unit, u.r#ref, &d.whole()))
             };
             if !out.contains(&code) {
                 out.push(code);
             }
         }
         out
+    }
+
+    /// What a reference reads, per dimension: its element (`A(I+1, J)`),
+    /// the triplet of a section (`A(2:N-1, J)`), or all of the dimension
+    /// (`whole`) for a whole array and for a subscript that might not be
+    /// one scalar (`A(V, 1)`, a vector subscript).
+    fn section(&self, unit: &str, r: i64, whole: &[text::Range]) -> Vec<text::Range> {
+        let dims = self.subscripts(r).map(|s| s.dims).unwrap_or_default();
+        if dims.len() != whole.len() {
+            return whole.to_vec();
+        }
+        let name = |name: &str| {
+            if self
+                .facts
+                .param
+                .iter()
+                .any(|p| p.unit == unit && p.name == name)
+            {
+                return text::Name::Scalar;
+            }
+            match self
+                .facts
+                .var
+                .iter()
+                .find(|v| v.unit == unit && v.var == name)
+            {
+                Some(v) if v.rank > 0 => text::Name::Array,
+                Some(v) if v.r#type == "integer" => text::Name::Scalar,
+                _ => text::Name::Other,
+            }
+        };
+        dims.iter()
+            .zip(whole)
+            .map(|(dim, w)| text::triplet(dim, w, &name).unwrap_or_else(|| w.clone()))
+            .collect()
     }
 
     /// After rank 0 read them, every variable a READ sets goes to all.

@@ -270,13 +270,18 @@ fn matching(text: &str) -> Option<&str> {
 
 /// `text` split at the commas outside parentheses.
 fn split_top(text: &str) -> Vec<&str> {
+    split_top_at(text, ',')
+}
+
+/// `text` split at each `sep` outside parentheses.
+fn split_top_at(text: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0, 0);
     for (i, c) in text.char_indices() {
         match c {
             '(' => depth += 1,
             ')' => depth -= 1,
-            ',' if depth == 0 => {
+            c if c == sep && depth == 0 => {
                 parts.push(&text[start..i]);
                 start = i + 1;
             }
@@ -285,6 +290,80 @@ fn split_top(text: &str) -> Vec<&str> {
     }
     parts.push(&text[start..]);
     parts
+}
+
+/// What a name in a subscript is, as far as `triplet` needs to know.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Name {
+    /// An INTEGER scalar variable or a PARAMETER.
+    Scalar,
+    /// An array (an element of it when followed by `(`).
+    Array,
+    /// Anything else (a function, a variable of another type).
+    Other,
+}
+
+/// The intrinsics whose value is a scalar when their arguments are.
+const SCALAR_INTRINSICS: &[&str] = &[
+    "MOD", "MODULO", "MIN", "MAX", "ABS", "SIGN", "DIM", "INT", "NINT",
+];
+
+/// One dimension of a reference as written (`2:N-1`, `:`, `J`, `K(I)+1`)
+/// as a range, the missing bounds from `whole` (the declared extent);
+/// `None` when it might not be one scalar or triplet: an array without
+/// subscripts (`A(V, 1)`), a section inside, a function that is not a
+/// scalar intrinsic, a `.` (an operator, a real).
+pub(super) fn triplet(dim: &str, whole: &Range, name: &dyn Fn(&str) -> Name) -> Option<Range> {
+    let parts = split_top_at(dim, ':');
+    if parts.len() > 3 || !parts.iter().all(|p| scalar_expr(p, name)) {
+        return None;
+    }
+    let or = |p: &str, w: &str| {
+        let p = p.trim();
+        if p.is_empty() { w } else { p }.to_string()
+    };
+    match parts[..] {
+        [e] if !e.trim().is_empty() => Some((or(e, ""), or(e, ""), "1".into())),
+        [l, h] => Some((or(l, &whole.0), or(h, &whole.1), "1".into())),
+        [l, h, st] => Some((or(l, &whole.0), or(h, &whole.1), or(st, "1"))),
+        _ => None,
+    }
+}
+
+/// Whether `text` is an expression of INTEGER scalars: literals, scalar
+/// names, elements and scalar intrinsics of such expressions.
+fn scalar_expr(text: &str, name: &dyn Fn(&str) -> Name) -> bool {
+    if text.contains(':')
+        || !text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_+-*/(), ".contains(c))
+    {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_alphabetic() {
+            // Digits after a letter belong to its name, skipped below.
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        let word = text[start..i].to_ascii_uppercase();
+        let called = text[i..].trim_start().starts_with('(');
+        let ok = match (name(&word), called) {
+            (Name::Scalar, false) | (Name::Array, true) => true,
+            (Name::Other, true) => SCALAR_INTRINSICS.contains(&word.as_str()),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
 }
 
 /// A section as `sad_sections` prints it, `A(1:100, I)`: the array and
@@ -310,4 +389,56 @@ pub(super) fn parse_section(text: &str) -> Option<(String, Vec<Option<Range>>)> 
         })
         .collect();
     Some((name, dims))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{triplet, Name, Range};
+
+    fn name(n: &str) -> Name {
+        match n {
+            "N" | "I" | "K" => Name::Scalar,
+            "V" | "A" => Name::Array,
+            _ => Name::Other,
+        }
+    }
+
+    fn range(dim: &str) -> Option<Range> {
+        let whole = ("1".to_string(), "64".to_string(), "1".to_string());
+        triplet(dim, &whole, &name)
+    }
+
+    fn r(l: &str, h: &str, s: &str) -> Option<Range> {
+        Some((l.into(), h.into(), s.into()))
+    }
+
+    #[test]
+    fn dimensions_as_written_become_ranges() {
+        assert_eq!(range("2:N-1:3"), r("2", "N-1", "3"));
+        assert_eq!(range(":"), r("1", "64", "1"));
+        assert_eq!(range("K:"), r("K", "64", "1"));
+        assert_eq!(range("::2"), r("1", "64", "2"));
+        assert_eq!(range("I+1"), r("I+1", "I+1", "1"));
+        assert_eq!(
+            range("MOD(I, 8) + 1"),
+            r("MOD(I, 8) + 1", "MOD(I, 8) + 1", "1")
+        );
+        assert_eq!(range("V(K)"), r("V(K)", "V(K)", "1"));
+    }
+
+    #[test]
+    fn what_might_not_be_a_scalar_reads_the_whole_dimension() {
+        for dim in [
+            "V",
+            "V(1:2)",
+            "ABS(V)",
+            "F(I)",
+            "X",
+            "I.EQ.1",
+            "MAXLOC(A)",
+            "",
+        ] {
+            assert_eq!(range(dim), None, "{dim}");
+        }
+    }
 }
