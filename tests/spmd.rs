@@ -400,13 +400,14 @@ fn subroutines_distributed_alike_run_spmd() {
 
 /// Statements every rank runs that read sections (tests/spmd/sections.f90):
 /// the owners broadcast the elements read, each counted once by its owner
-/// (64 columns of 21 strided rows, a row, a column, and A(V, 1), whose
-/// vector subscript reads all of its dimension), not the whole 64 x 64
-/// array each time.
+/// (64 columns of 21 strided rows, a row, a column, A(V, 1), whose vector
+/// subscript reads all of its dimension, and the PRINT's implied DO
+/// `(A(I, 2), I = 1, N, 9)`, all of column 2), not the whole 64 x 64 array
+/// each time.
 #[test]
 fn sections_read_are_broadcast_not_whole_arrays() {
     let runs = judge(&spmd_program("sections.f90"), "", &[1, 2, 4]);
-    let elements = 64 * 21 + 64 + 64 + 64;
+    let elements = 64 * 21 + 64 + 64 + 64 + 64;
     for (reuse, all) in &runs[1..] {
         assert_eq!(reuse.pmpi.1, 8 * elements, "{runs:?}");
         assert_eq!(all.pmpi.1, 8 * elements, "{runs:?}");

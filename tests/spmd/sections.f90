@@ -1,6 +1,7 @@
 ! Statements every rank runs that read sections of a distributed array:
 ! the owners broadcast the section read (a strided one, a row, a column),
-! not the whole array; a vector subscript reads its whole dimension.
+! not the whole array; a vector subscript reads its whole dimension, as
+! does the implied DO of the PRINT (its I is not set before the PRINT).
 PROGRAM sect
   INTEGER, PARAMETER :: N = 64
   REAL A(N, N)
@@ -23,5 +24,5 @@ PROGRAM sect
   K = N / 2
   S = S + MAXVAL(A(K, :)) + SUM(A(:, K+1))
   S = S + SUM(A(V, 1))
-  PRINT *, S
+  PRINT *, S, (A(I, 2), I = 1, N, 9)
 END PROGRAM sect

@@ -540,7 +540,7 @@ impl<'a> Group<'a> {
             let code = if which == Reads::Whole {
                 d.share(&d.whole())
             } else {
-                d.share(&self.section(unit, u.r#ref, &d.whole()))
+                d.share(&self.section(s, u.r#ref, &d.whole()))
             };
             if !out.contains(&code) {
                 out.push(code);
@@ -549,16 +549,22 @@ impl<'a> Group<'a> {
         out
     }
 
-    /// What a reference reads, per dimension: its element (`A(I+1, J)`),
-    /// the triplet of a section (`A(2:N-1, J)`), or all of the dimension
-    /// (`whole`) for a whole array and for a subscript that might not be
-    /// one scalar (`A(V, 1)`, a vector subscript).
-    fn section(&self, unit: &str, r: i64, whole: &[text::Range]) -> Vec<text::Range> {
+    /// What reference `r` of statement `s` reads, per dimension: its
+    /// element (`A(I+1, J)`), the triplet of a section (`A(2:N-1, J)`), or
+    /// all of the dimension (`whole`) for a whole array, for a subscript
+    /// that might not be one scalar (`A(V, 1)`, a vector subscript) and
+    /// for one that names a variable the statement defines (`(A(I), I =
+    /// 1, N)`: the broadcast before it cannot evaluate it).
+    fn section(&self, s: i64, r: i64, whole: &[text::Range]) -> Vec<text::Range> {
+        let unit = self.unit_of(s).unwrap_or_default();
         let dims = self.subscripts(r).map(|s| s.dims).unwrap_or_default();
         if dims.len() != whole.len() {
             return whole.to_vec();
         }
         let name = |name: &str| {
+            if self.facts.def.iter().any(|d| d.stmt == s && d.var == name) {
+                return text::Name::Other;
+            }
             if self
                 .facts
                 .param
