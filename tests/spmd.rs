@@ -103,16 +103,7 @@ fn spmd(file: &Path, dir: &Path, reuse: bool) -> PathBuf {
     let ext = file.extension().unwrap().to_str().unwrap();
     let name = if reuse { "reuse" } else { "all" };
     let out = dir.join(format!("{name}.{ext}"));
-    let mut args = vec![
-        "spmd".as_ref(),
-        file.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ];
-    if !reuse {
-        args.push("--no-reuse".as_ref());
-    }
-    let done = kaiseki(&args);
+    let done = kaiseki_spmd(file, &out, if reuse { &[] } else { &["--no-reuse"] });
     assert_eq!(
         done.code,
         Some(0),
@@ -123,6 +114,18 @@ fn spmd(file: &Path, dir: &Path, reuse: bool) -> PathBuf {
     let exe = dir.join(name);
     compile("mpif90", &out, &exe);
     exe
+}
+
+/// `kaiseki spmd FILE -o OUT` with `extra` arguments.
+fn kaiseki_spmd(file: &Path, out: &Path, extra: &[&str]) -> common::Outcome {
+    let mut args = vec![
+        "spmd".as_ref(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+    kaiseki(&args)
 }
 
 /// `messages=M bytes=B` after `tag` on each line that has it, summed.
@@ -309,12 +312,7 @@ fn a_statement_of_a_preprocessor_header_is_refused() {
     let dir = scratch_dir("spmd_header");
     let out = dir.join("out.F90");
     let file = spmd_program("header_main.F90");
-    let done = kaiseki([
-        "spmd".as_ref(),
-        file.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ]);
+    let done = kaiseki_spmd(&file, &out, &[]);
     assert_eq!(done.code, Some(1), "{}", done.stderr);
     assert!(
         done.stderr.contains("header_body.h:1:3: error:") && done.stderr.contains("DO I = 1, N"),
@@ -352,12 +350,7 @@ fn subroutines_distributed_alike_run_spmd() {
     let file = spmd_program("subroutines.f90");
     let dir = scratch_dir("spmd_subroutines_out");
     let out = dir.join("out.f90");
-    let done = kaiseki([
-        "spmd".as_ref(),
-        file.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ]);
+    let done = kaiseki_spmd(&file, &out, &[]);
     assert_eq!(done.code, Some(0), "{}", done.stderr);
     let text = std::fs::read_to_string(&out).expect("program written");
     for guard in ["kc_me == kc_own_smooth_y(I)", "kc_me == kc_own_shift_v(I)"] {
