@@ -406,3 +406,41 @@ fn sections_read_are_broadcast_not_whole_arrays() {
         assert_eq!(all.pmpi.1, 8 * elements, "{runs:?}");
     }
 }
+
+/// A subroutine left whole (its caller passes an array that is not
+/// distributed) passes its dummy argument on to one distributed alike:
+/// that one is left whole too (tests/spmd/nested.f90), or the first would
+/// sum the stale copies of what the second computed on the owners only.
+#[test]
+fn a_subroutine_left_whole_leaves_its_callees_whole() {
+    let file = spmd_program("nested.f90");
+    let out = scratch_dir("spmd_nested_out").join("out.f90");
+    let done = kaiseki_spmd(&file, &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    for warning in ["NESTED passes X of OUTER", "OUTER passes Y of INNER"] {
+        assert!(
+            done.stderr.contains(warning),
+            "{warning} in\n{}",
+            done.stderr
+        );
+    }
+    judge(&file, "", &[1, 2, 4]);
+}
+
+/// Internal procedures of one name in two hosts (tests/spmd/twins.f90):
+/// one owner function per name could not serve both distributions of
+/// their local array, so their arrays are left whole, with a warning.
+#[test]
+fn procedures_of_one_name_are_left_whole() {
+    let file = spmd_program("twins.f90");
+    let out = scratch_dir("spmd_twins_out").join("out.f90");
+    let done = kaiseki_spmd(&file, &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(
+        done.stderr
+            .contains("STEP: several procedures have this name"),
+        "{}",
+        done.stderr
+    );
+    judge(&file, "", &[1, 2, 4]);
+}

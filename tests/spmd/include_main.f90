@@ -12,5 +12,13 @@ PROGRAM INCMAIN
     A(I) = I * 0.5
   END DO
   INCLUDE 'include_body.h'
-  PRINT *, X, SUM(B)
+  CALL REPORT(X)
+  PRINT *, SUM(B)
 END PROGRAM INCMAIN
+
+! A unit after the INCLUDE: its header stands further down in the
+! program written than in this file.
+SUBROUTINE REPORT(X)
+  REAL X
+  PRINT *, 'X =', X
+END SUBROUTINE REPORT

@@ -287,7 +287,10 @@ impl<'a> Group<'a> {
             if !self.units.contains_key(u.unit.as_str()) {
                 continue;
             }
-            let line = u.line as usize;
+            let line = self
+                .src
+                .place(&u.file, u.line as usize)
+                .unwrap_or(u.line as usize);
             let last = self.src.statement_end(line);
             let header = self.src.code(line).to_ascii_uppercase();
             if ["PROGRAM", "SUBROUTINE", "FUNCTION"]

@@ -56,11 +56,23 @@ impl Distributed {
             dummies: BTreeMap::new(),
             warnings: Vec::new(),
         };
+        // Procedures of one name (internal ones of two hosts) would share
+        // owner functions: their arrays are left whole.
+        let mut named: BTreeMap<&str, usize> = BTreeMap::new();
+        for u in groups.iter().flat_map(|(facts, _)| &facts.unit) {
+            *named.entry(u.unit.as_str()).or_default() += 1;
+        }
+        for (unit, _) in named.iter().filter(|(_, n)| **n > 1) {
+            d.warnings.push(format!(
+                "{unit}: several procedures have this name: their arrays are not distributed in the MPI program (every rank computes all of them)"
+            ));
+        }
         for (facts, derived) in groups {
             let kinds: HashMap<&str, &str> = facts
                 .unit
                 .iter()
-                .filter(|u| u.file == file && matches!(u.kind.as_str(), "program" | "subroutine"))
+                .filter(|u| u.file == file && named[u.unit.as_str()] == 1)
+                .filter(|u| matches!(u.kind.as_str(), "program" | "subroutine"))
                 .map(|u| (u.unit.as_str(), u.kind.as_str()))
                 .collect();
             d.dummies.extend(
@@ -97,8 +109,14 @@ impl Distributed {
     /// whole array of the caller distributed the same way: the subroutine
     /// then computes it under the owner-computes rule as the caller does.
     /// Otherwise every rank computes all of it, on whole copies the caller
-    /// broadcasts before the call.
+    /// broadcasts before the call. Until nothing changes: a dummy left
+    /// whole may be what its subroutine passes on.
     pub(super) fn match_calls(&mut self, sites: &[CallSite]) {
+        while self.unmatch_once(sites) {}
+    }
+
+    /// One round of `match_calls`: whether a dummy argument was left whole.
+    fn unmatch_once(&mut self, sites: &[CallSite]) -> bool {
         let mut unmatched = Vec::new();
         for ((unit, pos), dummy) in &self.dummies {
             let key = (unit.clone(), dummy.clone());
@@ -120,9 +138,11 @@ impl Distributed {
                 }
             }
         }
+        let changed = !unmatched.is_empty();
         for key in unmatched {
             self.arrays.remove(&key);
         }
+        changed
     }
 
     pub(super) fn get(&self, unit: &str, array: &str) -> Option<&ArrayDist> {
