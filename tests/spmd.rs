@@ -103,16 +103,7 @@ fn spmd(file: &Path, dir: &Path, reuse: bool) -> PathBuf {
     let ext = file.extension().unwrap().to_str().unwrap();
     let name = if reuse { "reuse" } else { "all" };
     let out = dir.join(format!("{name}.{ext}"));
-    let mut args = vec![
-        "spmd".as_ref(),
-        file.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ];
-    if !reuse {
-        args.push("--no-reuse".as_ref());
-    }
-    let done = kaiseki(&args);
+    let done = kaiseki_spmd(file, &out, if reuse { &[] } else { &["--no-reuse"] });
     assert_eq!(
         done.code,
         Some(0),
@@ -123,6 +114,18 @@ fn spmd(file: &Path, dir: &Path, reuse: bool) -> PathBuf {
     let exe = dir.join(name);
     compile("mpif90", &out, &exe);
     exe
+}
+
+/// `kaiseki spmd FILE -o OUT` with `extra` arguments.
+fn kaiseki_spmd(file: &Path, out: &Path, extra: &[&str]) -> common::Outcome {
+    let mut args = vec![
+        "spmd".as_ref(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+    kaiseki(&args)
 }
 
 /// `messages=M bytes=B` after `tag` on each line that has it, summed.
@@ -283,4 +286,161 @@ fn random_hpf_programs_print_what_the_sequential_ones_print() {
         std::fs::write(&file, &g.source).expect("program written");
         judge(&file, "", &[1, 2, 4]);
     }
+}
+
+/// A program of tests/spmd/.
+fn spmd_program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/spmd")
+        .join(name)
+}
+
+/// A program whose second nest is read through an INCLUDE: the program
+/// written is one file with the included lines inlined, their guards and
+/// transfers beside them (they once went before PROGRAM, at the line
+/// numbers of the included file).
+#[test]
+fn a_program_with_an_include_runs() {
+    let runs = judge(&spmd_program("include_main.f90"), "", &[1, 2, 4]);
+    assert!(runs[2].0.pmpi.1 > 0, "the shift is sent: {runs:?}");
+}
+
+/// A statement read from a header the C preprocessor includes cannot be
+/// edited in the one file written: an error at the header's line.
+#[test]
+fn a_statement_of_a_preprocessor_header_is_refused() {
+    let dir = scratch_dir("spmd_header");
+    let out = dir.join("out.F90");
+    let file = spmd_program("header_main.F90");
+    let done = kaiseki_spmd(&file, &out, &[]);
+    assert_eq!(done.code, Some(1), "{}", done.stderr);
+    assert!(
+        done.stderr.contains("header_body.h:1:3: error:") && done.stderr.contains("DO I = 1, N"),
+        "{}",
+        done.stderr
+    );
+    assert!(!out.exists(), "no program is written");
+}
+
+/// Li & Harada's conditional redundancy in an ELSE IF chain
+/// (tests/spmd/elseif.f90): reads after the chain are redundant when the
+/// ELSE IF (N .EQ. 100), the ELSE IF (N .EQ. 99) or the ELSE branch
+/// fetched their elements. Each N takes one branch; reuse sends less
+/// than the baseline exactly when the branch that ran fetched something
+/// read later.
+#[test]
+fn conditional_transfers_follow_else_if_branches() {
+    let file = spmd_program("elseif.f90");
+    for (n, saves) in [("7", false), ("100", true), ("99", true), ("60", true)] {
+        let runs = judge(&file, n, &[1, 2, 4]);
+        let (reuse, all) = (&runs[2].0.pmpi.1, &runs[2].1.pmpi.1);
+        assert_eq!(reuse < all, saves, "N = {n}: reuse {reuse}, baseline {all}");
+    }
+}
+
+/// Distributed arrays passed to subroutines (tests/spmd/subroutines.f90):
+/// SMOOTH (descriptive `*(BLOCK)`) and SHIFT (the caller's directives
+/// repeated) are written SPMD, guards and transfers in them, and nothing
+/// is broadcast at their calls; TOTAL (no directive) and TWICE (also
+/// called with an array that is not distributed) run on whole copies,
+/// with a warning per call that broadcasts. The same program without the
+/// subroutines' directives (every call broadcasts) sends more.
+#[test]
+fn subroutines_distributed_alike_run_spmd() {
+    let file = spmd_program("subroutines.f90");
+    let dir = scratch_dir("spmd_subroutines_out");
+    let out = dir.join("out.f90");
+    let done = kaiseki_spmd(&file, &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    let text = std::fs::read_to_string(&out).expect("program written");
+    for guard in ["kc_me == kc_own_smooth_y(I)", "kc_me == kc_own_shift_v(I)"] {
+        assert!(text.contains(guard), "{guard} in\n{text}");
+    }
+    for warning in [
+        "line 22: CALL TOTAL: A is broadcast whole",
+        "line 23: CALL TWICE: B is broadcast whole",
+        "line 24: SUBS passes V of TWICE",
+    ] {
+        assert!(
+            done.stderr.contains(warning),
+            "{warning} in\n{}",
+            done.stderr
+        );
+    }
+    assert_eq!(
+        done.stderr.matches("warning:").count(),
+        3,
+        "{}",
+        done.stderr
+    );
+    let spmd_runs = judge(&file, "", &[1, 2, 4]);
+
+    let source = std::fs::read_to_string(&file).expect("subroutines.f90");
+    let (main, subs) = source.split_at(source.find("SUBROUTINE SMOOTH").expect("SMOOTH"));
+    let plain: String = subs
+        .lines()
+        .filter(|l| !l.starts_with("!HPF$"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let plain_file = scratch_dir("spmd_subroutines_plain").join("plain.f90");
+    std::fs::write(&plain_file, format!("{main}{plain}")).expect("program written");
+    let whole_runs = judge(&plain_file, "", &[1, 2, 4]);
+    for (k, p) in [2, 4].iter().enumerate() {
+        let (spmd, whole) = (spmd_runs[k + 1].0.pmpi.1, whole_runs[k + 1].0.pmpi.1);
+        assert!(spmd < whole, "{p} ranks: {spmd} bytes SPMD, {whole} whole");
+    }
+}
+
+/// Statements every rank runs that read sections (tests/spmd/sections.f90):
+/// the owners broadcast the elements read, each counted once by its owner
+/// (64 columns of 21 strided rows, a row, a column, A(V, 1), whose vector
+/// subscript reads all of its dimension, and the PRINT's implied DO
+/// `(A(I, 2), I = 1, N, 9)`, all of column 2), not the whole 64 x 64 array
+/// each time.
+#[test]
+fn sections_read_are_broadcast_not_whole_arrays() {
+    let runs = judge(&spmd_program("sections.f90"), "", &[1, 2, 4]);
+    let elements = 64 * 21 + 64 + 64 + 64 + 64;
+    for (reuse, all) in &runs[1..] {
+        assert_eq!(reuse.pmpi.1, 8 * elements, "{runs:?}");
+        assert_eq!(all.pmpi.1, 8 * elements, "{runs:?}");
+    }
+}
+
+/// A subroutine left whole (its caller passes an array that is not
+/// distributed) passes its dummy argument on to one distributed alike:
+/// that one is left whole too (tests/spmd/nested.f90), or the first would
+/// sum the stale copies of what the second computed on the owners only.
+#[test]
+fn a_subroutine_left_whole_leaves_its_callees_whole() {
+    let file = spmd_program("nested.f90");
+    let out = scratch_dir("spmd_nested_out").join("out.f90");
+    let done = kaiseki_spmd(&file, &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    for warning in ["NESTED passes X of OUTER", "OUTER passes Y of INNER"] {
+        assert!(
+            done.stderr.contains(warning),
+            "{warning} in\n{}",
+            done.stderr
+        );
+    }
+    judge(&file, "", &[1, 2, 4]);
+}
+
+/// Internal procedures of one name in two hosts (tests/spmd/twins.f90):
+/// one owner function per name could not serve both distributions of
+/// their local array, so their arrays are left whole, with a warning.
+#[test]
+fn procedures_of_one_name_are_left_whole() {
+    let file = spmd_program("twins.f90");
+    let out = scratch_dir("spmd_twins_out").join("out.f90");
+    let done = kaiseki_spmd(&file, &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(
+        done.stderr
+            .contains("STEP: several procedures have this name"),
+        "{}",
+        done.stderr
+    );
+    judge(&file, "", &[1, 2, 4]);
 }

@@ -75,11 +75,13 @@ impl Reader<'_> {
     }
 
     fn include(&mut self, form: Form, st: &LogicalStmt, name: &str) {
-        let at = st.pos_at(st.code_start + (st.code().len() - st.code().trim_start().len()));
-        let searched = self.opts.search_path(&self.rep.files[at.file].path);
-        let Some(path) = searched.iter().map(|d| d.join(name)).find(|p| p.exists()) else {
-            self.rep.error(at, not_found("INCLUDE", name, &searched));
-            return;
+        let at = include_pos(st);
+        let path = match find_include(self.opts, &self.rep.files[at.file].path, name) {
+            Ok(p) => p,
+            Err(e) => {
+                self.rep.error(at, e);
+                return;
+            }
         };
         let key = canonical(&path);
         if self.stack.contains(&key) {
@@ -115,6 +117,96 @@ impl Reader<'_> {
         self.collect(&lines, inc_form);
         self.stack.pop();
     }
+}
+
+/// Where an INCLUDE line's keyword stands.
+fn include_pos(st: &LogicalStmt) -> Pos {
+    st.pos_at(st.code_start + (st.code().len() - st.code().trim_start().len()))
+}
+
+/// The file `INCLUDE 'name'` in file `including` reads: the first that
+/// exists along the search path.
+fn find_include(opts: &SourceOptions, including: &str, name: &str) -> Result<PathBuf, String> {
+    let searched = opts.search_path(including);
+    let found = searched.iter().map(|d| d.join(name)).find(|p| p.exists());
+    found.ok_or_else(|| not_found("INCLUDE", name, &searched))
+}
+
+/// One line of the text the compiler reads for a file once its INCLUDE
+/// lines are replaced by the files they name: the line's text and where
+/// it was read (`file` as the facts' `stmt_file` spells it, 1-based `line`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlinedLine {
+    pub file: String,
+    pub line: usize,
+    pub text: String,
+}
+
+/// The lines of `path` (whose `text` is given) with every INCLUDE line
+/// replaced by the lines of the file it names, recursively, found as the
+/// parser finds them: a writer that rewrites a program as one file
+/// (`kaiseki spmd`) edits included statements where they are inlined. An
+/// INCLUDE that cannot be followed (missing, a cycle) stays as written.
+pub fn inlined_lines(path: &str, text: &str, opts: &SourceOptions) -> Vec<InlinedLine> {
+    let mut rep = Reporter::default();
+    let mut stack = vec![canonical(&PathBuf::from(path))];
+    inline_file(path, text, form_of(path), opts, &mut rep, &mut stack)
+}
+
+fn inline_file(
+    path: &str,
+    text: &str,
+    form: Form,
+    opts: &SourceOptions,
+    rep: &mut Reporter,
+    stack: &mut Vec<PathBuf>,
+) -> Vec<InlinedLine> {
+    let id = rep.add_file(path, text);
+    let lines = as_written(id, rep);
+    let mut includes = std::collections::BTreeMap::new();
+    for st in logical_statements(&lines, form, rep) {
+        let Some(name) = include_target(&st) else {
+            continue;
+        };
+        let at = include_pos(&st);
+        if at.file != id || stack.len() >= MAX_INCLUDE_DEPTH {
+            continue;
+        }
+        let Ok(found) = find_include(opts, path, &name) else {
+            continue;
+        };
+        let key = canonical(&found);
+        let Ok(inner) = read_text(&found) else {
+            continue;
+        };
+        if stack.contains(&key) {
+            continue;
+        }
+        let shown = found.to_string_lossy().to_string();
+        let inc_form = if has_fortran_extension(&shown) {
+            form_of(&shown)
+        } else {
+            form
+        };
+        stack.push(key);
+        includes.insert(
+            at.line as usize,
+            inline_file(&shown, &inner, inc_form, opts, rep, stack),
+        );
+        stack.pop();
+    }
+    let mut out = Vec::new();
+    for (k, line) in text.split_inclusive('\n').enumerate() {
+        match includes.remove(&(k + 1)) {
+            Some(inner) => out.extend(inner),
+            None => out.push(InlinedLine {
+                file: path.to_string(),
+                line: k + 1,
+                text: line.to_string(),
+            }),
+        }
+    }
+    out
 }
 
 /// `INCLUDE 'name'` (any case, either quote).

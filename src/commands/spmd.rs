@@ -3,7 +3,7 @@
 //! analysis finds needed (rules/dl/comm.dl plans, codegen/src/spmd writes).
 
 use kaiseki_codegen::spmd;
-use kaiseki_frontend::{form_of, Form, SourceOptions};
+use kaiseki_frontend::{form_of, inlined_lines, Form, SourceOptions};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -29,8 +29,14 @@ pub fn run(
     let name = file.display().to_string();
     let source = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let fixed = form_of(&name) == Form::Fixed;
-    let (text, warnings) = spmd::generate(&source, fixed, &name, &analyzed, options)
-        .map_err(|e| format!("{name}:{e}"))?;
+    let lines = inlined_lines(&name, &source, opts);
+    let (text, warnings) = match spmd::generate(&lines, fixed, &name, &analyzed, options) {
+        Ok(done) => done,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
     for w in warnings {
         eprintln!("{name}: warning: {w}");
     }

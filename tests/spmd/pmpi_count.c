@@ -1,7 +1,9 @@
 /* Counts what a program really sends, independently of its own counter:
  * every MPI_Send, MPI_Isend, MPI_Ssend, MPI_Rsend (the sender's call) and
- * MPI_Bcast (the root's call, when there is another rank), as one message
- * of count * type size bytes. Loaded with LD_PRELOAD; each rank writes
+ * MPI_Bcast (the root's call, when there is another rank) and
+ * MPI_Allgatherv (each rank's part, when it has one and there is another
+ * rank: a broadcast by every owner at once), as one message of
+ * count * type size bytes. Loaded with LD_PRELOAD; each rank writes
  * `pmpi-count: messages=M bytes=B` to standard error at MPI_Finalize. */
 #include <mpi.h>
 #include <stdio.h>
@@ -49,6 +51,18 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
     if (rank == root && size > 1)
         tally(count, type);
     return PMPI_Bcast(buf, count, type, root, comm);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    int size;
+    PMPI_Comm_size(comm, &size);
+    if (sendcount > 0 && size > 1)
+        tally(sendcount, sendtype);
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm);
 }
 
 int MPI_Finalize(void)

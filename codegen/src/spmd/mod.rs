@@ -13,7 +13,8 @@ mod text;
 
 use crate::{num, sym};
 use kaiseki_facts::{FactBase, Table};
-use owners::Distributed;
+use kaiseki_frontend::InlinedLine;
+use owners::{CallSite, Distributed};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use text::{Source, Subscripts};
 
@@ -54,19 +55,116 @@ impl Edits {
 }
 
 /// The program of `file` written for MPI, and the warnings to print.
+/// `lines` are the file's with its INCLUDEs inlined
+/// (`kaiseki_frontend::inlined_lines`): statements read from an INCLUDEd
+/// file are edited where they are inlined.
 pub fn generate(
-    source: &str,
+    lines: &[InlinedLine],
     fixed: bool,
     file: &str,
     groups: &[(FactBase, Vec<Table>)],
     opts: Options,
 ) -> Result<(String, Vec<String>), String> {
-    let src = Source::new(source, fixed);
+    let src = Source::new(lines, fixed);
     let mut edits = Edits::default();
-    for (facts, derived) in groups {
-        Group::new(facts, derived, file, &src, opts).plan(&mut edits)?;
+    let places = groups
+        .iter()
+        .map(|(facts, _)| Places::new(facts, file, &src))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut dist = Distributed::new(groups, file);
+    let sites: Vec<CallSite> = groups
+        .iter()
+        .zip(&places)
+        .flat_map(|((facts, _), p)| p.call_sites(facts, &src))
+        .collect();
+    dist.match_calls(&sites);
+    dist.declare(&mut edits);
+    for ((facts, derived), places) in groups.iter().zip(places) {
+        Group::new(facts, derived, file, &src, opts, places, &dist).plan(&mut edits)?;
     }
     Ok((render(&src, &edits, opts), edits.warnings))
+}
+
+/// Where the statements and references of a group of units stand in the
+/// output (the file with its INCLUDEs inlined).
+struct Places<'a> {
+    /// Statement -> (unit, its first line in the output, kind).
+    stmts: HashMap<i64, (&'a str, usize, &'a str)>,
+    /// Reference -> its line in the output.
+    ref_lines: HashMap<i64, usize>,
+}
+
+impl<'a> Places<'a> {
+    fn new(facts: &'a FactBase, file: &str, src: &Source) -> Result<Places<'a>, String> {
+        let units: HashSet<&str> = facts
+            .unit
+            .iter()
+            .filter(|u| u.file == file)
+            .map(|u| u.unit.as_str())
+            .collect();
+        let read_from: HashMap<i64, &str> = facts
+            .stmt_file
+            .iter()
+            .map(|f| (f.stmt, f.file.as_str()))
+            .collect();
+        let mut stmts = HashMap::new();
+        for s in facts
+            .stmt
+            .iter()
+            .filter(|s| units.contains(s.unit.as_str()))
+        {
+            let from = read_from.get(&s.stmt).copied().unwrap_or(file);
+            let line = match src.place(from, s.line as usize) {
+                Some(line) => line,
+                // Declarations need no code beside them.
+                None if s.kind == "decl" || s.kind == "format" => 0,
+                None => {
+                    let text = std::fs::read_to_string(from).unwrap_or_default();
+                    let code = text.lines().nth(s.line as usize - 1).unwrap_or("");
+                    return Err(format!(
+                        "{from}:{}:{}: error: a statement of a header the preprocessor included: kaiseki spmd writes one file and cannot edit it (INCLUDE it instead)\n  {}",
+                        s.line, s.col, code.trim_end()
+                    ));
+                }
+            };
+            stmts.insert(s.stmt, (s.unit.as_str(), line, s.kind.as_str()));
+        }
+        let ref_stmts: HashMap<i64, i64> = facts
+            .r#use
+            .iter()
+            .map(|u| (u.r#ref, u.stmt))
+            .chain(facts.def.iter().map(|d| (d.r#ref, d.stmt)))
+            .collect();
+        let ref_lines = facts
+            .ref_pos
+            .iter()
+            .filter_map(|p| {
+                let s = ref_stmts.get(&p.r#ref)?;
+                stmts.get(s)?;
+                let from = read_from.get(s).copied().unwrap_or(file);
+                Some((p.r#ref, src.place(from, p.line as usize)?))
+            })
+            .collect();
+        Ok(Places { stmts, ref_lines })
+    }
+
+    /// The calls of the group's statements, with their actual arguments
+    /// when they are CALL statements.
+    fn call_sites(&self, facts: &FactBase, src: &Source) -> Vec<CallSite> {
+        facts
+            .call
+            .iter()
+            .filter_map(|c| {
+                let &(unit, line, kind) = self.stmts.get(&c.stmt)?;
+                Some(CallSite {
+                    caller: unit.to_string(),
+                    callee: c.callee.clone(),
+                    args: (kind == "call").then(|| src.call_args(line)).flatten(),
+                    place: src.describe(line),
+                })
+            })
+            .collect()
+    }
 }
 
 /// One group of program units and what its relations say.
@@ -76,8 +174,11 @@ struct Group<'a> {
     src: &'a Source<'a>,
     opts: Options,
     units: HashMap<&'a str, &'a str>,
+    /// Statement -> (unit, its first line in the output, kind).
     stmts: HashMap<i64, (&'a str, usize, &'a str)>,
-    dist: Distributed,
+    /// Reference -> its line in the output.
+    ref_lines: HashMap<i64, usize>,
+    dist: &'a Distributed,
     /// Owner-computes assignments: statement -> (assigned ref, array).
     owned: HashMap<i64, (i64, String)>,
 }
@@ -89,6 +190,8 @@ impl<'a> Group<'a> {
         file: &str,
         src: &'a Source<'a>,
         opts: Options,
+        places: Places<'a>,
+        dist: &'a Distributed,
     ) -> Group<'a> {
         let units: HashMap<&str, &str> = facts
             .unit
@@ -96,13 +199,7 @@ impl<'a> Group<'a> {
             .filter(|u| u.file == file)
             .map(|u| (u.unit.as_str(), u.kind.as_str()))
             .collect();
-        let stmts = facts
-            .stmt
-            .iter()
-            .filter(|s| units.contains_key(s.unit.as_str()))
-            .map(|s| (s.stmt, (s.unit.as_str(), s.line as usize, s.kind.as_str())))
-            .collect();
-        let dist = Distributed::new(facts, rows(derived, "owner_dim"), &units);
+        let Places { stmts, ref_lines } = places;
         let mut g = Group {
             facts,
             derived,
@@ -110,6 +207,7 @@ impl<'a> Group<'a> {
             opts,
             units,
             stmts,
+            ref_lines,
             dist,
             owned: HashMap::new(),
         };
@@ -152,7 +250,8 @@ impl<'a> Group<'a> {
     /// The subscripts of an array reference, as written.
     fn subscripts(&self, r: i64) -> Option<Subscripts> {
         let p = self.facts.ref_pos.iter().find(|p| p.r#ref == r)?;
-        self.src.subscripts(p.line as usize, p.col as usize)
+        self.src
+            .subscripts(*self.ref_lines.get(&r)?, p.col as usize)
     }
 
     /// `kc_own_U_A(i, j)`: the rank owning an element.
@@ -166,7 +265,6 @@ impl<'a> Group<'a> {
     }
 
     fn plan(&self, edits: &mut Edits) -> Result<(), String> {
-        self.dist.declare(edits);
         self.units_and_ends(edits);
         // The transfers come first: they run on every rank, before the
         // guard of an owner-computes assignment.
@@ -189,7 +287,10 @@ impl<'a> Group<'a> {
             if !self.units.contains_key(u.unit.as_str()) {
                 continue;
             }
-            let line = u.line as usize;
+            let line = self
+                .src
+                .place(&u.file, u.line as usize)
+                .unwrap_or(u.line as usize);
             let last = self.src.statement_end(line);
             let header = self.src.code(line).to_ascii_uppercase();
             if ["PROGRAM", "SUBROUTINE", "FUNCTION"]
@@ -237,7 +338,7 @@ impl<'a> Group<'a> {
             _ => {}
         }
         if let Some((x, array)) = self.owned.get(&s) {
-            let mut pre = self.whole_reads(s, Reads::Unplanned);
+            let mut pre = self.whole_reads(s, Reads::Unplanned, &HashSet::new());
             let subs = self.subscripts(*x).unwrap_or_default();
             pre.push(format!(
                 "IF (kc_me == {}) THEN",
@@ -256,9 +357,11 @@ impl<'a> Group<'a> {
         // evaluated early.
         // So do subscripts that read distributed elements (`K = G(G(1))`).
         let early = matches!(kind, "logical_if" | "elseif") || self.nested_reads(s);
-        let mut pre = self.whole_reads(s, if early { Reads::Whole } else { Reads::All });
+        let passed = self.passed_whole(s, edits);
+        let which = if early { Reads::Whole } else { Reads::All };
+        let mut pre = self.whole_reads(s, which, &passed);
         if self.calls(s) {
-            pre.extend(self.dist.all_shares(unit));
+            pre.extend(self.dist.call_shares(unit, &passed));
         }
         let at = if kind == "elseif" { self.if_of(s) } else { s };
         if kind == "do_while" || self.is_while(s) {
@@ -326,31 +429,97 @@ impl<'a> Group<'a> {
     /// The block IF an ELSE IF belongs to: its conditions are evaluated
     /// with nothing run in between, so what they read is sent before it.
     fn if_of(&self, s: i64) -> i64 {
+        self.unit_order(s)
+            .into_iter()
+            .rev()
+            .filter(|id| (self.line(*id), *id) <= (self.line(s), s))
+            .find(|id| self.chain(*id).contains(&s))
+            .unwrap_or(s)
+    }
+
+    /// The statements of `s`'s unit in source order.
+    fn unit_order(&self, s: i64) -> Vec<i64> {
         let unit = self.unit_of(s);
-        let mut ids: Vec<(usize, i64)> = self
+        let mut ids: Vec<i64> = self
             .stmts
             .iter()
             .filter(|(_, v)| Some(v.0) == unit)
-            .map(|(id, v)| (v.1, *id))
-            .filter(|(l, id)| (*l, *id) < (self.line(s), s))
+            .map(|(id, _)| *id)
             .collect();
-        ids.sort();
+        ids.sort_by_key(|id| (self.line(*id), *id));
+        ids
+    }
+
+    /// The branches of the block IF `head`: itself, then its ELSE IFs
+    /// and its ELSE in order (empty when `head` is not a block IF).
+    fn chain(&self, head: i64) -> Vec<i64> {
+        if self.stmts.get(&head).map(|x| x.2) != Some("if") {
+            return Vec::new();
+        }
+        let mut out = vec![head];
         let mut depth = 0;
-        for (_, id) in ids.into_iter().rev() {
-            match self.stmts[&id].2 {
-                "endif" => depth += 1,
-                "if" if depth == 0 => return id,
-                "if" => depth -= 1,
+        let after = self
+            .unit_order(head)
+            .into_iter()
+            .skip_while(|id| *id != head)
+            .skip(1);
+        for id in after {
+            match (self.stmts[&id].2, depth) {
+                ("if", _) => depth += 1,
+                ("endif", 0) => break,
+                ("endif", _) => depth -= 1,
+                ("elseif" | "else", 0) => out.push(id),
                 _ => {}
             }
         }
-        s
+        out
+    }
+
+    /// The distributed arrays a CALL statement passes whole to dummy
+    /// arguments its callee distributes alike (`Distributed::match_calls`):
+    /// the callee computes them under the owner-computes rule, nothing is
+    /// broadcast. One passed whole to another dummy is broadcast whole.
+    fn passed_whole(&self, s: i64, edits: &mut Edits) -> HashSet<String> {
+        let mut passed = HashSet::new();
+        let calls: Vec<_> = self.facts.call.iter().filter(|c| c.stmt == s).collect();
+        let (Some(&(unit, line, "call")), [call]) = (self.stmts.get(&s), &calls[..]) else {
+            return passed;
+        };
+        let mut whole = BTreeSet::new();
+        for (k, a) in self
+            .src
+            .call_args(line)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let name = a.to_ascii_uppercase();
+            if self.dist.get(unit, &name).is_none() {
+                continue;
+            }
+            if self.dist.dummy(&call.callee, k + 1).is_some() {
+                passed.insert(name);
+            } else {
+                whole.insert(name);
+            }
+        }
+        for name in whole {
+            passed.remove(&name);
+            edits.warnings.push(format!(
+                "{}: CALL {}: {name} is broadcast whole before the call ({} does not distribute that dummy argument as {unit} distributes {name})",
+                self.src.describe(line),
+                call.callee,
+                call.callee
+            ));
+        }
+        passed
     }
 
     /// Broadcasts of the distributed elements statement `s` reads that no
     /// planned transfer covers: all of them for a statement every rank
-    /// runs, the whole-array reads of an owner-computes assignment.
-    fn whole_reads(&self, s: i64, which: Reads) -> Vec<String> {
+    /// runs, the whole-array reads of an owner-computes assignment; not
+    /// the whole arrays in `passed` (a call's callee computes them).
+    fn whole_reads(&self, s: i64, which: Reads, passed: &HashSet<String>) -> Vec<String> {
         let planned: HashSet<i64> = rows(self.derived, "gen_ref")
             .iter()
             .filter(|r| num(&r[0]) == s)
@@ -367,28 +536,61 @@ impl<'a> Group<'a> {
             if which == Reads::Unplanned && planned.contains(&u.r#ref) {
                 continue;
             }
-            let element = self
-                .facts
-                .array_ref
-                .iter()
-                .any(|a| a.r#ref == u.r#ref && which != Reads::Whole)
-                .then(|| self.subscripts(u.r#ref))
-                .flatten();
-            let code = match element {
-                Some(subs) => d.share(
-                    &subs
-                        .dims
-                        .iter()
-                        .map(|e| (e.clone(), e.clone(), "1".into()))
-                        .collect::<Vec<_>>(),
-                ),
-                None => d.share(&d.whole()),
+            let element = self.facts.array_ref.iter().any(|a| a.r#ref == u.r#ref);
+            if !element && passed.contains(&u.var) {
+                continue;
+            }
+            let code = if which == Reads::Whole {
+                d.share(&d.whole())
+            } else {
+                d.share(&self.section(s, u.r#ref, &d.whole()))
             };
             if !out.contains(&code) {
                 out.push(code);
             }
         }
         out
+    }
+
+    /// What reference `r` of statement `s` reads, per dimension: its
+    /// element (`A(I+1, J)`), the triplet of a section (`A(2:N-1, J)`), or
+    /// all of the dimension (`whole`) for a whole array, for a subscript
+    /// that might not be one scalar (`A(V, 1)`, a vector subscript) and
+    /// for one that names a variable the statement defines (`(A(I), I =
+    /// 1, N)`: the broadcast before it cannot evaluate it).
+    fn section(&self, s: i64, r: i64, whole: &[text::Range]) -> Vec<text::Range> {
+        let unit = self.unit_of(s).unwrap_or_default();
+        let dims = self.subscripts(r).map(|s| s.dims).unwrap_or_default();
+        if dims.len() != whole.len() {
+            return whole.to_vec();
+        }
+        let name = |name: &str| {
+            if self.facts.def.iter().any(|d| d.stmt == s && d.var == name) {
+                return text::Name::Other;
+            }
+            if self
+                .facts
+                .param
+                .iter()
+                .any(|p| p.unit == unit && p.name == name)
+            {
+                return text::Name::Scalar;
+            }
+            match self
+                .facts
+                .var
+                .iter()
+                .find(|v| v.unit == unit && v.var == name)
+            {
+                Some(v) if v.rank > 0 => text::Name::Array,
+                Some(v) if v.r#type == "integer" => text::Name::Scalar,
+                _ => text::Name::Other,
+            }
+        };
+        dims.iter()
+            .zip(whole)
+            .map(|(dim, w)| text::triplet(dim, w, &name).unwrap_or_else(|| w.clone()))
+            .collect()
     }
 
     /// After rank 0 read them, every variable a READ sets goes to all.
@@ -443,16 +645,18 @@ impl<'a> Group<'a> {
             return Ok(());
         };
         let ends_do = self.facts.loop_end.iter().any(|e| {
-            self.facts
-                .stmt
-                .iter()
-                .any(|x| x.stmt == e.stmt && x.col == 0 && x.line as usize == line)
+            self.line(e.stmt) == line
+                && self
+                    .facts
+                    .stmt
+                    .iter()
+                    .any(|x| x.stmt == e.stmt && x.col == 0)
         });
         if ends_do {
-            return Err(format!(
-                "line {line}: a DO loop ends on labelled statement {} that needs communication or a guard: not supported (end the loop on a CONTINUE)",
+            return Err(self.src.error(line, &format!(
+                "a DO loop ends on labelled statement {} that needs communication or a guard: not supported (end the loop on a CONTINUE)",
                 l.label
-            ));
+            )));
         }
         edits.relabel.insert(line, l.label);
         Ok(())
@@ -491,9 +695,9 @@ impl<'a> Group<'a> {
                 continue;
             }
             let (Some(read), Some(lhs)) = (self.subscripts(r), self.subscripts(*x)) else {
-                return Err(format!(
-                    "line {}: cannot read the subscripts of {array}",
-                    self.line(s)
+                return Err(self.src.error(
+                    self.line(s),
+                    &format!("cannot read the subscripts of {array}"),
                 ));
             };
             let q = self.owner_call(s, array, &read.dims);
@@ -510,13 +714,16 @@ impl<'a> Group<'a> {
                 &loops,
                 &[format!("IF (kc_take({q}, {p})) {element} = kc_v")],
             ));
-            if let Some(c) = self.condition_flag(&unless, edits) {
+            if let Some(c) = self.condition_flag(&unless, edits)? {
                 code.insert(0, format!("IF ({c}) THEN"));
                 code.push("END IF".into());
             }
             edits.before(
                 self.line(at),
-                format!("! kaiseki-spmd: {element} at line {}", self.line(s)),
+                format!(
+                    "! kaiseki-spmd: {element} at {}",
+                    self.src.describe(self.line(s))
+                ),
             );
             self.relabel(at, self.line(at), edits)?;
             for c in code {
@@ -559,23 +766,41 @@ impl<'a> Group<'a> {
         loops.into_iter().map(|(_, d)| d).collect()
     }
 
-    /// The condition under which a conditional transfer is made: the IF
-    /// `unless` names (`31+`, `31-`) did not go that way. The flag
-    /// `kc_tN` says which way IF N went (-1: not reached, 0: false, 1:
-    /// true). An ELSE IF has no place for the flag: always send.
-    fn condition_flag(&self, unless: &str, edits: &mut Edits) -> Option<String> {
-        let sign = unless.chars().last()?;
-        let n: i64 = unless[..unless.len() - 1].parse().ok()?;
-        if self.stmts.get(&n).map(|x| x.2) != Some("if") {
-            return None;
+    /// The condition under which a conditional transfer is made: the
+    /// branch `unless` names (`31+`: the IF or ELSE IF at statement 31
+    /// held; `31-`: it was tested and did not) was not taken. The flag
+    /// `kc_bH` of the block IF H says which branch of H's chain ran: set
+    /// to 0 before H, to the output line of the IF, ELSE IF or ELSE that
+    /// starts a branch at its start (-1: H never reached). Branches come
+    /// in line order, so the condition of branch b was tested and false
+    /// when no branch ran or a later one did.
+    fn condition_flag(&self, unless: &str, edits: &mut Edits) -> Result<Option<String>, String> {
+        let Some(sign) = unless.chars().last() else {
+            return Ok(None);
+        };
+        let Ok(b) = unless[..unless.len() - 1].parse::<i64>() else {
+            return Ok(None);
+        };
+        let head = self.if_of(b);
+        let branches = self.chain(head);
+        if !branches.contains(&b) {
+            return Ok(None);
         }
-        let flag = format!("kc_t{n}");
+        let flag = format!("kc_b{head}");
         if edits.declarations.insert(format!("INTEGER :: {flag} = -1")) {
-            let line = self.line(n);
+            let line = self.line(head);
+            self.relabel(head, line, edits)?;
             edits.before(line, format!("{flag} = 0"));
-            edits.after(self.src.statement_end(line), format!("{flag} = 1"));
+            for k in branches {
+                let start = self.src.statement_end(self.line(k));
+                edits.after(start, format!("{flag} = {}", self.line(k)));
+            }
         }
-        Some(format!("{flag} /= {}", if sign == '+' { 1 } else { 0 }))
+        let at = self.line(b);
+        Ok(Some(match sign {
+            '+' => format!("{flag} /= {at}"),
+            _ => format!("{flag} /= 0 .AND. {flag} <= {at}"),
+        }))
     }
 
     /// The partial-redundancy transfers of `spmd_share`: the owners

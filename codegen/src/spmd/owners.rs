@@ -6,12 +6,16 @@
 
 use super::Edits;
 use crate::{num, sym};
-use kaiseki_facts::{FactBase, Value};
-use std::collections::{BTreeMap, HashMap};
+use kaiseki_facts::{FactBase, Table, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-/// The arrays of the main program the generated code distributes.
+/// The arrays the generated code distributes: those of the main program
+/// and of its subroutines (a dummy argument only when every call passes
+/// it an array distributed the same way).
 pub(super) struct Distributed {
     arrays: BTreeMap<(String, String), ArrayDist>,
+    /// The dummy arguments of subroutines: (unit, position) -> name.
+    dummies: BTreeMap<(String, usize), String>,
     warnings: Vec<String>,
 }
 
@@ -21,6 +25,18 @@ pub(super) struct ArrayDist {
     function: String,
     bounds: Vec<(String, String)>,
     body: String,
+    /// The owner function's body without its name: two arrays of the same
+    /// bounds and mapping have each element on the same rank.
+    mapping: String,
+}
+
+/// A call of a subroutine: the actual arguments as written (`None`: not
+/// a CALL statement, a function reference), and where it is (`line 12`).
+pub(super) struct CallSite {
+    pub caller: String,
+    pub callee: String,
+    pub args: Option<Vec<String>>,
+    pub place: String,
 }
 
 /// `kc_own_cke_a`.
@@ -33,40 +49,110 @@ pub(super) fn function_name(unit: &str, array: &str) -> String {
 }
 
 impl Distributed {
-    pub(super) fn new(
-        facts: &FactBase,
-        owner_dim: &[Vec<Value>],
-        units: &HashMap<&str, &str>,
-    ) -> Distributed {
-        let mut by_array: BTreeMap<(String, String), Vec<&Vec<Value>>> = BTreeMap::new();
-        for r in owner_dim {
-            let unit = sym(&r[0]);
-            if units.get(unit) == Some(&"program") {
-                by_array
-                    .entry((unit.to_string(), sym(&r[1]).to_string()))
-                    .or_default()
-                    .push(r);
-            }
-        }
+    /// The arrays of the units of `file` that `owner_dim` maps.
+    pub(super) fn new(groups: &[(FactBase, Vec<Table>)], file: &str) -> Distributed {
         let mut d = Distributed {
             arrays: BTreeMap::new(),
+            dummies: BTreeMap::new(),
             warnings: Vec::new(),
         };
-        for ((unit, array), dims) in by_array {
-            match array_dist(facts, &unit, &array, &dims) {
-                Ok(a) => {
-                    d.arrays.insert((unit, array), a);
+        // Procedures of one name (internal ones of two hosts) would share
+        // owner functions: their arrays are left whole.
+        let mut named: BTreeMap<&str, usize> = BTreeMap::new();
+        for u in groups.iter().flat_map(|(facts, _)| &facts.unit) {
+            *named.entry(u.unit.as_str()).or_default() += 1;
+        }
+        for (unit, _) in named.iter().filter(|(_, n)| **n > 1) {
+            d.warnings.push(format!(
+                "{unit}: several procedures have this name: their arrays are not distributed in the MPI program (every rank computes all of them)"
+            ));
+        }
+        for (facts, derived) in groups {
+            let kinds: HashMap<&str, &str> = facts
+                .unit
+                .iter()
+                .filter(|u| u.file == file && named[u.unit.as_str()] == 1)
+                .filter(|u| matches!(u.kind.as_str(), "program" | "subroutine"))
+                .map(|u| (u.unit.as_str(), u.kind.as_str()))
+                .collect();
+            d.dummies.extend(
+                facts
+                    .dummy_arg
+                    .iter()
+                    .filter(|a| kinds.contains_key(a.unit.as_str()))
+                    .map(|a| ((a.unit.clone(), a.pos as usize), a.var.clone())),
+            );
+            let mut by_array: BTreeMap<(String, String), Vec<&Vec<Value>>> = BTreeMap::new();
+            for r in super::rows(derived, "owner_dim") {
+                if kinds.contains_key(sym(&r[0])) {
+                    by_array
+                        .entry((sym(&r[0]).to_string(), sym(&r[1]).to_string()))
+                        .or_default()
+                        .push(r);
                 }
-                Err(why) => d.warnings.push(format!(
-                    "{unit}: {array} is not distributed in the MPI program ({why}): every rank computes all of it"
-                )),
+            }
+            for ((unit, array), dims) in by_array {
+                match array_dist(facts, &unit, &array, &dims) {
+                    Ok(a) => {
+                        d.arrays.insert((unit, array), a);
+                    }
+                    Err(why) => d.warnings.push(format!(
+                        "{unit}: {array} is not distributed in the MPI program ({why}): every rank computes all of it"
+                    )),
+                }
             }
         }
         d
     }
 
+    /// Keeps a distributed dummy argument only when every call passes it a
+    /// whole array of the caller distributed the same way: the subroutine
+    /// then computes it under the owner-computes rule as the caller does.
+    /// Otherwise every rank computes all of it, on whole copies the caller
+    /// broadcasts before the call. Until nothing changes: a dummy left
+    /// whole may be what its subroutine passes on.
+    pub(super) fn match_calls(&mut self, sites: &[CallSite]) {
+        while self.unmatch_once(sites) {}
+    }
+
+    /// One round of `match_calls`: whether a dummy argument was left whole.
+    fn unmatch_once(&mut self, sites: &[CallSite]) -> bool {
+        let mut unmatched = Vec::new();
+        for ((unit, pos), dummy) in &self.dummies {
+            let key = (unit.clone(), dummy.clone());
+            let Some(d) = self.arrays.get(&key) else {
+                continue;
+            };
+            for site in sites.iter().filter(|c| &c.callee == unit) {
+                let actual = site.args.as_ref().and_then(|a| a.get(pos - 1));
+                let same = actual
+                    .and_then(|a| self.get(&site.caller, &a.to_ascii_uppercase()))
+                    .is_some_and(|a| a.mapping == d.mapping && a.bounds == d.bounds);
+                if !same {
+                    self.warnings.push(format!(
+                        "{}: {} passes {dummy} of {unit} what {unit} does not distribute alike: every rank computes {dummy} in {unit} (the caller broadcasts its arrays first)",
+                        site.place, site.caller
+                    ));
+                    unmatched.push(key);
+                    break;
+                }
+            }
+        }
+        let changed = !unmatched.is_empty();
+        for key in unmatched {
+            self.arrays.remove(&key);
+        }
+        changed
+    }
+
     pub(super) fn get(&self, unit: &str, array: &str) -> Option<&ArrayDist> {
         self.arrays.get(&(unit.to_string(), array.to_string()))
+    }
+
+    /// The distributed dummy argument at `pos` of subroutine `unit`.
+    pub(super) fn dummy(&self, unit: &str, pos: usize) -> Option<&ArrayDist> {
+        let name = self.dummies.get(&(unit.to_string(), pos))?;
+        self.get(unit, name)
     }
 
     /// The owner functions and the warnings of the arrays left whole.
@@ -77,11 +163,12 @@ impl Distributed {
         edits.warnings.extend(self.warnings.iter().cloned());
     }
 
-    /// Broadcasts of every distributed array of the unit (before a call).
-    pub(super) fn all_shares(&self, unit: &str) -> Vec<String> {
+    /// Broadcasts of the distributed arrays of the unit before a call,
+    /// but those in `passed` (their callee computes them as the caller).
+    pub(super) fn call_shares(&self, unit: &str, passed: &HashSet<String>) -> Vec<String> {
         self.arrays
             .iter()
-            .filter(|((u, _), _)| u == unit)
+            .filter(|((u, a), _)| u == unit && !passed.contains(a))
             .map(|(_, a)| a.share(&a.whole()))
             .collect()
     }
@@ -227,12 +314,14 @@ fn array_dist(
         }
         body.push(format!("{function} = {rank}"));
     }
+    let mapping = body[2..].join("\n").replace(&function, "kc_own");
     body.push(format!("END FUNCTION {function}"));
     Ok(ArrayDist {
         name: array.to_string(),
         function,
         bounds: bounds.into_iter().map(|b| (b.1, b.2)).collect(),
         body: body.join("\n"),
+        mapping,
     })
 }
 

@@ -15,6 +15,7 @@ TYPE kc_buffer
 DOUBLE PRECISION, ALLOCATABLE :: v(:)
 END TYPE kc_buffer
 TYPE(kc_buffer), ALLOCATABLE :: kc_sb(:), kc_rb(:)
+TYPE(kc_buffer) :: kc_all
 !KC-DECLARATIONS
 CONTAINS
 SUBROUTINE kc_init()
@@ -28,6 +29,7 @@ ALLOCATE(kc_sb(0:kc_np-1), kc_rb(0:kc_np-1))
 DO r = 0, kc_np - 1
 ALLOCATE(kc_sb(r)%v(64), kc_rb(r)%v(64))
 END DO
+ALLOCATE(kc_all%v(64))
 END SUBROUTINE kc_init
 ! Rank 0 writes the totals of every rank's count to standard error.
 SUBROUTINE kc_finish()
@@ -135,7 +137,9 @@ kc_nr(q) = kc_nr(q) + 1
 kc_v = kc_rb(q)%v(kc_nr(q))
 END FUNCTION kc_take
 ! Broadcast from the owners, pass 1: an element q owns (value x at
-! q); pass 2 after kc_share: kc_got says where one arrived.
+! q); pass 2 after kc_share: kc_got says where one arrived. kc_share is
+! one collective (each owner's part to every rank), not one broadcast
+! per owner: ranks sharing cores wait for each collective.
 SUBROUTINE kc_put(q, x)
 INTEGER, INTENT(IN) :: q
 DOUBLE PRECISION, INTENT(IN) :: x
@@ -146,19 +150,31 @@ kc_sb(q)%v(kc_ns(q)) = x
 END IF
 END SUBROUTINE kc_put
 SUBROUTINE kc_share()
-INTEGER :: r
+INTEGER :: r, total
+INTEGER :: at(0:kc_np-1)
+kc_nr = 0
+IF (kc_np == 1) RETURN
+at(0) = 0
+DO r = 1, kc_np - 1
+at(r) = at(r-1) + kc_ns(r-1)
+END DO
+total = at(kc_np-1) + kc_ns(kc_np-1)
+IF (total == 0) RETURN
+CALL kc_grow(kc_sb(kc_me), kc_ns(kc_me))
+CALL kc_grow(kc_all, total)
+CALL MPI_Allgatherv(kc_sb(kc_me)%v, kc_ns(kc_me), &
+MPI_DOUBLE_PRECISION, kc_all%v, kc_ns, at, &
+MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, kc_err)
 DO r = 0, kc_np - 1
-IF (kc_ns(r) > 0 .AND. kc_np > 1) THEN
+IF (r /= kc_me .AND. kc_ns(r) > 0) THEN
 CALL kc_grow(kc_sb(r), kc_ns(r))
-CALL MPI_Bcast(kc_sb(r)%v, kc_ns(r), MPI_DOUBLE_PRECISION, &
-r, MPI_COMM_WORLD, kc_err)
-IF (kc_me == r) THEN
-kc_msgs = kc_msgs + 1
-kc_bytes = kc_bytes + 8 * kc_ns(r)
-END IF
+kc_sb(r)%v(1:kc_ns(r)) = kc_all%v(at(r)+1:at(r)+kc_ns(r))
 END IF
 END DO
-kc_nr = 0
+IF (kc_ns(kc_me) > 0) THEN
+kc_msgs = kc_msgs + 1
+kc_bytes = kc_bytes + 8 * kc_ns(kc_me)
+END IF
 END SUBROUTINE kc_share
 LOGICAL FUNCTION kc_got(q)
 INTEGER, INTENT(IN) :: q

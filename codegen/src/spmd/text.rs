@@ -3,10 +3,17 @@
 //! lines (indented and continued for fixed or free form).
 
 use crate::source_lines::{free_code, is_fixed_comment, statement_end};
-use std::collections::BTreeMap;
+use kaiseki_frontend::InlinedLine;
+use std::collections::{BTreeMap, HashMap};
 
+/// The program as the compiler reads it: the file's lines with its
+/// INCLUDEs inlined (the output is one file), numbered 1, 2, ... here.
 pub(super) struct Source<'a> {
     lines: Vec<&'a str>,
+    /// Where each line was read: (file, line in that file).
+    origins: Vec<(&'a str, usize)>,
+    /// (file, line in that file) -> the line here.
+    places: HashMap<(&'a str, usize), usize>,
     fixed: bool,
     newline: &'static str,
 }
@@ -18,15 +25,56 @@ pub(super) struct Subscripts {
 }
 
 impl<'a> Source<'a> {
-    pub fn new(source: &'a str, fixed: bool) -> Source<'a> {
+    pub fn new(lines: &'a [InlinedLine], fixed: bool) -> Source<'a> {
         Source {
-            lines: source.split_inclusive('\n').collect(),
+            lines: lines.iter().map(|l| l.text.as_str()).collect(),
+            origins: lines.iter().map(|l| (l.file.as_str(), l.line)).collect(),
+            places: lines
+                .iter()
+                .enumerate()
+                .map(|(k, l)| ((l.file.as_str(), l.line), k + 1))
+                .collect(),
             fixed,
-            newline: if source.contains("\r\n") {
+            newline: if lines.iter().any(|l| l.text.ends_with("\r\n")) {
                 "\r\n"
             } else {
                 "\n"
             },
+        }
+    }
+
+    /// The line here of line `line` of `file` (`None`: a file not
+    /// inlined, such as a header the preprocessor `#include`d).
+    pub fn place(&self, file: &str, line: usize) -> Option<usize> {
+        self.places.get(&(file, line)).copied()
+    }
+
+    /// `file:line:1: error: message` and the source line, for line `line`
+    /// here.
+    pub fn error(&self, line: usize, message: &str) -> String {
+        let (file, at) = self.origin(line);
+        let text = self
+            .lines
+            .get(line.wrapping_sub(1))
+            .map_or("", |l| l.trim_end());
+        format!("{file}:{at}:1: error: {message}\n  {text}")
+    }
+
+    /// Where line `line` here was read: the file and its line there.
+    fn origin(&self, line: usize) -> (&'a str, usize) {
+        let first = self.origins.first().map_or("?", |o| o.0);
+        self.origins
+            .get(line.wrapping_sub(1))
+            .copied()
+            .unwrap_or((first, line))
+    }
+
+    /// Line `line` here as a reader finds it: `line 12` of the file
+    /// written, `body.h:5` for a line of an INCLUDEd file.
+    pub fn describe(&self, line: usize) -> String {
+        match self.origin(line) {
+            (file, at) if Some(file) == self.origins.first().map(|o| o.0) => format!("line {at}"),
+            (file, at) => format!("{file}:{at}"),
         }
     }
 
@@ -91,6 +139,15 @@ impl<'a> Source<'a> {
                 .map(|d| d.trim().to_string())
                 .collect(),
         })
+    }
+
+    /// The actual arguments of the CALL statement at `line`, as written.
+    pub fn call_args(&self, line: usize) -> Option<Vec<String>> {
+        let code = self.code(line);
+        let at = code.to_ascii_uppercase().find("CALL")? + 4;
+        let rest = &code[at..];
+        let col = at + (rest.len() - rest.trim_start().len()) + 1;
+        Some(self.subscripts(line, col).map_or_else(Vec::new, |s| s.dims))
     }
 
     /// One generated line, indented and continued as the form needs.
@@ -213,13 +270,18 @@ fn matching(text: &str) -> Option<&str> {
 
 /// `text` split at the commas outside parentheses.
 fn split_top(text: &str) -> Vec<&str> {
+    split_top_at(text, ',')
+}
+
+/// `text` split at each `sep` outside parentheses.
+fn split_top_at(text: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0, 0);
     for (i, c) in text.char_indices() {
         match c {
             '(' => depth += 1,
             ')' => depth -= 1,
-            ',' if depth == 0 => {
+            c if c == sep && depth == 0 => {
                 parts.push(&text[start..i]);
                 start = i + 1;
             }
@@ -228,6 +290,80 @@ fn split_top(text: &str) -> Vec<&str> {
     }
     parts.push(&text[start..]);
     parts
+}
+
+/// What a name in a subscript is, as far as `triplet` needs to know.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Name {
+    /// An INTEGER scalar variable or a PARAMETER.
+    Scalar,
+    /// An array (an element of it when followed by `(`).
+    Array,
+    /// Anything else (a function, a variable of another type).
+    Other,
+}
+
+/// The intrinsics whose value is a scalar when their arguments are.
+const SCALAR_INTRINSICS: &[&str] = &[
+    "MOD", "MODULO", "MIN", "MAX", "ABS", "SIGN", "DIM", "INT", "NINT",
+];
+
+/// One dimension of a reference as written (`2:N-1`, `:`, `J`, `K(I)+1`)
+/// as a range, the missing bounds from `whole` (the declared extent);
+/// `None` when it might not be one scalar or triplet: an array without
+/// subscripts (`A(V, 1)`), a section inside, a function that is not a
+/// scalar intrinsic, a `.` (an operator, a real).
+pub(super) fn triplet(dim: &str, whole: &Range, name: &dyn Fn(&str) -> Name) -> Option<Range> {
+    let parts = split_top_at(dim, ':');
+    if parts.len() > 3 || !parts.iter().all(|p| scalar_expr(p, name)) {
+        return None;
+    }
+    let or = |p: &str, w: &str| {
+        let p = p.trim();
+        if p.is_empty() { w } else { p }.to_string()
+    };
+    match parts[..] {
+        [e] if !e.trim().is_empty() => Some((or(e, ""), or(e, ""), "1".into())),
+        [l, h] => Some((or(l, &whole.0), or(h, &whole.1), "1".into())),
+        [l, h, st] => Some((or(l, &whole.0), or(h, &whole.1), or(st, "1"))),
+        _ => None,
+    }
+}
+
+/// Whether `text` is an expression of INTEGER scalars: literals, scalar
+/// names, elements and scalar intrinsics of such expressions.
+fn scalar_expr(text: &str, name: &dyn Fn(&str) -> Name) -> bool {
+    if text.contains(':')
+        || !text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_+-*/(), ".contains(c))
+    {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_alphabetic() {
+            // Digits after a letter belong to its name, skipped below.
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        let word = text[start..i].to_ascii_uppercase();
+        let called = text[i..].trim_start().starts_with('(');
+        let ok = match (name(&word), called) {
+            (Name::Scalar, false) | (Name::Array, true) => true,
+            (Name::Other, true) => SCALAR_INTRINSICS.contains(&word.as_str()),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
 }
 
 /// A section as `sad_sections` prints it, `A(1:100, I)`: the array and
@@ -253,4 +389,56 @@ pub(super) fn parse_section(text: &str) -> Option<(String, Vec<Option<Range>>)> 
         })
         .collect();
     Some((name, dims))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{triplet, Name, Range};
+
+    fn name(n: &str) -> Name {
+        match n {
+            "N" | "I" | "K" => Name::Scalar,
+            "V" | "A" => Name::Array,
+            _ => Name::Other,
+        }
+    }
+
+    fn range(dim: &str) -> Option<Range> {
+        let whole = ("1".to_string(), "64".to_string(), "1".to_string());
+        triplet(dim, &whole, &name)
+    }
+
+    fn r(l: &str, h: &str, s: &str) -> Option<Range> {
+        Some((l.into(), h.into(), s.into()))
+    }
+
+    #[test]
+    fn dimensions_as_written_become_ranges() {
+        assert_eq!(range("2:N-1:3"), r("2", "N-1", "3"));
+        assert_eq!(range(":"), r("1", "64", "1"));
+        assert_eq!(range("K:"), r("K", "64", "1"));
+        assert_eq!(range("::2"), r("1", "64", "2"));
+        assert_eq!(range("I+1"), r("I+1", "I+1", "1"));
+        assert_eq!(
+            range("MOD(I, 8) + 1"),
+            r("MOD(I, 8) + 1", "MOD(I, 8) + 1", "1")
+        );
+        assert_eq!(range("V(K)"), r("V(K)", "V(K)", "1"));
+    }
+
+    #[test]
+    fn what_might_not_be_a_scalar_reads_the_whole_dimension() {
+        for dim in [
+            "V",
+            "V(1:2)",
+            "ABS(V)",
+            "F(I)",
+            "X",
+            "I.EQ.1",
+            "MAXLOC(A)",
+            "",
+        ] {
+            assert_eq!(range(dim), None, "{dim}");
+        }
+    }
 }

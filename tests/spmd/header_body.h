@@ -1,0 +1,3 @@
+  DO I = 1, N
+    A(I) = I
+  END DO
