@@ -10,10 +10,13 @@
 //!   [`Tok::ImpliedDoOpen`];
 //! - HPF directives get a leading [`Tok::Hpf`]; those that mean nothing to
 //!   the analyses and unknown ones are ignored with a warning;
-//! - `USE HPF_LIBRARY` is left to the grammar (it names intrinsics).
+//! - `USE HPF_LIBRARY` is left to the grammar (it names intrinsics);
+//! - a word the lexer split as a compound keyword (`ELSEIF`, `ENDDO`,
+//!   `GOTO`) is one name again where it is not the statement's keyword
+//!   (`PROGRAM ELSEIF`, `X = ENDIF + 1`, `ELSEIF = 1`).
 
 use crate::fixed_words::split_head;
-use crate::lexer::{Kw, Spanned, Tok};
+use crate::lexer::{Kw, Spanned, Tok, COMPOUNDS};
 use crate::statement::ConstructRole;
 
 /// A statement (or construct part) that is valid Fortran the analyses do
@@ -119,6 +122,7 @@ pub fn classify(toks: &mut Vec<Spanned>, hpf: bool, squeezed: bool) -> Result<()
         return match toks.first() {
             Some((at, Tok::Kw(k), _)) if HPF_DIRECTIVES.contains(k) => {
                 let at = *at;
+                rejoin_names(toks, 1, toks.len());
                 toks.insert(0, (at, Tok::Hpf, at));
                 Ok(())
             }
@@ -156,6 +160,44 @@ fn word(t: &Tok) -> Option<&str> {
 
 fn word_at(toks: &[Spanned], i: usize) -> Option<&str> {
     toks.get(i).and_then(|t| word(&t.1))
+}
+
+/// Compound words that only ever begin a statement; elsewhere such a word
+/// is a name. (`DOUBLEPRECISION` and `DOUBLECOMPLEX` are types also after
+/// IMPLICIT or before FUNCTION, `BLOCKDATA` also after END.)
+fn only_begins_statements(compound: &str) -> bool {
+    !matches!(compound, "DOUBLEPRECISION" | "DOUBLECOMPLEX" | "BLOCKDATA")
+}
+
+/// The compound word written as one word (`ELSEIF`, not `ELSE IF`) whose
+/// parts the lexer put at `toks[i..]`, and how many parts it has.
+fn compound_at(toks: &[Spanned], i: usize) -> Option<(&'static str, usize)> {
+    COMPOUNDS.iter().find_map(|(whole, parts)| {
+        let found = toks.get(i..i + parts.len())?;
+        let words = found.iter().zip(*parts).all(|(t, p)| word(&t.1) == Some(p));
+        let one_word = found.windows(2).all(|w| w[0].2 == w[1].0);
+        (words && one_word).then_some((*whole, parts.len()))
+    })
+}
+
+/// Makes the compound at `toks[i]` the name it is.
+fn rejoin(toks: &mut Vec<Spanned>, i: usize, whole: &str, parts: usize) {
+    let (at, end) = (toks[i].0, toks[i + parts - 1].2);
+    toks.splice(i..i + parts, [(at, Tok::Ident(whole.to_string()), end)]);
+}
+
+/// Rejoins the statement-only compounds in `toks[from..to]` into names.
+fn rejoin_names(toks: &mut Vec<Spanned>, from: usize, mut to: usize) {
+    let mut i = from;
+    while i < to {
+        if let Some((whole, parts)) = compound_at(toks, i) {
+            if only_begins_statements(whole) && i + parts <= to {
+                rejoin(toks, i, whole, parts);
+                to -= parts - 1;
+            }
+        }
+        i += 1;
+    }
 }
 
 /// Index of the parenthesis closing the one at `open`.
@@ -217,9 +259,26 @@ fn header_only(toks: &[Spanned], s: usize) -> bool {
 }
 
 fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squeezed: bool) {
+    // The statement's own compound keyword, unless it is assigned to
+    // (`ELSEIF = 1`, `ENDDO(2) = 0`).
+    if let Some((whole, parts)) = compound_at(toks, s) {
+        if is_assignment(toks, s + parts - 1) {
+            rejoin(toks, s, whole, parts);
+        }
+    }
     if squeezed {
         split_head(toks, s, is_assignment(toks, s));
     }
+    let head_parts = compound_at(toks, s).map_or(1, |(_, parts)| parts);
+    // A logical IF's statement has a head of its own.
+    let logical_if = may_be_logical_if
+        && word_at(toks, s) == Some("IF")
+        && toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen);
+    let names_end = match logical_if.then(|| close_of(toks, s + 1)).flatten() {
+        Some(c) => c,
+        None => toks.len(),
+    };
+    rejoin_names(toks, s + head_parts, names_end);
     if is_assignment(toks, s) {
         if let Some(w) = word_at(toks, s).map(str::to_string) {
             toks[s].1 = Tok::Ident(w);

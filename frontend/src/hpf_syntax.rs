@@ -98,11 +98,31 @@ fn sub_at(s: &HpfSub) -> usize {
     }
 }
 
+/// What follows a distributee: its formats (`None`: none, or `*`) and ONTO.
+pub type DistStuff = (Option<Vec<DistFormat>>, Option<Name>);
+
 impl Ctx<'_> {
     /// The declarations of one HPF directive: each attribute applies to
     /// every entity. An entity's subscripts are its shape under PROCESSORS
     /// or TEMPLATE, and its align source under an ALIGN that gives none
     /// (`ALIGN A(I) WITH T(I)`, and the older `ALIGN WITH T(I) :: A(I)`).
+    /// `DISTRIBUTE A(BLOCK), B(CYCLIC) ONTO P`: each distributee with its
+    /// own formats, as in a directive of its own.
+    pub fn distribute_each(
+        &self,
+        at: usize,
+        each: Vec<(Name, DistStuff)>,
+    ) -> Result<Box<Parsed>, GrammarError> {
+        let mut decls = Vec::new();
+        for (name, (formats, onto)) in each {
+            let attr = HpfAttr::Distribute(formats, onto);
+            if let Parsed::Decls(d) = *self.hpf(at, vec![attr], vec![(name, None)])? {
+                decls.extend(d);
+            }
+        }
+        Ok(Box::new(Parsed::Decls(decls)))
+    }
+
     pub fn hpf(
         &self,
         at: usize,

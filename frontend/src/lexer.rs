@@ -44,7 +44,7 @@ keywords! {
 }
 
 /// Words written without their blank (`ENDDO`) and the words they stand for.
-const COMPOUNDS: &[(&str, &[&str])] = &[
+pub(crate) const COMPOUNDS: &[(&str, &[&str])] = &[
     ("GOTO", &["GO", "TO"]),
     ("ELSEIF", &["ELSE", "IF"]),
     ("ENDIF", &["END", "IF"]),

@@ -364,6 +364,42 @@ CHPF$ DISTRIBUTE *(BLOCK) :: G
     );
 }
 
+/// A DISTRIBUTE directive with several distributees, each with its own
+/// formats and ONTO, gives the facts of one directive per distributee.
+#[test]
+fn distribute_lists_are_separate_directives() {
+    let unit = |directives: &str| {
+        format!(
+            "program d\n  real a(100), b(100, 100), c(100)\n\
+             !hpf$ processors p(4), q(2, 2)\n{directives}\nend program d\n"
+        )
+    };
+    let (listed, w) = checked(
+        "l.f90",
+        &unit("!hpf$ distribute a(block), b(cyclic(2), block) onto q, c(cyclic) onto p"),
+    );
+    no_warnings(&w);
+    let (separate, w) = checked(
+        "s.f90",
+        &unit(
+            "!hpf$ distribute a(block)\n\
+             !hpf$ distribute b(cyclic(2), block) onto q\n\
+             !hpf$ distribute c(cyclic) onto p",
+        ),
+    );
+    no_warnings(&w);
+    assert_eq!(
+        distribute(&listed),
+        [
+            dist("A", 1, "block", 0, ""),
+            dist("B", 1, "cyclic", 2, "Q"),
+            dist("B", 2, "block", 0, "Q"),
+            dist("C", 1, "cyclic", 1, "P"),
+        ]
+    );
+    assert_eq!(distribute(&listed), distribute(&separate));
+}
+
 #[test]
 fn processors_and_templates_in_all_forms() {
     let (f, w) = checked(

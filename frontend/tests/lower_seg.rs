@@ -115,7 +115,7 @@ fn check(f: &FactBase) -> usize {
                 assert_eq!(have, want, "{var}: edge {b} -> {s}");
             }
         }
-        for (&(via, to), _) in rows {
+        for &(via, to) in rows.keys() {
             assert!(nodes.contains(&to) && succs[&via].contains(&to));
         }
     }

@@ -244,6 +244,96 @@ fn assignments_to_names_that_are_keywords() {
     );
 }
 
+/// Statements of `p`'s units rendered compactly: each unit's kind and
+/// name, then assignments as `lhs = rhs` and the rest by their shape.
+fn units_and_assignments(p: &Program) -> Vec<String> {
+    fn stmts(out: &mut Vec<String>, body: &[Stmt]) {
+        for s in body {
+            match &s.kind {
+                StmtKind::Assign { lhs, rhs } => out.push(format!("{} = {}", show(lhs), show(rhs))),
+                StmtKind::If {
+                    arms, else_part, ..
+                } => {
+                    for a in arms {
+                        out.push(format!("if {}", show(&a.cond)));
+                        stmts(out, &a.body);
+                    }
+                    if let Some(e) = else_part {
+                        out.push("else".into());
+                        stmts(out, &e.body);
+                    }
+                    out.push("end if".into());
+                }
+                StmtKind::LogicalIf { cond, stmt } => {
+                    out.push(format!("if {} then:", show(cond)));
+                    stmts(out, std::slice::from_ref(stmt));
+                }
+                _ => out.push(shape(std::slice::from_ref(s))),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for u in &p.units {
+        out.push(format!("{:?} {}", u.kind, u.name.text));
+        stmts(&mut out, &u.body);
+    }
+    out
+}
+
+/// Fortran reserves no words: a unit or variable named like a compound
+/// keyword written as one word (`ELSEIF`, `ENDIF`, `GOTO`, `ENDDO`) is a
+/// name wherever it is not the statement's keyword, in both forms.
+#[test]
+fn names_spelled_like_compound_keywords() {
+    let free_src = "program elseif\n\
+         integer elseif, endif, goto, enddo(2)\n\
+         elseif = 1\n\
+         endif = elseif + 1\n\
+         enddo(2) = goto\n\
+         if (elseif > endif) then\n\
+         goto = 1\n\
+         else if (endif > 0) then\n\
+         goto = 2\n\
+         else\n\
+         goto = 3\n\
+         end if\n\
+         if (goto > 0) goto 10\n\
+         10 call enddo(elseif)\n\
+         end program elseif\n\
+         subroutine enddo(x)\n\
+         x = 0\n\
+         end subroutine enddo\n";
+    let fixed_src = free_src
+        .lines()
+        .map(|l| match l.strip_prefix("10 ") {
+            Some(rest) => format!("   10 {rest}\n"),
+            None => format!("      {l}\n"),
+        })
+        .collect::<String>();
+    let expected = [
+        "Program ELSEIF",
+        "ELSEIF = 1",
+        "ENDIF = (ELSEIF Add 1)",
+        "ENDDO(2) = GOTO",
+        "if (ELSEIF Gt ENDIF)",
+        "GOTO = 1",
+        "if (ENDIF Gt 0)",
+        "GOTO = 2",
+        "else",
+        "GOTO = 3",
+        "end if",
+        "if (GOTO Gt 0) then:",
+        "Goto",
+        "Call",
+        "Subroutine ENDDO",
+        "X = 0",
+    ];
+    for (path, src) in [("e.f90", free_src.to_string()), ("e.f", fixed_src)] {
+        let p = parse_clean(path, &src);
+        assert_eq!(units_and_assignments(&p), expected, "{path}");
+    }
+}
+
 /// The bytes of an element that type statements and IMPLICIT give: the
 /// storage layout of EQUIVALENCE needs them.
 #[test]
