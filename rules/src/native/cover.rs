@@ -168,7 +168,14 @@ mod tests {
         })
     }
 
-    const CASES: &[((&str, &str), (&str, &str), bool)] = &[
+    /// (writer's dims and loops, reader's dims and loops, covered).
+    type Case = (
+        (&'static str, &'static str),
+        (&'static str, &'static str),
+        bool,
+    );
+
+    const CASES: &[Case] = &[
         // DO I = 1, N: A(I) = ... covers DO I = 1, N: ... = A(I).
         (
             ("|1+1*i5", ";5:1:0+1*N:1"),
