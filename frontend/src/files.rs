@@ -76,42 +76,16 @@ impl Reader<'_> {
 
     fn include(&mut self, form: Form, st: &LogicalStmt, name: &str) {
         let at = include_pos(st);
-        let path = match find_include(self.opts, &self.rep.files[at.file].path, name) {
-            Ok(p) => p,
+        let including = self.rep.files[at.file].path.clone();
+        let inc = match resolve_include(self.opts, &including, name, form, &self.stack) {
+            Ok(inc) => inc,
             Err(e) => {
                 self.rep.error(at, e);
                 return;
             }
         };
-        let key = canonical(&path);
-        if self.stack.contains(&key) {
-            self.rep.error(
-                at,
-                format!("INCLUDE cycle: '{name}' is already being included"),
-            );
-            return;
-        }
-        if self.stack.len() >= MAX_INCLUDE_DEPTH {
-            self.rep.error(
-                at,
-                format!("INCLUDE nested more than {MAX_INCLUDE_DEPTH} deep"),
-            );
-            return;
-        }
-        let text = match read_text(&path) {
-            Ok(t) => t,
-            Err(e) => {
-                self.rep.error(at, format!("cannot include '{name}': {e}"));
-                return;
-            }
-        };
-        let shown = path.to_string_lossy().to_string();
-        let id = self.rep.add_file(&shown, &text);
-        let inc_form = if has_fortran_extension(&shown) {
-            form_of(&shown)
-        } else {
-            form
-        };
+        let (key, inc_form) = (inc.key, inc.form);
+        let id = self.rep.add_file(&inc.shown, &inc.text);
         let lines = as_written(id, self.rep);
         self.stack.push(key);
         self.collect(&lines, inc_form);
@@ -124,12 +98,50 @@ fn include_pos(st: &LogicalStmt) -> Pos {
     st.pos_at(st.code_start + (st.code().len() - st.code().trim_start().len()))
 }
 
-/// The file `INCLUDE 'name'` in file `including` reads: the first that
-/// exists along the search path.
-fn find_include(opts: &SourceOptions, including: &str, name: &str) -> Result<PathBuf, String> {
+/// A file an INCLUDE line names, found and read.
+struct Included {
+    /// Its canonical path (what the stack of files being included holds).
+    key: PathBuf,
+    /// Its path as shown in messages and facts.
+    shown: String,
+    text: String,
+    form: Form,
+}
+
+/// The file `INCLUDE 'name'` in file `including` (of source form `form`)
+/// reads: the first that exists along the search path, unless it is
+/// already being included (`stack`) or nested too deep; its form is its
+/// extension's, else the including file's.
+fn resolve_include(
+    opts: &SourceOptions,
+    including: &str,
+    name: &str,
+    form: Form,
+    stack: &[PathBuf],
+) -> Result<Included, String> {
     let searched = opts.search_path(including);
     let found = searched.iter().map(|d| d.join(name)).find(|p| p.exists());
-    found.ok_or_else(|| not_found("INCLUDE", name, &searched))
+    let path = found.ok_or_else(|| not_found("INCLUDE", name, &searched))?;
+    let key = canonical(&path);
+    if stack.contains(&key) {
+        return Err(format!("INCLUDE cycle: '{name}' is already being included"));
+    }
+    if stack.len() >= MAX_INCLUDE_DEPTH {
+        return Err(format!("INCLUDE nested more than {MAX_INCLUDE_DEPTH} deep"));
+    }
+    let text = read_text(&path).map_err(|e| format!("cannot include '{name}': {e}"))?;
+    let shown = path.to_string_lossy().to_string();
+    let form = if has_fortran_extension(&shown) {
+        form_of(&shown)
+    } else {
+        form
+    };
+    Ok(Included {
+        key,
+        shown,
+        text,
+        form,
+    })
 }
 
 /// One line of the text the compiler reads for a file once its INCLUDE
@@ -168,30 +180,16 @@ fn inline_file(
         let Some(name) = include_target(&st) else {
             continue;
         };
-        let at = include_pos(&st);
-        if at.file != id || stack.len() >= MAX_INCLUDE_DEPTH {
+        if include_pos(&st).file != id {
             continue;
         }
-        let Ok(found) = find_include(opts, path, &name) else {
+        let Ok(inc) = resolve_include(opts, path, &name, form, stack) else {
             continue;
         };
-        let key = canonical(&found);
-        let Ok(inner) = read_text(&found) else {
-            continue;
-        };
-        if stack.contains(&key) {
-            continue;
-        }
-        let shown = found.to_string_lossy().to_string();
-        let inc_form = if has_fortran_extension(&shown) {
-            form_of(&shown)
-        } else {
-            form
-        };
-        stack.push(key);
+        stack.push(inc.key);
         includes.insert(
-            at.line as usize,
-            inline_file(&shown, &inner, inc_form, opts, rep, stack),
+            include_pos(&st).line as usize,
+            inline_file(&inc.shown, &inc.text, inc.form, opts, rep, stack),
         );
         stack.pop();
     }

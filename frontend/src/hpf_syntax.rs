@@ -102,10 +102,6 @@ fn sub_at(s: &HpfSub) -> usize {
 pub type DistStuff = (Option<Vec<DistFormat>>, Option<Name>);
 
 impl Ctx<'_> {
-    /// The declarations of one HPF directive: each attribute applies to
-    /// every entity. An entity's subscripts are its shape under PROCESSORS
-    /// or TEMPLATE, and its align source under an ALIGN that gives none
-    /// (`ALIGN A(I) WITH T(I)`, and the older `ALIGN WITH T(I) :: A(I)`).
     /// `DISTRIBUTE A(BLOCK), B(CYCLIC) ONTO P`: each distributee with its
     /// own formats, as in a directive of its own.
     pub fn distribute_each(
@@ -123,6 +119,10 @@ impl Ctx<'_> {
         Ok(Box::new(Parsed::Decls(decls)))
     }
 
+    /// The declarations of one HPF directive: each attribute applies to
+    /// every entity. An entity's subscripts are its shape under PROCESSORS
+    /// or TEMPLATE, and its align source under an ALIGN that gives none
+    /// (`ALIGN A(I) WITH T(I)`, and the older `ALIGN WITH T(I) :: A(I)`).
     pub fn hpf(
         &self,
         at: usize,
