@@ -123,6 +123,20 @@ struct Tally {
     exact: usize,
 }
 
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.programs += other.programs;
+        self.runs += other.runs;
+        self.real += other.real;
+        self.rows += other.rows;
+        self.observed += other.observed;
+        self.false_constant += other.false_constant;
+        self.false_symbolic += other.false_symbolic;
+        self.false_between_nests += other.false_between_nests;
+        self.exact += other.exact;
+    }
+}
+
 /// Checks one program; problems go to `failures`.
 fn check(g: &kaiseki_judge::gen::Generated, tally: &mut Tally, failures: &mut Vec<String>) {
     let dir = scratch_dir(&format!("subscripts_bruteforce_{}", g.file_name));
@@ -240,11 +254,32 @@ fn check(g: &kaiseki_judge::gen::Generated, tally: &mut Tally, failures: &mut Ve
 
 #[test]
 fn affine_nests_lose_no_array_dependence_and_report_no_false_one() {
+    // One thread per core: each program is a `kaiseki deps` process and
+    // runs of the judge's interpreter, independent of the others.
+    let programs = generated(0, scaled(200));
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let mut tally = Tally::default();
     let mut failures = Vec::new();
-    for g in generated(0, scaled(200)) {
-        check(&g, &mut tally, &mut failures);
-    }
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = programs
+            .chunks(programs.len().div_ceil(threads))
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    let mut failures = Vec::new();
+                    for g in chunk {
+                        check(g, &mut tally, &mut failures);
+                    }
+                    (tally, failures)
+                })
+            })
+            .collect();
+        for worker in workers {
+            let (t, f) = worker.join().expect("a checking thread panicked");
+            tally.add(t);
+            failures.extend(f);
+        }
+    });
     let never = tally.rows - tally.observed;
     eprintln!(
         "subscripts: {} programs, {} runs, {} real element dependences; {} rows of tested pairs \
