@@ -1,8 +1,9 @@
 //! `kaiseki spmd`: the program rewritten as SPMD Fortran + MPI under the
 //! owner-computes rule (Li & Harada, seed 000). Every rank holds the
 //! arrays at full size; the owner of an assigned element of a distributed
-//! array executes the assignment (a guard), every other statement runs on
-//! every rank. What to transfer, where and under which condition is read
+//! array executes the assignment (a guard; array assignments and
+//! reductions element by element, `arrays.rs`), every other statement
+//! runs on every rank. What to transfer, where and under which condition is read
 //! from the relations `spmd_send` and `spmd_share` of `rules/dl/comm.dl`;
 //! what no relation covers (reads outside owner-computes assignments, I/O,
 //! calls) takes the conservative way: the owners broadcast the elements
