@@ -138,7 +138,7 @@ fn section_assignment(rng: &mut Rng, src: &mut String) {
     let lhs = *rng.pick(&MATRICES);
     let others: Vec<&str> = MATRICES.iter().copied().filter(|a| *a != lhs).collect();
     let x = section(rng, lhs, (e1, s1), (e2, s2));
-    let mut read = |rng: &mut Rng| {
+    let read = |rng: &mut Rng| {
         let a = if rng.chance(75) {
             *rng.pick(&others)
         } else {
