@@ -245,3 +245,91 @@ fn paren(x: &str) -> String {
         format!("({x})")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{do_statement, scalarize, Kind, Name, Scalarized};
+
+    fn kind(n: &str) -> Kind {
+        let bounds = |k: usize| vec![("1".to_string(), "N".to_string()); k];
+        match n {
+            "A" | "C" => Kind::Array {
+                integer: false,
+                bounds: bounds(1),
+            },
+            "B" => Kind::Array {
+                integer: false,
+                bounds: bounds(2),
+            },
+            "K" => Kind::Array {
+                integer: true,
+                bounds: bounds(1),
+            },
+            "N" | "J" => Kind::Scalar { integer: true },
+            "S" => Kind::Scalar { integer: false },
+            _ => Kind::Other,
+        }
+    }
+
+    fn name(n: &str) -> Name {
+        match n {
+            "N" | "J" => Name::Scalar,
+            "A" | "B" | "C" | "K" => Name::Array,
+            _ => Name::Other,
+        }
+    }
+
+    fn rewrite(expr: &str) -> Option<Scalarized> {
+        scalarize(expr, &kind, &name)
+    }
+
+    #[test]
+    fn sections_become_the_element_the_loops_are_at() {
+        let e = rewrite("B(2:N-1, J) * 2 + ABS(C) - A(N:1:-2)").expect("elemental");
+        assert_eq!(
+            e.text,
+            "B(2 + kc_j1, J) * 2 + ABS(C(1 + kc_j1)) - A(N + kc_j1 * (-2))"
+        );
+        assert_eq!(e.refs.len(), 3);
+        assert!(!e.integer);
+        assert_eq!(
+            e.refs[2].section,
+            vec![("N".to_string(), "1".to_string(), "-2".to_string())]
+        );
+        let k = rewrite("MOD(K(1:N:2) * 3, 5) + K(J)").expect("elemental");
+        assert!(k.integer, "{k:?}");
+        assert_eq!(k.text, "MOD(K(1 + kc_j1 * 2) * 3, 5) + K(J)");
+        assert!(k.refs[1].section.is_empty());
+    }
+
+    #[test]
+    fn what_might_not_be_elemental_is_refused() {
+        for expr in [
+            "A .GT. 0",
+            "A > C",
+            "F(A)",
+            "SUM(A)",
+            "A(K)",
+            "B(1:N, 1:N) + A(1:N)",
+            "'x'",
+            "S(1)",
+        ] {
+            assert!(rewrite(expr).is_none(), "{expr}");
+        }
+        assert!(rewrite("1.0E-4 * A").is_some_and(|e| !e.integer));
+        assert!(rewrite("2 * K + 1").is_some_and(|e| e.integer));
+    }
+
+    #[test]
+    fn loops_count_the_elements_of_a_triplet() {
+        let r = |l: &str, h: &str, s: &str| (l.to_string(), h.to_string(), s.to_string());
+        assert_eq!(
+            do_statement(1, &r("2", "N-1", "1")),
+            "DO kc_j1 = 0, N-1 - 2"
+        );
+        assert_eq!(
+            do_statement(2, &r("N", "1", "-2")),
+            "DO kc_j2 = 0, (1 - N + (-2)) / (-2) - 1"
+        );
+    }
+}
