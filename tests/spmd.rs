@@ -445,6 +445,15 @@ fn procedures_of_one_name_are_left_whole() {
     judge(&file, "", &[1, 2, 4]);
 }
 
+/// The program `kaiseki spmd` writes for `file` (with reuse).
+fn written(file: &Path) -> String {
+    let stem = file.file_stem().unwrap().to_str().unwrap();
+    let out = scratch_dir(&format!("spmd_{stem}_out")).join("out.f90");
+    let done = kaiseki_spmd(file, &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    std::fs::read_to_string(&out).expect("program written")
+}
+
 /// Array assignments to distributed arrays (tests/spmd/array_assign.f90):
 /// each is written as DO loops in which the owner assigns its elements
 /// (the statement kept as a comment); the overlapping `A(2:N) = A(1:N-1)`
@@ -453,10 +462,7 @@ fn procedures_of_one_name_are_left_whole() {
 #[test]
 fn array_assignments_run_owner_computes() {
     let file = spmd_program("array_assign.f90");
-    let out = scratch_dir("spmd_array_assign_out").join("out.f90");
-    let done = kaiseki_spmd(&file, &out, &[]);
-    assert_eq!(done.code, Some(0), "{}", done.stderr);
-    let text = std::fs::read_to_string(&out).expect("program written");
+    let text = written(&file);
     for rewritten in [
         "!  B = 2.0 * A + 1.0",
         "!  A(2:N-1:3) = B(3:N:3) - SQRT(C(1:N-2:3))",
@@ -482,10 +488,7 @@ fn array_assignments_run_owner_computes() {
 #[test]
 fn reductions_fold_on_the_owners() {
     let file = spmd_program("reductions.f90");
-    let out = scratch_dir("spmd_reductions_out").join("out.f90");
-    let done = kaiseki_spmd(&file, &out, &[]);
-    assert_eq!(done.code, Some(0), "{}", done.stderr);
-    let text = std::fs::read_to_string(&out).expect("program written");
+    let text = written(&file);
     assert_eq!(text.matches("CALL kc_fold_end(").count(), 10, "{text}");
     assert!(!text.contains("X = kc_rv"), "{text}");
     judge(&file, "", &[1, 2, 4]);
