@@ -444,3 +444,64 @@ fn procedures_of_one_name_are_left_whole() {
     );
     judge(&file, "", &[1, 2, 4]);
 }
+
+/// The program `kaiseki spmd` writes for `file` (with reuse).
+fn written(file: &Path) -> String {
+    let stem = file.file_stem().unwrap().to_str().unwrap();
+    let out = scratch_dir(&format!("spmd_{stem}_out")).join("out.f90");
+    let done = kaiseki_spmd(file, &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    std::fs::read_to_string(&out).expect("program written")
+}
+
+/// Array assignments to distributed arrays (tests/spmd/array_assign.f90):
+/// each is written as DO loops in which the owner assigns its elements
+/// (the statement kept as a comment); the overlapping `A(2:N) = A(1:N-1)`
+/// and a right side reading the assigned array elsewhere run on every
+/// rank as before.
+#[test]
+fn array_assignments_run_owner_computes() {
+    let file = spmd_program("array_assign.f90");
+    let text = written(&file);
+    for rewritten in [
+        "!  B = 2.0 * A + 1.0",
+        "!  A(2:N-1:3) = B(3:N:3) - SQRT(C(1:N-2:3))",
+        "!  C(N:1:-2) = B(1:N/2) + C(N:1:-2)",
+        "!    G(:, J) = REAL(J) + 0.5 * G(:, J)",
+        "!  H(1, :) = G(:, 1) * S",
+    ] {
+        assert!(text.contains(rewritten), "{rewritten} in\n{text}");
+    }
+    for kept in [
+        "\n  A(2:N) = A(1:N-1)",
+        "\n  K(2:N:2) = K(1:N-1:2) + I",
+        "\n  H(N, 2:N) = H(2:N, 1) + C(1:N-1)",
+    ] {
+        assert!(text.contains(kept), "{kept} in\n{text}");
+    }
+    judge(&file, "", &[1, 2, 4]);
+}
+
+/// Reductions (tests/spmd/reductions.f90): MAXVAL, MINVAL and SUM of
+/// INTEGER values folded by the owners and combined by MPI_Allreduce,
+/// empty sections included; the SUM of REAL values stays on every rank.
+#[test]
+fn reductions_fold_on_the_owners() {
+    let file = spmd_program("reductions.f90");
+    let text = written(&file);
+    assert_eq!(text.matches("CALL kc_fold_end(").count(), 10, "{text}");
+    assert!(!text.contains("X = kc_rv"), "{text}");
+    judge(&file, "", &[1, 2, 4]);
+}
+
+/// The textbook's convergence test and copy-back on arrays aligned alike
+/// (tests/spmd/aligned.f90): no element is sent, only the two
+/// reductions' MPI_Allreduce (8 bytes from each rank).
+#[test]
+fn aligned_sections_send_nothing_but_the_reductions() {
+    let runs = judge(&spmd_program("aligned.f90"), "", &[1, 2, 4]);
+    for (p, (reuse, all)) in [2u64, 4].iter().zip(&runs[1..]) {
+        assert_eq!(reuse.pmpi, (2 * p, 2 * 8 * p), "{p} ranks: {runs:?}");
+        assert_eq!(all.pmpi, reuse.pmpi, "{p} ranks: {runs:?}");
+    }
+}

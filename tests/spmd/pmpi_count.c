@@ -2,7 +2,8 @@
  * every MPI_Send, MPI_Isend, MPI_Ssend, MPI_Rsend (the sender's call) and
  * MPI_Bcast (the root's call, when there is another rank) and
  * MPI_Allgatherv (each rank's part, when it has one and there is another
- * rank: a broadcast by every owner at once), as one message of
+ * rank: a broadcast by every owner at once) and MPI_Allreduce (each
+ * rank's part, when there is another rank), as one message of
  * count * type size bytes. Loaded with LD_PRELOAD; each rank writes
  * `pmpi-count: messages=M bytes=B` to standard error at MPI_Finalize. */
 #include <mpi.h>
@@ -63,6 +64,16 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         tally(sendcount, sendtype);
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                            comm);
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    int size;
+    PMPI_Comm_size(comm, &size);
+    if (size > 1)
+        tally(count, type);
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
 
 int MPI_Finalize(void)

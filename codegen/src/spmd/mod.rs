@@ -1,14 +1,17 @@
 //! `kaiseki spmd`: the program rewritten as SPMD Fortran + MPI under the
 //! owner-computes rule (Li & Harada, seed 000). Every rank holds the
 //! arrays at full size; the owner of an assigned element of a distributed
-//! array executes the assignment (a guard), every other statement runs on
-//! every rank. What to transfer, where and under which condition is read
+//! array executes the assignment (a guard; array assignments and
+//! reductions element by element, `arrays.rs`), every other statement
+//! runs on every rank. What to transfer, where and under which condition is read
 //! from the relations `spmd_send` and `spmd_share` of `rules/dl/comm.dl`;
 //! what no relation covers (reads outside owner-computes assignments, I/O,
 //! calls) takes the conservative way: the owners broadcast the elements
 //! read before the statement, rank 0 does the I/O.
 
+mod arrays;
 mod owners;
+mod scalarize;
 mod text;
 
 use crate::{num, sym};
@@ -39,6 +42,8 @@ struct Edits {
     before: BTreeMap<usize, Vec<String>>,
     after: BTreeMap<usize, Vec<String>>,
     relabel: BTreeMap<usize, i64>,
+    /// Source lines written as comments (a statement rewritten).
+    dropped: BTreeSet<usize>,
     /// Module declarations (the IF flags) and procedures (owners).
     declarations: BTreeSet<String>,
     procedures: Vec<String>,
@@ -337,6 +342,9 @@ impl<'a> Group<'a> {
             }
             _ => {}
         }
+        if self.array_statement(s, edits)? {
+            return Ok(());
+        }
         if let Some((x, array)) = self.owned.get(&s) {
             let mut pre = self.whole_reads(s, Reads::Unplanned, &HashSet::new());
             let subs = self.subscripts(*x).unwrap_or_default();
@@ -559,38 +567,43 @@ impl<'a> Group<'a> {
     /// for one that names a variable the statement defines (`(A(I), I =
     /// 1, N)`: the broadcast before it cannot evaluate it).
     fn section(&self, s: i64, r: i64, whole: &[text::Range]) -> Vec<text::Range> {
-        let unit = self.unit_of(s).unwrap_or_default();
         let dims = self.subscripts(r).map(|s| s.dims).unwrap_or_default();
         if dims.len() != whole.len() {
             return whole.to_vec();
         }
-        let name = |name: &str| {
-            if self.facts.def.iter().any(|d| d.stmt == s && d.var == name) {
-                return text::Name::Other;
-            }
-            if self
-                .facts
-                .param
-                .iter()
-                .any(|p| p.unit == unit && p.name == name)
-            {
-                return text::Name::Scalar;
-            }
-            match self
-                .facts
-                .var
-                .iter()
-                .find(|v| v.unit == unit && v.var == name)
-            {
-                Some(v) if v.rank > 0 => text::Name::Array,
-                Some(v) if v.r#type == "integer" => text::Name::Scalar,
-                _ => text::Name::Other,
-            }
-        };
+        let name = |name: &str| self.subscript_name(s, name);
         dims.iter()
             .zip(whole)
             .map(|(dim, w)| text::triplet(dim, w, &name).unwrap_or_else(|| w.clone()))
             .collect()
+    }
+
+    /// What a name in a subscript of statement `s` is, for
+    /// `text::triplet`: a variable the statement defines is `Other` (code
+    /// before the statement cannot evaluate it).
+    fn subscript_name(&self, s: i64, name: &str) -> text::Name {
+        let unit = self.unit_of(s).unwrap_or_default();
+        if self.facts.def.iter().any(|d| d.stmt == s && d.var == name) {
+            return text::Name::Other;
+        }
+        if self
+            .facts
+            .param
+            .iter()
+            .any(|p| p.unit == unit && p.name == name)
+        {
+            return text::Name::Scalar;
+        }
+        match self
+            .facts
+            .var
+            .iter()
+            .find(|v| v.unit == unit && v.var == name)
+        {
+            Some(v) if v.rank > 0 => text::Name::Array,
+            Some(v) if v.r#type == "integer" => text::Name::Scalar,
+            _ => text::Name::Other,
+        }
     }
 
     /// After rank 0 read them, every variable a READ sets goes to all.
@@ -644,15 +657,7 @@ impl<'a> Group<'a> {
         let Some(l) = self.facts.stmt_label.iter().find(|l| l.stmt == s) else {
             return Ok(());
         };
-        let ends_do = self.facts.loop_end.iter().any(|e| {
-            self.line(e.stmt) == line
-                && self
-                    .facts
-                    .stmt
-                    .iter()
-                    .any(|x| x.stmt == e.stmt && x.col == 0)
-        });
-        if ends_do {
+        if self.ends_do(line) {
             return Err(self.src.error(line, &format!(
                 "a DO loop ends on labelled statement {} that needs communication or a guard: not supported (end the loop on a CONTINUE)",
                 l.label
@@ -660,6 +665,18 @@ impl<'a> Group<'a> {
         }
         edits.relabel.insert(line, l.label);
         Ok(())
+    }
+
+    /// Whether a labelled DO loop ends on the statement at `line`.
+    fn ends_do(&self, line: usize) -> bool {
+        self.facts.loop_end.iter().any(|e| {
+            self.line(e.stmt) == line
+                && self
+                    .facts
+                    .stmt
+                    .iter()
+                    .any(|x| x.stmt == e.stmt && x.col == 0)
+        })
     }
 
     /// The point-to-point transfers of `spmd_send`, vectorized over the
@@ -704,16 +721,7 @@ impl<'a> Group<'a> {
             let p = self.owner_call(s, lhs_array, &lhs.dims);
             let element = format!("{array}({})", read.dims.join(", "));
             let loops = self.replay_loops(s, at);
-            let mut code = vec!["CALL kc_start()".to_string()];
-            code.extend(wrap_loops(
-                &loops,
-                &[format!("CALL kc_list({q}, {p}, DBLE({element}))")],
-            ));
-            code.push("CALL kc_exchange()".into());
-            code.extend(wrap_loops(
-                &loops,
-                &[format!("IF (kc_take({q}, {p})) {element} = kc_v")],
-            ));
+            let mut code = exchange(&loops, &q, &p, &element);
             if let Some(c) = self.condition_flag(&unless, edits)? {
                 code.insert(0, format!("IF ({c}) THEN"));
                 code.push("END IF".into());
@@ -858,6 +866,22 @@ fn rows<'t>(derived: &'t [Table], name: &str) -> &'t [Vec<kaiseki_facts::Value>]
         .map_or(&[][..], |t| &t.rows[..])
 }
 
+/// Point to point over `loops`: the owner `q` of `element` sends it to
+/// the rank `p` that reads it (one message per pair of ranks).
+fn exchange(loops: &[String], q: &str, p: &str, element: &str) -> Vec<String> {
+    let mut code = vec!["CALL kc_start()".to_string()];
+    code.extend(wrap_loops(
+        loops,
+        &[format!("CALL kc_list({q}, {p}, DBLE({element}))")],
+    ));
+    code.push("CALL kc_exchange()".into());
+    code.extend(wrap_loops(
+        loops,
+        &[format!("IF (kc_take({q}, {p})) {element} = kc_v")],
+    ));
+    code
+}
+
 /// `body` inside the DO loops.
 fn wrap_loops(loops: &[String], body: &[String]) -> Vec<String> {
     let mut out: Vec<String> = loops.to_vec();
@@ -899,6 +923,6 @@ fn render(src: &Source, edits: &Edits, opts: Options) -> String {
             src.emit(&mut out, l);
         }
     }
-    src.render(&mut out, &edits.before, &edits.after, &edits.relabel);
+    src.render(&mut out, edits);
     out
 }

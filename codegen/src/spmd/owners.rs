@@ -127,7 +127,7 @@ impl Distributed {
                 let actual = site.args.as_ref().and_then(|a| a.get(pos - 1));
                 let same = actual
                     .and_then(|a| self.get(&site.caller, &a.to_ascii_uppercase()))
-                    .is_some_and(|a| a.mapping == d.mapping && a.bounds == d.bounds);
+                    .is_some_and(|a| a.same_owners(d));
                 if !same {
                     self.warnings.push(format!(
                         "{}: {} passes {dummy} of {unit} what {unit} does not distribute alike: every rank computes {dummy} in {unit} (the caller broadcasts its arrays first)",
@@ -175,6 +175,12 @@ impl Distributed {
 }
 
 impl ArrayDist {
+    /// Whether each element of both arrays is on the same rank (the same
+    /// bounds and owner function).
+    pub(super) fn same_owners(&self, other: &ArrayDist) -> bool {
+        self.mapping == other.mapping && self.bounds == other.bounds
+    }
+
     /// The declared extent of every dimension, as `lo:hi:1`.
     pub(super) fn whole(&self) -> Vec<(String, String, String)> {
         self.bounds

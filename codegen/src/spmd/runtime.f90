@@ -5,9 +5,15 @@
 MODULE kaiseki_spmd
 USE mpi
 USE, INTRINSIC :: iso_fortran_env, ONLY: error_unit
+USE, INTRINSIC :: ieee_arithmetic, ONLY: ieee_value, &
+ieee_negative_inf, ieee_positive_inf
 IMPLICIT NONE
 INTEGER :: kc_me = 0, kc_np = 1, kc_err
 INTEGER :: kc_i1, kc_i2, kc_i3, kc_i4, kc_i5, kc_i6, kc_i7
+INTEGER :: kc_j1, kc_j2, kc_j3, kc_j4, kc_j5, kc_j6, kc_j7
+! A reduction: the elements of the section, and the value so far.
+INTEGER :: kc_rn
+DOUBLE PRECISION :: kc_rv
 INTEGER(8) :: kc_msgs = 0, kc_bytes = 0
 DOUBLE PRECISION :: kc_v
 INTEGER, ALLOCATABLE :: kc_ns(:), kc_nr(:)
@@ -183,6 +189,40 @@ IF (.NOT. kc_got) RETURN
 kc_nr(q) = kc_nr(q) + 1
 kc_v = kc_sb(q)%v(kc_nr(q))
 END FUNCTION kc_got
+! A reduction (op MAX, MIN or SUM): each rank folds the elements it
+! owns into kc_rv from the identity (an empty part changes nothing),
+! then one MPI_Allreduce combines the ranks' values (one message of
+! 8 bytes per rank). MAX and MIN are exact in DOUBLE PRECISION for
+! INTEGER, REAL and DOUBLE elements, SUM for INTEGER ones.
+SUBROUTINE kc_fold_start(op)
+CHARACTER(*), INTENT(IN) :: op
+kc_rn = 0
+SELECT CASE (op)
+CASE ('MAX')
+kc_rv = ieee_value(kc_rv, ieee_negative_inf)
+CASE ('MIN')
+kc_rv = ieee_value(kc_rv, ieee_positive_inf)
+CASE DEFAULT
+kc_rv = 0
+END SELECT
+END SUBROUTINE kc_fold_start
+SUBROUTINE kc_fold_end(op)
+CHARACTER(*), INTENT(IN) :: op
+INTEGER :: mop
+IF (kc_np == 1) RETURN
+SELECT CASE (op)
+CASE ('MAX')
+mop = MPI_MAX
+CASE ('MIN')
+mop = MPI_MIN
+CASE DEFAULT
+mop = MPI_SUM
+END SELECT
+CALL MPI_Allreduce(MPI_IN_PLACE, kc_rv, 1, MPI_DOUBLE_PRECISION, &
+mop, MPI_COMM_WORLD, kc_err)
+kc_msgs = kc_msgs + 1
+kc_bytes = kc_bytes + 8
+END SUBROUTINE kc_fold_end
 ! What rank 0 read goes to every rank: n items of type t.
 SUBROUTINE kc_counted(n, t)
 INTEGER, INTENT(IN) :: n, t

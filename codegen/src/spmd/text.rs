@@ -2,9 +2,10 @@
 //! reference as written, and the program written back with generated
 //! lines (indented and continued for fixed or free form).
 
+use super::Edits;
 use crate::source_lines::{free_code, is_fixed_comment, statement_end};
 use kaiseki_frontend::InlinedLine;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The program as the compiler reads it: the file's lines with its
 /// INCLUDEs inlined (the output is one file), numbered 1, 2, ... here.
@@ -106,6 +107,26 @@ impl<'a> Source<'a> {
     /// The subscripts of the array reference whose name starts at `col`
     /// of `line` (continuation lines joined).
     pub fn subscripts(&self, line: usize, col: usize) -> Option<Subscripts> {
+        let text = self.joined(line, col)?;
+        let open = text.find('(')?;
+        if !text[..open]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
+        {
+            return None;
+        }
+        let inner = matching(&text[open..])?;
+        Some(Subscripts {
+            dims: split_top(inner)
+                .into_iter()
+                .map(|d| d.trim().to_string())
+                .collect(),
+        })
+    }
+
+    /// The text of the statement that goes on at line `line` from column
+    /// `col` on, its continuation lines joined.
+    fn joined(&self, line: usize, col: usize) -> Option<String> {
         let end = self.statement_end(line);
         let mut text = String::new();
         for (k, n) in (line..=end).enumerate() {
@@ -125,20 +146,20 @@ impl<'a> Source<'a> {
             };
             text.push_str(piece);
         }
-        let open = text.find('(')?;
-        if !text[..open]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
-        {
-            return None;
-        }
-        let inner = matching(&text[open..])?;
-        Some(Subscripts {
-            dims: split_top(inner)
-                .into_iter()
-                .map(|d| d.trim().to_string())
-                .collect(),
-        })
+        Some(text)
+    }
+
+    /// The statement at line `line` as one line of text, without its
+    /// label.
+    pub fn statement(&self, line: usize) -> Option<String> {
+        let text = self.joined(line, if self.fixed { 7 } else { 1 })?;
+        let text = text.trim_start();
+        let text = if self.fixed {
+            text
+        } else {
+            text.trim_start_matches(|c: char| c.is_ascii_digit())
+        };
+        Some(text.trim().to_string())
     }
 
     /// The actual arguments of the CALL statement at `line`, as written.
@@ -165,10 +186,12 @@ impl<'a> Source<'a> {
         }
         let mut first = true;
         loop {
-            let lead = if first || !self.fixed {
-                indent
-            } else {
-                "     &"
+            // A free-form continuation starts with `&` too: a cut inside
+            // a name or a number joins again.
+            let lead = match (first, self.fixed) {
+                (true, _) => indent,
+                (false, true) => "     &",
+                (false, false) => "  &",
             };
             let room = width - lead.len() - 2;
             if rest.len() <= room {
@@ -177,7 +200,11 @@ impl<'a> Source<'a> {
                 out.push_str(self.newline);
                 return;
             }
-            let cut = rest[..room].rfind(", ").map_or(room, |c| c + 2);
+            let cut = rest[..room]
+                .rfind(", ")
+                .map(|c| c + 2)
+                .or_else(|| rest[..room].rfind(' ').map(|c| c + 1))
+                .unwrap_or(room);
             out.push_str(lead);
             out.push_str(&rest[..cut]);
             if !self.fixed {
@@ -190,29 +217,27 @@ impl<'a> Source<'a> {
     }
 
     /// The source with the generated lines before and after its lines;
-    /// a label in `relabel` moves to a CONTINUE before the first of them.
-    pub fn render(
-        &self,
-        out: &mut String,
-        before: &BTreeMap<usize, Vec<String>>,
-        after: &BTreeMap<usize, Vec<String>>,
-        relabel: &BTreeMap<usize, i64>,
-    ) {
+    /// a label in `relabel` moves to a CONTINUE before the first of them;
+    /// a dropped line is kept as a comment.
+    pub fn render(&self, out: &mut String, edits: &Edits) {
         for (i, line) in self.lines.iter().enumerate() {
             let n = i + 1;
             let mut line = line.to_string();
-            if let Some(label) = relabel.get(&n) {
+            if let Some(label) = edits.relabel.get(&n) {
                 self.emit_label(out, *label);
                 line = self.strip_label(&line, *label);
             }
-            for b in before.get(&n).into_iter().flatten() {
+            for b in edits.before.get(&n).into_iter().flatten() {
                 self.emit_all(out, b);
+            }
+            if edits.dropped.contains(&n) {
+                out.push('!');
             }
             out.push_str(&line);
             if !line.ends_with('\n') {
                 out.push_str(self.newline);
             }
-            for a in after.get(&n).into_iter().flatten() {
+            for a in edits.after.get(&n).into_iter().flatten() {
                 self.emit_all(out, a);
             }
         }
@@ -251,7 +276,7 @@ impl<'a> Source<'a> {
 }
 
 /// The text inside the parentheses that open `text`.
-fn matching(text: &str) -> Option<&str> {
+pub(super) fn matching(text: &str) -> Option<&str> {
     let mut depth = 0;
     for (i, c) in text.char_indices() {
         match c {
@@ -274,7 +299,7 @@ fn split_top(text: &str) -> Vec<&str> {
 }
 
 /// `text` split at each `sep` outside parentheses.
-fn split_top_at(text: &str, sep: char) -> Vec<&str> {
+pub(super) fn split_top_at(text: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut start) = (0, 0);
     for (i, c) in text.char_indices() {

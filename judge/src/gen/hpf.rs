@@ -1,7 +1,8 @@
 //! Random HPF programs for `kaiseki spmd`: arrays aligned with templates
 //! (offsets, transposes, one alignment through another array), templates
 //! distributed BLOCK, CYCLIC, CYCLIC(2) or `*` per dimension, loop nests
-//! that read shifted and transposed elements (some under an IF), and the
+//! that read shifted and transposed elements (some under an IF), section
+//! assignments (offsets, strides), two reductions over sections, and the
 //! arrays' checksums printed. Values are integers kept small with MOD.
 
 use super::{Generated, Rng};
@@ -20,7 +21,7 @@ pub fn hpf_program(seed: u64) -> Generated {
     }
     let f3 = *rng.pick(&formats[..3]);
     let mut src = format!(
-        "! Random HPF program, seed {seed}.\nPROGRAM hpf_random\n  INTEGER :: I, J\n  INTEGER :: A({N}, {N}), B({N}, {N}), C({N}, {N}), U({N}), V({N})\n!HPF$ TEMPLATE T({m}, {m})\n!HPF$ TEMPLATE S({m})\n",
+        "! Random HPF program, seed {seed}.\nPROGRAM hpf_random\n  INTEGER :: I, J, K, L\n  INTEGER :: A({N}, {N}), B({N}, {N}), C({N}, {N}), U({N}), V({N})\n!HPF$ TEMPLATE T({m}, {m})\n!HPF$ TEMPLATE S({m})\n",
         m = N + 2
     );
     for a in &MATRICES[..2] {
@@ -46,13 +47,28 @@ pub fn hpf_program(seed: u64) -> Generated {
         "  DO J = 1, {N}\n    DO I = 1, {N}\n      A(I, J) = MOD(7*I + 3*J, 23)\n      B(I, J) = MOD(I + 2*J, 19)\n      C(I, J) = 0\n    END DO\n    U(J) = MOD(5*J, 13)\n    V(J) = 0\n  END DO\n"
     ));
     for _ in 0..rng.range(2, 4) {
-        if rng.chance(65) {
-            matrix_nest(&mut rng, &mut src);
-        } else {
-            vector_loop(&mut rng, &mut src);
+        match rng.range(0, 3) {
+            0 | 1 => matrix_nest(&mut rng, &mut src),
+            2 => vector_loop(&mut rng, &mut src),
+            _ => section_assignment(&mut rng, &mut src),
         }
     }
-    src.push_str("  PRINT *, SUM(A), SUM(B), SUM(C), SUM(U), SUM(V)\nEND PROGRAM hpf_random\n");
+    let (x, y, z) = (
+        *rng.pick(&MATRICES),
+        *rng.pick(&MATRICES),
+        *rng.pick(&MATRICES),
+    );
+    let (e1, e2) = (rng.range(1, 8), rng.range(1, 8));
+    let (s1, s2) = (rng.range(1, 2), rng.range(1, 2));
+    src.push_str(&format!(
+        "  K = MAXVAL(ABS({} - {}))\n  L = SUM(MOD({}, 7))\n",
+        section(&mut rng, x, (e1, s1), (e2, s2)),
+        section(&mut rng, y, (e1, s1), (e2, s2)),
+        section(&mut rng, z, (e2, s2), (e1, s1)),
+    ));
+    src.push_str(
+        "  PRINT *, SUM(A), SUM(B), SUM(C), SUM(U), SUM(V), K, L\nEND PROGRAM hpf_random\n",
+    );
     Generated {
         file_name: format!("hpf_random_{seed}.f90"),
         source: src,
@@ -93,6 +109,45 @@ fn matrix_nest(rng: &mut Rng, src: &mut String) {
         src.push_str(&format!("      {stmt}\n"));
     }
     src.push_str("    END DO\n  END DO\n");
+}
+
+/// `X(lo1:hi1:s1, lo2:hi2:s2)` of `e1` by `e2` elements (at most what
+/// fits) at a random place.
+fn section(rng: &mut Rng, array: &str, (e1, s1): (i64, i64), (e2, s2): (i64, i64)) -> String {
+    let dim = |rng: &mut Rng, e: i64, s: i64| {
+        let e = e.min(1 + (N - 1) / s);
+        let lo = rng.range(1, N - (e - 1) * s);
+        let hi = lo + (e - 1) * s;
+        if s == 1 {
+            format!("{lo}:{hi}")
+        } else {
+            format!("{lo}:{hi}:{s}")
+        }
+    };
+    let (d1, d2) = (dim(rng, e1, s1), dim(rng, e2, s2));
+    format!("{array}({d1}, {d2})")
+}
+
+/// `X(section) = MOD(Y(section) + 2*Z(section) + 1, 1009)`, the sections
+/// conforming, each at its own place; Y and Z are mostly other arrays
+/// than X (a read of X elsewhere than the element assigned is the
+/// conservative case).
+fn section_assignment(rng: &mut Rng, src: &mut String) {
+    let (e1, e2) = (rng.range(2, 9), rng.range(2, 9));
+    let (s1, s2) = (rng.range(1, 2), rng.range(1, 2));
+    let lhs = *rng.pick(&MATRICES);
+    let others: Vec<&str> = MATRICES.iter().copied().filter(|a| *a != lhs).collect();
+    let x = section(rng, lhs, (e1, s1), (e2, s2));
+    let read = |rng: &mut Rng| {
+        let a = if rng.chance(75) {
+            *rng.pick(&others)
+        } else {
+            lhs
+        };
+        section(rng, a, (e1, s1), (e2, s2))
+    };
+    let (y, z) = (read(rng), read(rng));
+    src.push_str(&format!("  {x} = MOD({y} + 2*{z} + 1, 1009)\n"));
 }
 
 fn vector_loop(rng: &mut Rng, src: &mut String) {

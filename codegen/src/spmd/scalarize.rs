@@ -1,0 +1,335 @@
+//! Array expressions written element by element: each array reference
+//! of `B(2:N-1, J) * 2 + ABS(C)` becomes the element the loops over the
+//! section are at (`B(2 + kc_j1, J) * 2 + ABS(C(1 + kc_j1))`), the k-th
+//! section dimension of every reference running with `kc_jk` (array
+//! syntax pairs the dimensions of conforming sections in order). Only
+//! what is sure to be elemental is taken: arrays, scalars, literals,
+//! arithmetic and the elemental numeric intrinsics; anything else (a
+//! relational or logical operator, a character constant, a function that
+//! might not be elemental, a vector subscript) gives `None`.
+
+use super::text::{self, matching, split_top_at as split_top, Name, Range};
+
+/// Elemental intrinsics whose value is INTEGER when their arguments are.
+const INTEGER_ELEMENTAL: &[&str] = &[
+    "ABS", "IABS", "MAX", "MAX0", "MIN", "MIN0", "MOD", "MODULO", "SIGN", "ISIGN", "DIM", "IDIM",
+];
+
+/// The other elemental numeric intrinsics.
+const ELEMENTAL: &[&str] = &[
+    "SQRT", "EXP", "LOG", "LOG10", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH",
+    "COSH", "TANH", "REAL", "FLOAT", "DBLE", "SNGL", "INT", "IFIX", "IDINT", "NINT", "AINT",
+    "ANINT", "FLOOR", "CEILING", "DABS", "DSQRT", "DEXP", "DLOG", "DSIN", "DCOS", "AMAX1", "AMIN1",
+    "DMAX1", "DMIN1", "AMOD", "DMOD", "DSIGN",
+];
+
+/// What a name of the statement's unit is, for the rewriting.
+pub(super) enum Kind {
+    /// An array, INTEGER or not, and its declared bounds per dimension.
+    Array {
+        integer: bool,
+        bounds: Vec<(String, String)>,
+    },
+    /// A scalar variable or PARAMETER, INTEGER or not.
+    Scalar { integer: bool },
+    /// Anything else: a function, an unknown name.
+    Other,
+}
+
+/// One array reference at the current element of the loops.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Element {
+    /// The array's name, upper case.
+    pub array: String,
+    /// The subscripts, a section dimension as `first + kc_jk * stride`.
+    pub dims: Vec<String>,
+    /// The triplets of its section dimensions (empty: one element).
+    pub section: Vec<Range>,
+}
+
+impl Element {
+    /// `B(2 + kc_j1, J)`.
+    pub fn text(&self) -> String {
+        format!("{}({})", self.array, self.dims.join(", "))
+    }
+
+    /// Whether both are the same element at every point of the loops
+    /// (the same subscripts as written, blanks and case aside).
+    pub fn same_place(&self, other: &Element) -> bool {
+        let norm = |d: &[String]| -> Vec<String> {
+            d.iter()
+                .map(|x| x.replace(' ', "").to_ascii_uppercase())
+                .collect()
+        };
+        norm(&self.dims) == norm(&other.dims)
+    }
+}
+
+/// An expression with its array references at the current element.
+#[derive(Debug)]
+pub(super) struct Scalarized {
+    pub text: String,
+    /// The array references, in the order written.
+    pub refs: Vec<Element>,
+    /// Every name and literal is INTEGER (and so is the value).
+    pub integer: bool,
+}
+
+/// `expr` with its array references at the current element. `kind`
+/// tells what a name is; `name` what a name in a subscript is (as
+/// `text::triplet` needs: a subscript must be one INTEGER scalar).
+pub(super) fn scalarize(
+    expr: &str,
+    kind: &dyn Fn(&str) -> Kind,
+    name: &dyn Fn(&str) -> Name,
+) -> Option<Scalarized> {
+    if !expr.is_ascii() {
+        return None;
+    }
+    let b = expr.as_bytes();
+    let mut out = Scalarized {
+        text: String::new(),
+        refs: Vec::new(),
+        integer: true,
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            let start = i;
+            i = number_end(b, i, &mut out.integer);
+            out.text.push_str(&expr[start..i]);
+        } else if c.is_ascii_alphabetic() {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let word = expr[start..i].to_ascii_uppercase();
+            let rest = expr[i..].trim_start();
+            let open = i + (expr.len() - i - rest.len());
+            let called = rest.starts_with('(');
+            match (kind(&word), called) {
+                (Kind::Array { integer, bounds }, true) => {
+                    out.integer &= integer;
+                    let inner = matching(&expr[open..])?;
+                    let dims: Vec<&str> = split_top(inner, ',');
+                    out.refs.push(element(&word, &dims, &bounds, name)?);
+                    i = open + inner.len() + 2;
+                    out.text.push_str(&out.refs.last()?.text());
+                }
+                (Kind::Array { integer, bounds }, false) => {
+                    out.integer &= integer;
+                    let dims = vec![":"; bounds.len()];
+                    out.refs.push(element(&word, &dims, &bounds, name)?);
+                    out.text.push_str(&out.refs.last()?.text());
+                }
+                (Kind::Scalar { integer }, false) => {
+                    out.integer &= integer;
+                    out.text.push_str(&word);
+                }
+                (Kind::Other, true) if INTEGER_ELEMENTAL.contains(&word.as_str()) => {
+                    out.text.push_str(&word);
+                }
+                (Kind::Other, true) if ELEMENTAL.contains(&word.as_str()) => {
+                    out.integer = false;
+                    out.text.push_str(&word);
+                }
+                _ => return None,
+            }
+        } else if b"+-*/(), ".contains(&c) {
+            out.text.push(c as char);
+            i += 1;
+        } else {
+            // `.AND.`, `<`, `==`, a character constant, `%`, `;`...
+            return None;
+        }
+    }
+    // Array syntax pairs section dimensions in order: a reference has
+    // all of them or is one element.
+    let rank = out.refs.iter().map(|r| r.section.len()).max().unwrap_or(0);
+    out.refs
+        .iter()
+        .all(|r| r.section.is_empty() || r.section.len() == rank)
+        .then_some(out)
+}
+
+/// Where the number literal at `i` ends (`1`, `2.5`, `1.0e-4`, `1D0`,
+/// `3_8`), clearing `integer` when it is not INTEGER; `1.EQ.` ends
+/// before its operator.
+fn number_end(b: &[u8], mut i: usize, integer: &mut bool) -> usize {
+    let digits = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    i = digits(i);
+    if b.get(i) == Some(&b'.') && !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+        *integer = false;
+        i = digits(i + 1);
+    }
+    if b.get(i).is_some_and(|c| b"eEdDqQ".contains(c)) {
+        let sign = usize::from(b.get(i + 1).is_some_and(|c| b"+-".contains(c)));
+        if b.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
+            *integer = false;
+            i = digits(i + 1 + sign);
+        }
+    }
+    if b.get(i) == Some(&b'_') {
+        i += 1;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+    }
+    i
+}
+
+/// The reference `array(dims)` at the current element; its section
+/// dimensions take the loop indices `kc_j1`, `kc_j2`, ... in order.
+fn element(
+    array: &str,
+    dims: &[&str],
+    bounds: &[(String, String)],
+    name: &dyn Fn(&str) -> Name,
+) -> Option<Element> {
+    if dims.len() != bounds.len() {
+        return None;
+    }
+    let mut e = Element {
+        array: array.to_string(),
+        dims: Vec::new(),
+        section: Vec::new(),
+    };
+    for (dim, (lo, hi)) in dims.iter().zip(bounds) {
+        let whole = (lo.clone(), hi.clone(), "1".to_string());
+        let range = text::triplet(dim, &whole, name)?;
+        if split_top(dim, ':').len() == 1 {
+            e.dims.push(dim.trim().to_string());
+            continue;
+        }
+        let k = e.section.len() + 1;
+        let step = if range.2 == "1" {
+            String::new()
+        } else {
+            format!(" * {}", paren(&range.2))
+        };
+        e.dims.push(format!("{} + kc_j{k}{step}", range.0));
+        e.section.push(range);
+    }
+    Some(e)
+}
+
+/// The DO statement of section dimension `k` (1-based) of `range`:
+/// `kc_jk` counts its elements from 0.
+pub(super) fn do_statement(k: usize, range: &Range) -> String {
+    let (lo, hi, step) = range;
+    let last = if step == "1" {
+        format!("{hi} - {}", paren(lo))
+    } else {
+        format!(
+            "({hi} - {} + {}) / {} - 1",
+            paren(lo),
+            paren(step),
+            paren(step)
+        )
+    };
+    format!("DO kc_j{k} = 0, {last}")
+}
+
+/// `x`, parenthesized unless it is one name or number.
+fn paren(x: &str) -> String {
+    let x = x.trim();
+    if x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        x.to_string()
+    } else {
+        format!("({x})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{do_statement, scalarize, Kind, Name, Scalarized};
+
+    fn kind(n: &str) -> Kind {
+        let bounds = |k: usize| vec![("1".to_string(), "N".to_string()); k];
+        match n {
+            "A" | "C" => Kind::Array {
+                integer: false,
+                bounds: bounds(1),
+            },
+            "B" => Kind::Array {
+                integer: false,
+                bounds: bounds(2),
+            },
+            "K" => Kind::Array {
+                integer: true,
+                bounds: bounds(1),
+            },
+            "N" | "J" => Kind::Scalar { integer: true },
+            "S" => Kind::Scalar { integer: false },
+            _ => Kind::Other,
+        }
+    }
+
+    fn name(n: &str) -> Name {
+        match n {
+            "N" | "J" => Name::Scalar,
+            "A" | "B" | "C" | "K" => Name::Array,
+            _ => Name::Other,
+        }
+    }
+
+    fn rewrite(expr: &str) -> Option<Scalarized> {
+        scalarize(expr, &kind, &name)
+    }
+
+    #[test]
+    fn sections_become_the_element_the_loops_are_at() {
+        let e = rewrite("B(2:N-1, J) * 2 + ABS(C) - A(N:1:-2)").expect("elemental");
+        assert_eq!(
+            e.text,
+            "B(2 + kc_j1, J) * 2 + ABS(C(1 + kc_j1)) - A(N + kc_j1 * (-2))"
+        );
+        assert_eq!(e.refs.len(), 3);
+        assert!(!e.integer);
+        assert_eq!(
+            e.refs[2].section,
+            vec![("N".to_string(), "1".to_string(), "-2".to_string())]
+        );
+        let k = rewrite("MOD(K(1:N:2) * 3, 5) + K(J)").expect("elemental");
+        assert!(k.integer, "{k:?}");
+        assert_eq!(k.text, "MOD(K(1 + kc_j1 * 2) * 3, 5) + K(J)");
+        assert!(k.refs[1].section.is_empty());
+    }
+
+    #[test]
+    fn what_might_not_be_elemental_is_refused() {
+        for expr in [
+            "A .GT. 0",
+            "A > C",
+            "F(A)",
+            "SUM(A)",
+            "A(K)",
+            "B(1:N, 1:N) + A(1:N)",
+            "'x'",
+            "S(1)",
+        ] {
+            assert!(rewrite(expr).is_none(), "{expr}");
+        }
+        assert!(rewrite("1.0E-4 * A").is_some_and(|e| !e.integer));
+        assert!(rewrite("2 * K + 1").is_some_and(|e| e.integer));
+    }
+
+    #[test]
+    fn loops_count_the_elements_of_a_triplet() {
+        let r = |l: &str, h: &str, s: &str| (l.to_string(), h.to_string(), s.to_string());
+        assert_eq!(
+            do_statement(1, &r("2", "N-1", "1")),
+            "DO kc_j1 = 0, N-1 - 2"
+        );
+        assert_eq!(
+            do_statement(2, &r("N", "1", "-2")),
+            "DO kc_j2 = 0, (1 - N + (-2)) / (-2) - 1"
+        );
+    }
+}
