@@ -1,7 +1,8 @@
 //! `kaiseki spmd` judged by running what it writes: every HPF example and
 //! the project's own HPF program, compiled with mpif90 once per variant
-//! (with and without `--no-reuse`) and run on 1, 2 and 4 ranks, must print
-//! exactly what the sequential program compiled with gfortran prints.
+//! (with and without `--no-reuse`) and run on 1, 2 and 4 ranks (the
+//! examples, the textbook program and the random programs also on 8), must
+//! print exactly what the sequential program compiled with gfortran prints.
 //! What the programs send is counted twice: by their own counter and by a
 //! PMPI library built here (tests/spmd/pmpi_count.c) that tallies every
 //! MPI send and broadcast. Reuse never sends more than the baseline, and
@@ -202,7 +203,7 @@ fn example3_runs_on_1_2_4_and_8_ranks() {
 #[test]
 fn section_2_2_runs_on_both_paths() {
     for n in ["50", "49"] {
-        let runs = judge(&example("li_harada_s20.f90"), n, &[1, 2, 4]);
+        let runs = judge(&example("li_harada_s20.f90"), n, &[1, 2, 4, 8]);
         assert!(
             runs[2].0.pmpi.1 < runs[2].1.pmpi.1,
             "reuse saves bytes: {runs:?}"
@@ -225,7 +226,7 @@ fn the_textbook_jacobi_program_runs() {
     let dir = scratch_dir("spmd_textbook_src");
     let file = dir.join("hpf_textbook.f90");
     std::fs::write(&file, small).expect("program written");
-    judge(&file, "", &[1, 2, 4]);
+    judge(&file, "", &[1, 2, 4, 8]);
 }
 
 /// The rank of VPROCS(t1, t2) of Fig. 1 (100 x 100, BLOCK, BLOCK) on a
@@ -248,9 +249,9 @@ fn fig1_sends_none_of_the_redundant_transfers() {
     let file = example("li_harada_fig1.f90");
     // The grids the program picks: the most square, the first dimension
     // no larger than the second.
-    let grids = [(1, (1, 1)), (2, (1, 2)), (4, (2, 2))];
+    let grids = [(1, (1, 1)), (2, (1, 2)), (4, (2, 2)), (8, (2, 4))];
     for (n, held) in [("100", true), ("99", false)] {
-        let runs = judge(&file, n, &[1, 2, 4]);
+        let runs = judge(&file, n, &[1, 2, 4, 8]);
         for ((p, e), (reuse, all)) in grids.iter().zip(&runs) {
             let s6 = fig1_bytes(1, 2..=100, *e);
             let s15 = if held {
@@ -284,7 +285,7 @@ fn random_hpf_programs_print_what_the_sequential_ones_print() {
         let dir = scratch_dir(&format!("spmd_random_src_{seed}"));
         let file = dir.join(&g.file_name);
         std::fs::write(&file, &g.source).expect("program written");
-        judge(&file, "", &[1, 2, 4]);
+        judge(&file, "", &[1, 2, 4, 8]);
     }
 }
 

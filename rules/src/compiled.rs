@@ -1,6 +1,6 @@
 //! The compiled pipeline: `build.rs` translates the built-in rules
-//! (`rules/dl/*.dl`) with [`crate::dl::to_ascent`] into an `ascent_run!{}`
-//! program, included here. It computes on the same `i64` rows as the
+//! (`rules/dl/*.dl`) with [`crate::dl::to_ascent`] into `ascent_run!{}`
+//! programs, one per part of the strata, run in order and included here. It computes on the same `i64` rows as the
 //! interpreter, with symbols interned the same way, so both engines give
 //! the same tables.
 
@@ -116,6 +116,16 @@ impl CompiledProgram {
             select,
             |inputs, calls, wanted| evaluate(&inputs, calls, wanted),
         )
+    }
+}
+
+/// The rows of a relation for the next part of a compiled program: a
+/// copy while a later part or the caller still needs them, else moved.
+pub(crate) fn pass<T: Clone>(rows: &mut Vec<T>, keep: bool) -> Vec<T> {
+    if keep {
+        rows.clone()
+    } else {
+        std::mem::take(rows)
     }
 }
 
