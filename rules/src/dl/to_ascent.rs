@@ -438,3 +438,46 @@ pub fn translate_failure(diags: &[RuleDiagnostic], origin: &str, sources: &Sourc
          origin: {origin:?},\n    sources: {sources},\n    errors: &{errors:?},\n    relations: &[],\n    functors: &[],\n    symbols: &[],\n    evaluate: None,\n}};\n"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in rules' parts: every rule once, in stratum order; the
+    /// dependence rules beside the dataflow fixpoint they read; every
+    /// relation a part reads an input or derived by a part.
+    #[test]
+    fn builtin_parts_keep_the_order_and_the_fixpoint_readers() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dl");
+        let program = crate::dl::compile(&crate::dl::read_dir(&dir).unwrap()).unwrap();
+        let parts = parts(&program);
+        assert!(parts.len() > 1, "the rules are cut");
+        let order: Vec<usize> = parts.iter().flat_map(|q| q.rules.clone()).collect();
+        let strata: Vec<usize> = program
+            .strata
+            .iter()
+            .flat_map(|s| s.rules.clone())
+            .collect();
+        assert_eq!(order, strata);
+        let part_of = |name: &str| {
+            let rel = program
+                .relations
+                .iter()
+                .position(|r| r.name == name)
+                .unwrap();
+            parts.iter().position(|q| q.derives.contains(&rel)).unwrap()
+        };
+        for reader in ["flow", "output", "anti", "input"] {
+            assert_eq!(part_of(reader), part_of("dataflow_in"), "{reader}");
+        }
+        for q in &parts {
+            for &r in &q.reads {
+                assert!(
+                    program.relations[r].input || parts.iter().any(|o| o.derives.contains(&r)),
+                    "{} comes from somewhere",
+                    program.relations[r].name
+                );
+            }
+        }
+    }
+}
