@@ -214,22 +214,12 @@ impl Group<'_> {
 
     /// What `name` is in `unit`, for the rewriting.
     fn kind(&self, unit: &str, name: &str) -> Kind {
-        if let Some(p) = self
-            .facts
-            .param
-            .iter()
-            .find(|p| p.unit == unit && p.name == name)
-        {
+        if let Some(p) = self.parameter(unit, name) {
             return Kind::Scalar {
                 integer: p.value.trim().parse::<i64>().is_ok(),
             };
         }
-        let Some(v) = self
-            .facts
-            .var
-            .iter()
-            .find(|v| v.unit == unit && v.var == name)
-        else {
+        let Some(v) = self.variable(unit, name) else {
             return Kind::Other;
         };
         if !matches!(v.r#type.as_str(), "integer" | "real" | "double") {

@@ -15,7 +15,7 @@ mod scalarize;
 mod text;
 
 use crate::{num, sym};
-use kaiseki_facts::{FactBase, Table};
+use kaiseki_facts::{FactBase, Param, Table, Var};
 use kaiseki_frontend::InlinedLine;
 use owners::{CallSite, Distributed};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -586,24 +586,30 @@ impl<'a> Group<'a> {
         if self.facts.def.iter().any(|d| d.stmt == s && d.var == name) {
             return text::Name::Other;
         }
-        if self
-            .facts
-            .param
-            .iter()
-            .any(|p| p.unit == unit && p.name == name)
-        {
+        if self.parameter(unit, name).is_some() {
             return text::Name::Scalar;
         }
-        match self
-            .facts
-            .var
-            .iter()
-            .find(|v| v.unit == unit && v.var == name)
-        {
+        match self.variable(unit, name) {
             Some(v) if v.rank > 0 => text::Name::Array,
             Some(v) if v.r#type == "integer" => text::Name::Scalar,
             _ => text::Name::Other,
         }
+    }
+
+    /// The PARAMETER `name` of `unit`.
+    fn parameter(&self, unit: &str, name: &str) -> Option<&'a Param> {
+        self.facts
+            .param
+            .iter()
+            .find(|p| p.unit == unit && p.name == name)
+    }
+
+    /// The variable `name` of `unit`.
+    fn variable(&self, unit: &str, name: &str) -> Option<&'a Var> {
+        self.facts
+            .var
+            .iter()
+            .find(|v| v.unit == unit && v.var == name)
     }
 
     /// After rank 0 read them, every variable a READ sets goes to all.
