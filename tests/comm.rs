@@ -320,3 +320,80 @@ fn units_without_distributed_arrays_are_not_analyzed() {
         assert_eq!(units, BTreeSet::from(["MAIN"]), "{name}");
     }
 }
+
+/// The array statements' plan of `kaiseki spmd` is a relation
+/// (`spmd_array`, `spmd_array_read`): which array assignments and
+/// reductions run owner-computes, and how each distributed array they
+/// read reaches the owner that computes, by line and array.
+#[test]
+fn array_statements_plan_owner_computes_as_relations() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spmd");
+    let plan = |file: &str| -> (BTreeSet<(i64, String)>, BTreeSet<(i64, String, String)>) {
+        let file = dir.join(file);
+        let facts = common::lower_file(&file);
+        let line: BTreeMap<String, i64> = facts
+            .stmt
+            .iter()
+            .map(|s| (s.stmt.to_string(), s.line))
+            .collect();
+        let array: BTreeMap<String, String> = facts
+            .r#use
+            .iter()
+            .map(|u| (u.r#ref.to_string(), u.var.clone()))
+            .collect();
+        let ops = relation(&file, "spmd_array")
+            .iter()
+            .map(|r| (line[&r[0]], r[2].clone()))
+            .collect();
+        let reads = relation(&file, "spmd_array_read")
+            .iter()
+            .map(|r| (line[&r[0]], array[&r[1]].clone(), r[2].clone()))
+            .collect();
+        (ops, reads)
+    };
+    let (ops, reads) = plan("array_assign.f90");
+    let lines: Vec<i64> = ops.iter().map(|(l, _)| *l).collect();
+    // Not 32, 33, 42: they read the array they assign elsewhere.
+    assert_eq!(lines, [25, 26, 27, 28, 29, 30, 31, 35, 37, 39, 40, 41]);
+    assert!(ops.iter().all(|(_, op)| op == "="));
+    let read = |l: i64, a: &str, how: &str| (l, a.to_string(), how.to_string());
+    for r in [
+        read(25, "A", "local"),    // B aligned with A, same subscripts
+        read(26, "A", "exchange"), // C is CYCLIC, A BLOCK
+        read(29, "C", "local"),    // C(N:1:-2) at the element assigned
+        read(29, "B", "exchange"),
+        read(40, "G", "local"),    // H aligned with G: G(2:N-1, 2:N-1)
+        read(40, "G", "exchange"), // G(1:N-2, 3:N)
+        read(41, "G", "exchange"), // a column into a row
+    ] {
+        assert!(reads.contains(&r), "{r:?} not in {reads:?}");
+    }
+    let (ops, reads) = plan("reductions.f90");
+    let ops: Vec<(i64, &str)> = ops.iter().map(|(l, o)| (*l, o.as_str())).collect();
+    // Not the REAL SUM of line 42 (the order of a sum changes its bits).
+    assert_eq!(
+        ops,
+        [
+            (28, "MAX"),
+            (29, "MIN"),
+            (31, "MAX"),
+            (32, "MIN"),
+            (34, "MAX"),
+            (35, "SUM"),
+            (36, "SUM"),
+            (39, "MAX"),
+            (40, "MIN"),
+            (41, "SUM")
+        ]
+    );
+    for r in [
+        read(31, "H", "local"),
+        read(31, "G", "local"),
+        read(34, "A", "local"),
+        read(34, "C", "exchange"),
+        read(36, "K", "local"),
+        read(36, "K", "exchange"),
+    ] {
+        assert!(reads.contains(&r), "{r:?} not in {reads:?}");
+    }
+}

@@ -48,6 +48,18 @@ fn interpreted_and_compiled_rules_agree_on_the_parallelization_tests() {
 }
 
 #[test]
+fn interpreted_and_compiled_rules_agree_on_the_array_statements_plan() {
+    for name in ["array_assign.f90", "reductions.f90", "aligned.f90"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/spmd")
+            .join(name);
+        let facts = lower_file(&path);
+        assert!(!facts.array_assign.is_empty(), "{name}");
+        assert_agree(name, &facts);
+    }
+}
+
+#[test]
 fn interpreted_and_compiled_rules_agree_on_generated_programs() {
     let n = scaled(25);
     for g in generated(n, n) {

@@ -104,6 +104,12 @@ relations! {
     /// `whole_array_ref(ref, array)`: reference `ref` names the whole `array` (an actual argument, an I/O item, an intrinsic's argument, a section, an element of an implied-DO list whose subscripts use its variables).
     WholeArrayRef whole_array_ref { r#ref: RefId, array: String }
 
+    /// `section_dim(ref, dim, lower, upper, step)`: the `whole_array_ref` `ref` is written as a section (`A(2:N-1, J)`, `A(:, 1:N:2)`) or as the bare name of an array (`A`, every dimension whole); per dimension (1-based) the triplet `lower:upper:step` as folded source text, an omitted bound the declared one and an omitted step `1`; a dimension subscripted by one value has it as `lower` and `upper` and an empty `step`. No rows when a bound needed is not declared (assumed size, assumed or deferred shape).
+    SectionDim section_dim { r#ref: RefId, dim: i64, lower: String, upper: String, step: String }
+
+    /// `array_assign(stmt, reduce, integer)`: assignment `stmt` in array syntax can be computed element by element: with `reduce` empty, an array (a section or the whole array) is assigned an elemental expression: arrays, sections of the same number of section dimensions, array elements, scalars, numeric literals, `+ - * / **` and the elemental numeric intrinsics (ABS, MOD, SQRT, DBLE, ...), every subscript and bound an INTEGER expression of scalars; with `reduce` `MAXVAL`, `MINVAL` or `SUM`, a numeric scalar is assigned that reduction of one such expression (no DIM or MASK). `integer` is 1 when every name and literal of the expression is INTEGER. Every array the expression or the left side names has its bounds declared (`section_dim`).
+    ArrayAssign array_assign { stmt: StmtId, reduce: String, integer: i64 }
+
     /// `subscript(ref, dim, form)`: subscript `dim` (1-based) of array reference `ref` is the affine form `form`.
     Subscript subscript { r#ref: RefId, dim: i64, form: FormId }
 

@@ -1,68 +1,75 @@
 //! Array syntax over distributed arrays under the owner-computes rule.
-//! A section assignment (`A(2:N-1, J) = B(1:N-2, J) * 2`, `A = 0`)
-//! becomes DO loops over the section in which the owner of each assigned
-//! element assigns it; a reduction assigned to a scalar
-//! (`E = MAXVAL(ABS(B(2:N-1, 2:N-1) - A(2:N-1, 2:N-1)))`, MINVAL, SUM of
-//! INTEGER values) has each owner of an element of its first distributed
-//! section fold it, and one MPI_Allreduce combine. The elements another
-//! rank owns go point to point to the owner that computes with them,
-//! before the loops, only those it needs; nothing for an array aligned
-//! as the computing one and read at the same subscripts. What does not
-//! fit (the right side reads the assigned array elsewhere than at the
-//! element assigned, a function that might not be elemental, a DIM or
-//! MASK argument, ...) takes the conservative way: every rank runs the
-//! statement after the owners broadcast what it reads.
+//! The plan is the rules' (`rules/dl/comm.dl`): `spmd_array` names the
+//! array assignments (`A(2:N-1, J) = B(1:N-2, J) * 2`, `A = 0`) and the
+//! reductions assigned to a scalar (`E = MAXVAL(ABS(B - A))`, MINVAL,
+//! SUM of INTEGER values) that run owner-computes, and the section whose
+//! owners compute; `spmd_array_read` says how each distributed array
+//! read reaches them. Here they are written: DO loops over the section in
+//! which the owner of each element assigns it, or folds it into its share
+//! of the reduction that one MPI_Allreduce combines; before them, the
+//! elements another rank owns, point to point to the owner that computes
+//! with them, or broadcast when one element is read. Every other array
+//! statement runs on every rank after the owners broadcast what it reads.
 //!
 //! A section assignment writes its elements on their owners only; the
 //! communication analysis kills every copy of the array at it (its
 //! `sad_kill` is `<A(...), T>`), so later reads fetch from the owners.
 
 use super::scalarize::{do_statement, scalarize, Element, Kind, Scalarized};
-use super::{exchange, text, wrap_loops, Edits, Group};
+use super::{exchange, rows, text, wrap_loops, Edits, Group};
+use crate::{num, sym};
 
-/// The reductions taken, and the operation that combines them.
-const REDUCTIONS: &[(&str, &str)] = &[("MAXVAL", "MAX"), ("MINVAL", "MIN"), ("SUM", "SUM")];
+/// A distributed or other array read of an array statement, in the order
+/// written: its reference, its array, and how it reaches the owner that
+/// computes (`spmd_array_read`; empty for an array that is not
+/// distributed).
+struct Read {
+    r#ref: i64,
+    array: String,
+    how: String,
+}
 
 impl Group<'_> {
-    /// Writes statement `s` for owner-computes when it is a section
-    /// assignment to a distributed array or a reduction over one;
-    /// whether it did.
+    /// Writes statement `s` for owner-computes when the plan says so
+    /// (`spmd_array`); whether it did.
     pub(super) fn array_statement(&self, s: i64, edits: &mut Edits) -> Result<bool, String> {
-        let Some(&(unit, line, "assign")) = self.stmts.get(&s) else {
+        let Some(plan) = rows(self.derived, "spmd_array")
+            .iter()
+            .find(|r| num(&r[0]) == s)
+        else {
             return Ok(false);
         };
-        // A DO loop ending on it would end before the code written.
-        if self.owned.contains_key(&s)
-            || self.calls(s)
-            || self.nested_reads(s)
-            || self.ends_do(line)
+        let (home, op) = (num(&plan[1]), sym(&plan[2]));
+        let Some(&(unit, line, _)) = self.stmts.get(&s) else {
+            return Ok(false);
+        };
+        // An array the program leaves whole (owners.rs: replicated, or a
+        // dummy argument some call passes otherwise) is computed by every rank.
+        let array = self.facts.def.iter().map(|d| (d.r#ref, &d.var));
+        let array = array.chain(self.facts.r#use.iter().map(|u| (u.r#ref, &u.var)));
+        if !array
+            .filter(|(r, _)| *r == home)
+            .any(|(_, a)| self.dist.get(unit, a).is_some())
         {
             return Ok(false);
         }
-        let Some(text) = self.src.statement(line) else {
-            return Ok(false);
-        };
-        let Some((lhs, rhs)) = split_assignment(&text) else {
-            return Ok(false);
-        };
-        let kind = |name: &str| self.kind(unit, name);
-        let name = |name: &str| self.subscript_name(s, name);
-        let code = if matches!(kind(&lhs.trim().to_ascii_uppercase()), Kind::Scalar { .. }) {
-            self.reduction(unit, rhs, &kind, &name)
-        } else {
-            scalarize(lhs, &kind, &name).and_then(|left| match &left.refs[..] {
-                [home]
-                    if left.text.trim() == home.text()
-                        && !home.section.is_empty()
-                        && self.dist.get(unit, &home.array).is_some() =>
-                {
-                    self.section_assignment(unit, home, rhs, &kind, &name)
-                }
-                _ => None,
-            })
-        };
-        let Some((code, reduces)) = code else {
-            return Ok(false);
+        let written = self.src.statement(line).and_then(|text| {
+            let (lhs, rhs) = split_assignment(&text)?;
+            let reads = self.array_reads(s);
+            let kind = |name: &str| self.kind(unit, name);
+            let name = |name: &str| self.subscript_name(s, name);
+            let code = if op == "=" {
+                self.section_assignment(unit, (lhs, rhs), &reads, &kind, &name)
+            } else {
+                self.reduction(unit, (op, home), rhs, &reads, &kind, &name)
+            }?;
+            Some((code, lhs.trim().to_string()))
+        });
+        let Some((code, lhs)) = written else {
+            return Err(format!(
+                "{}: error: kaiseki spmd cannot write element by element the array statement that `spmd_array` runs owner-computes",
+                self.src.describe(line)
+            ));
         };
         self.relabel(s, line, edits)?;
         edits.before(
@@ -73,10 +80,10 @@ impl Group<'_> {
             edits.before(line, c);
         }
         let last = self.src.statement_end(line);
-        if reduces {
+        if op != "=" {
             // The value of an empty reduction is the statement's own.
             edits.before(line, "IF (kc_rn > 0) THEN".into());
-            edits.before(line, format!("{} = kc_rv", lhs.trim()));
+            edits.before(line, format!("{lhs} = kc_rv"));
             edits.before(line, "ELSE".into());
             edits.after(last, "END IF".into());
         } else {
@@ -85,34 +92,53 @@ impl Group<'_> {
         Ok(true)
     }
 
-    /// The code of `home = rhs` over the section of `home`.
+    /// The array reads of statement `s` (not those of its subscripts), in
+    /// the order written.
+    fn array_reads(&self, s: i64) -> Vec<Read> {
+        let how: std::collections::HashMap<i64, &str> = rows(self.derived, "spmd_array_read")
+            .iter()
+            .filter(|r| num(&r[0]) == s)
+            .map(|r| (num(&r[1]), sym(&r[2])))
+            .collect();
+        let arrays: std::collections::HashSet<i64> = self
+            .facts
+            .array_ref
+            .iter()
+            .map(|a| a.r#ref)
+            .chain(self.facts.whole_array_ref.iter().map(|a| a.r#ref))
+            .collect();
+        let mut reads: Vec<Read> = self
+            .facts
+            .r#use
+            .iter()
+            .filter(|u| u.stmt == s && arrays.contains(&u.r#ref))
+            .filter(|u| !self.facts.subscript_use.iter().any(|x| x.r#ref == u.r#ref))
+            .map(|u| Read {
+                r#ref: u.r#ref,
+                array: u.var.clone(),
+                how: how.get(&u.r#ref).unwrap_or(&"").to_string(),
+            })
+            .collect();
+        reads.sort_by_key(|r| r.r#ref);
+        reads
+    }
+
+    /// The code of `lhs = rhs` over the section of `lhs`.
     fn section_assignment(
         &self,
         unit: &str,
-        home: &Element,
-        rhs: &str,
+        (lhs, rhs): (&str, &str),
+        reads: &[Read],
         kind: &dyn Fn(&str) -> Kind,
         name: &dyn Fn(&str) -> text::Name,
-    ) -> Option<(Vec<String>, bool)> {
+    ) -> Option<Vec<String>> {
+        let left = scalarize(lhs, kind, name)?;
+        let [home] = &left.refs[..] else {
+            return None;
+        };
         let right = scalarize(rhs, kind, name)?;
-        // Fortran evaluates the whole right side first: the assigned
-        // array may only be read at the element assigned.
-        if right
-            .refs
-            .iter()
-            .any(|r| r.array == home.array && !r.same_place(home))
-        {
-            return None;
-        }
-        if right
-            .refs
-            .iter()
-            .any(|r| !r.section.is_empty() && r.section.len() != home.section.len())
-        {
-            return None;
-        }
         let p = self.owner_of(unit, home);
-        let mut code = self.fetch(unit, home, &right);
+        let mut code = self.fetch(unit, home, &right, reads)?;
         code.extend(wrap_loops(
             &loops(home),
             &[format!(
@@ -121,42 +147,36 @@ impl Group<'_> {
                 right.text.trim()
             )],
         ));
-        Some((code, false))
+        Some(code)
     }
 
-    /// The code of `scalar = RED(expr)`: the ranks' folds and their
-    /// combination in `kc_rv`, `kc_rn` the number of elements.
+    /// The code of `scalar = RED(expr)`, `op` combining the ranks' shares
+    /// in `kc_rv`, `kc_rn` the number of elements; the owners of `home`'s
+    /// elements fold.
     fn reduction(
         &self,
         unit: &str,
+        (op, home): (&str, i64),
         rhs: &str,
+        reads: &[Read],
         kind: &dyn Fn(&str) -> Kind,
         name: &dyn Fn(&str) -> text::Name,
-    ) -> Option<(Vec<String>, bool)> {
+    ) -> Option<Vec<String>> {
         let rhs = rhs.trim();
         let open = rhs.find('(')?;
-        let function = rhs[..open].trim().to_ascii_uppercase();
-        let &(_, op) = REDUCTIONS.iter().find(|(f, _)| *f == function)?;
         let inner = text::matching(&rhs[open..])?;
-        if open + inner.len() + 2 != rhs.len() || text::split_top_at(inner, ',').len() != 1 {
+        if open + inner.len() + 2 != rhs.len() {
             return None;
         }
         let expr = scalarize(inner, kind, name)?;
-        // SUM in another order than the sequential one is exact for
-        // INTEGER values only.
-        if op == "SUM" && !expr.integer {
-            return None;
-        }
-        let home = expr
-            .refs
-            .iter()
-            .find(|r| !r.section.is_empty() && self.dist.get(unit, &r.array).is_some())?;
+        let at = reads.iter().position(|r| r.r#ref == home)?;
+        let home = expr.refs.get(at)?;
         let p = self.owner_of(unit, home);
         let fold = match op {
             "SUM" => format!("kc_rv = kc_rv + DBLE({})", expr.text.trim()),
             _ => format!("kc_rv = {op}(kc_rv, DBLE({}))", expr.text.trim()),
         };
-        let mut code = self.fetch(unit, home, &expr);
+        let mut code = self.fetch(unit, home, &expr, reads)?;
         code.push(format!("CALL kc_fold_start('{op}')"));
         code.extend(wrap_loops(
             &loops(home),
@@ -166,29 +186,40 @@ impl Group<'_> {
             ],
         ));
         code.push(format!("CALL kc_fold_end('{op}')"));
-        Some((code, true))
+        Some(code)
     }
 
     /// Brings to the owner of each element of `home` the distributed
-    /// elements `expr` reads with it: a single element is broadcast by
-    /// its owner; an element of a section goes point to point, unless
-    /// its array is aligned as `home`'s and read at the same subscripts.
-    fn fetch(&self, unit: &str, home: &Element, expr: &Scalarized) -> Vec<String> {
-        let Some(own) = self.dist.get(unit, &home.array) else {
-            return Vec::new();
-        };
+    /// elements `expr` reads with it, as `spmd_array_read` says: a single
+    /// element broadcast by its owner, a section point to point.
+    fn fetch(
+        &self,
+        unit: &str,
+        home: &Element,
+        expr: &Scalarized,
+        reads: &[Read],
+    ) -> Option<Vec<String>> {
+        if reads.len() != expr.refs.len()
+            || reads
+                .iter()
+                .zip(&expr.refs)
+                .any(|(r, e)| r.array != e.array)
+        {
+            return None;
+        }
         let p = self.owner_of(unit, home);
         let mut code: Vec<String> = Vec::new();
         let mut done: Vec<&Element> = Vec::new();
-        for r in &expr.refs {
+        for (read, r) in reads.iter().zip(&expr.refs) {
+            if matches!(read.how.as_str(), "" | "local") || done.contains(&r) {
+                continue;
+            }
+            // Left whole, every rank has all of it.
             let Some(d) = self.dist.get(unit, &r.array) else {
                 continue;
             };
-            if done.contains(&r) || (d.same_owners(own) && r.same_place(home)) {
-                continue;
-            }
             done.push(r);
-            if r.section.is_empty() {
+            if read.how == "broadcast" {
                 let point: Vec<text::Range> = r
                     .dims
                     .iter()
@@ -200,7 +231,7 @@ impl Group<'_> {
                 code.extend(exchange(&loops(home), &q, &p, &r.text()));
             }
         }
-        code
+        Some(code)
     }
 
     /// `kc_own_U_A(...)` of the element.
@@ -214,10 +245,8 @@ impl Group<'_> {
 
     /// What `name` is in `unit`, for the rewriting.
     fn kind(&self, unit: &str, name: &str) -> Kind {
-        if let Some(p) = self.parameter(unit, name) {
-            return Kind::Scalar {
-                integer: p.value.trim().parse::<i64>().is_ok(),
-            };
+        if self.parameter(unit, name).is_some() {
+            return Kind::Scalar;
         }
         let Some(v) = self.variable(unit, name) else {
             return Kind::Other;
@@ -226,9 +255,7 @@ impl Group<'_> {
             return Kind::Other;
         }
         if v.rank == 0 {
-            return Kind::Scalar {
-                integer: v.r#type == "integer",
-            };
+            return Kind::Scalar;
         }
         let mut dims: Vec<_> = self
             .facts
@@ -243,7 +270,6 @@ impl Group<'_> {
             return Kind::Other;
         }
         Kind::Array {
-            integer: v.r#type == "integer",
             bounds: dims
                 .iter()
                 .map(|d| (d.lower.clone(), d.upper.clone()))

@@ -4,7 +4,9 @@
 //! array executes the assignment (a guard; array assignments and
 //! reductions element by element, `arrays.rs`), every other statement
 //! runs on every rank. What to transfer, where and under which condition is read
-//! from the relations `spmd_send` and `spmd_share` of `rules/dl/comm.dl`;
+//! from the relations `spmd_send` and `spmd_share` of `rules/dl/comm.dl`,
+//! which array statements run owner-computes and what they fetch from
+//! `spmd_array` and `spmd_array_read`;
 //! what no relation covers (reads outside owner-computes assignments, I/O,
 //! calls) takes the conservative way: the owners broadcast the elements
 //! read before the statement, rank 0 does the I/O.
@@ -22,7 +24,15 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use text::{Source, Subscripts};
 
 /// The derived relations the program is built from.
-pub const RELATIONS: &[&str] = &["spmd_send", "spmd_share", "owner_dim", "lhs", "gen_ref"];
+pub const RELATIONS: &[&str] = &[
+    "spmd_send",
+    "spmd_share",
+    "spmd_array",
+    "spmd_array_read",
+    "owner_dim",
+    "lhs",
+    "gen_ref",
+];
 
 const RUNTIME: &str = include_str!("runtime.f90");
 

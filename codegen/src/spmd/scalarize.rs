@@ -2,36 +2,20 @@
 //! of `B(2:N-1, J) * 2 + ABS(C)` becomes the element the loops over the
 //! section are at (`B(2 + kc_j1, J) * 2 + ABS(C(1 + kc_j1))`), the k-th
 //! section dimension of every reference running with `kc_jk` (array
-//! syntax pairs the dimensions of conforming sections in order). Only
-//! what is sure to be elemental is taken: arrays, scalars, literals,
-//! arithmetic and the elemental numeric intrinsics; anything else (a
-//! relational or logical operator, a character constant, a function that
-//! might not be elemental, a vector subscript) gives `None`.
+//! syntax pairs the dimensions of conforming sections in order). Whether
+//! the expression is elemental is the frontend's `array_assign`; what
+//! cannot be rewritten here (a relational or logical operator, a
+//! character constant, a vector subscript, sections that do not conform)
+//! gives `None`.
 
 use super::text::{self, matching, split_top_at as split_top, Name, Range};
 
-/// Elemental intrinsics whose value is INTEGER when their arguments are.
-const INTEGER_ELEMENTAL: &[&str] = &[
-    "ABS", "IABS", "MAX", "MAX0", "MIN", "MIN0", "MOD", "MODULO", "SIGN", "ISIGN", "DIM", "IDIM",
-];
-
-/// The other elemental numeric intrinsics.
-const ELEMENTAL: &[&str] = &[
-    "SQRT", "EXP", "LOG", "LOG10", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH",
-    "COSH", "TANH", "REAL", "FLOAT", "DBLE", "SNGL", "INT", "IFIX", "IDINT", "NINT", "AINT",
-    "ANINT", "FLOOR", "CEILING", "DABS", "DSQRT", "DEXP", "DLOG", "DSIN", "DCOS", "AMAX1", "AMIN1",
-    "DMAX1", "DMIN1", "AMOD", "DMOD", "DSIGN",
-];
-
 /// What a name of the statement's unit is, for the rewriting.
 pub(super) enum Kind {
-    /// An array, INTEGER or not, and its declared bounds per dimension.
-    Array {
-        integer: bool,
-        bounds: Vec<(String, String)>,
-    },
-    /// A scalar variable or PARAMETER, INTEGER or not.
-    Scalar { integer: bool },
+    /// An array and its declared bounds per dimension.
+    Array { bounds: Vec<(String, String)> },
+    /// A scalar variable or PARAMETER.
+    Scalar,
     /// Anything else: a function, an unknown name.
     Other,
 }
@@ -52,17 +36,6 @@ impl Element {
     pub fn text(&self) -> String {
         format!("{}({})", self.array, self.dims.join(", "))
     }
-
-    /// Whether both are the same element at every point of the loops
-    /// (the same subscripts as written, blanks and case aside).
-    pub fn same_place(&self, other: &Element) -> bool {
-        let norm = |d: &[String]| -> Vec<String> {
-            d.iter()
-                .map(|x| x.replace(' ', "").to_ascii_uppercase())
-                .collect()
-        };
-        norm(&self.dims) == norm(&other.dims)
-    }
 }
 
 /// An expression with its array references at the current element.
@@ -71,8 +44,6 @@ pub(super) struct Scalarized {
     pub text: String,
     /// The array references, in the order written.
     pub refs: Vec<Element>,
-    /// Every name and literal is INTEGER (and so is the value).
-    pub integer: bool,
 }
 
 /// `expr` with its array references at the current element. `kind`
@@ -90,14 +61,13 @@ pub(super) fn scalarize(
     let mut out = Scalarized {
         text: String::new(),
         refs: Vec::new(),
-        integer: true,
     };
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
         if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             let start = i;
-            i = number_end(b, i, &mut out.integer);
+            i = number_end(b, i);
             out.text.push_str(&expr[start..i]);
         } else if c.is_ascii_alphabetic() {
             let start = i;
@@ -109,31 +79,22 @@ pub(super) fn scalarize(
             let open = i + (expr.len() - i - rest.len());
             let called = rest.starts_with('(');
             match (kind(&word), called) {
-                (Kind::Array { integer, bounds }, true) => {
-                    out.integer &= integer;
+                (Kind::Array { bounds }, true) => {
                     let inner = matching(&expr[open..])?;
                     let dims: Vec<&str> = split_top(inner, ',');
                     out.refs.push(element(&word, &dims, &bounds, name)?);
                     i = open + inner.len() + 2;
                     out.text.push_str(&out.refs.last()?.text());
                 }
-                (Kind::Array { integer, bounds }, false) => {
-                    out.integer &= integer;
+                (Kind::Array { bounds }, false) => {
                     let dims = vec![":"; bounds.len()];
                     out.refs.push(element(&word, &dims, &bounds, name)?);
                     out.text.push_str(&out.refs.last()?.text());
                 }
-                (Kind::Scalar { integer }, false) => {
-                    out.integer &= integer;
-                    out.text.push_str(&word);
-                }
-                (Kind::Other, true) if INTEGER_ELEMENTAL.contains(&word.as_str()) => {
-                    out.text.push_str(&word);
-                }
-                (Kind::Other, true) if ELEMENTAL.contains(&word.as_str()) => {
-                    out.integer = false;
-                    out.text.push_str(&word);
-                }
+                (Kind::Scalar, false) => out.text.push_str(&word),
+                // An intrinsic or a function the frontend found elemental
+                // (`array_assign`).
+                (Kind::Other, true) => out.text.push_str(&word),
                 _ => return None,
             }
         } else if b"+-*/(), ".contains(&c) {
@@ -154,9 +115,8 @@ pub(super) fn scalarize(
 }
 
 /// Where the number literal at `i` ends (`1`, `2.5`, `1.0e-4`, `1D0`,
-/// `3_8`), clearing `integer` when it is not INTEGER; `1.EQ.` ends
-/// before its operator.
-fn number_end(b: &[u8], mut i: usize, integer: &mut bool) -> usize {
+/// `3_8`); `1.EQ.` ends before its operator.
+fn number_end(b: &[u8], mut i: usize) -> usize {
     let digits = |mut i: usize| {
         while i < b.len() && b[i].is_ascii_digit() {
             i += 1;
@@ -165,13 +125,11 @@ fn number_end(b: &[u8], mut i: usize, integer: &mut bool) -> usize {
     };
     i = digits(i);
     if b.get(i) == Some(&b'.') && !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
-        *integer = false;
         i = digits(i + 1);
     }
     if b.get(i).is_some_and(|c| b"eEdDqQ".contains(c)) {
         let sign = usize::from(b.get(i + 1).is_some_and(|c| b"+-".contains(c)));
         if b.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
-            *integer = false;
             i = digits(i + 1 + sign);
         }
     }
@@ -253,20 +211,9 @@ mod tests {
     fn kind(n: &str) -> Kind {
         let bounds = |k: usize| vec![("1".to_string(), "N".to_string()); k];
         match n {
-            "A" | "C" => Kind::Array {
-                integer: false,
-                bounds: bounds(1),
-            },
-            "B" => Kind::Array {
-                integer: false,
-                bounds: bounds(2),
-            },
-            "K" => Kind::Array {
-                integer: true,
-                bounds: bounds(1),
-            },
-            "N" | "J" => Kind::Scalar { integer: true },
-            "S" => Kind::Scalar { integer: false },
+            "A" | "C" | "K" => Kind::Array { bounds: bounds(1) },
+            "B" => Kind::Array { bounds: bounds(2) },
+            "N" | "J" | "S" => Kind::Scalar,
             _ => Kind::Other,
         }
     }
@@ -291,24 +238,20 @@ mod tests {
             "B(2 + kc_j1, J) * 2 + ABS(C(1 + kc_j1)) - A(N + kc_j1 * (-2))"
         );
         assert_eq!(e.refs.len(), 3);
-        assert!(!e.integer);
         assert_eq!(
             e.refs[2].section,
             vec![("N".to_string(), "1".to_string(), "-2".to_string())]
         );
         let k = rewrite("MOD(K(1:N:2) * 3, 5) + K(J)").expect("elemental");
-        assert!(k.integer, "{k:?}");
         assert_eq!(k.text, "MOD(K(1 + kc_j1 * 2) * 3, 5) + K(J)");
         assert!(k.refs[1].section.is_empty());
     }
 
     #[test]
-    fn what_might_not_be_elemental_is_refused() {
+    fn what_cannot_be_written_element_by_element_is_refused() {
         for expr in [
             "A .GT. 0",
             "A > C",
-            "F(A)",
-            "SUM(A)",
             "A(K)",
             "B(1:N, 1:N) + A(1:N)",
             "'x'",
@@ -316,8 +259,10 @@ mod tests {
         ] {
             assert!(rewrite(expr).is_none(), "{expr}");
         }
-        assert!(rewrite("1.0E-4 * A").is_some_and(|e| !e.integer));
-        assert!(rewrite("2 * K + 1").is_some_and(|e| e.integer));
+        assert_eq!(
+            rewrite("1.0E-4 * A + F(J)").map(|e| e.text),
+            Some("1.0E-4 * A(1 + kc_j1) + F(J)".to_string())
+        );
     }
 
     #[test]

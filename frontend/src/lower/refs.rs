@@ -55,7 +55,9 @@ pub(super) enum Access {
 enum Shape<'e> {
     Scalar,
     Element(&'e [Expr]),
-    Whole,
+    /// The whole array or a part of it: the section as written (no
+    /// subscripts: the bare name), `None` for an element of an implied DO.
+    Whole(Option<&'e [Expr]>),
 }
 
 struct Ref<'e> {
@@ -128,7 +130,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     );
                 }
             }
-            NameClass::Array => self.push(r, name, pos, Shape::Whole, access),
+            NameClass::Array => self.push(r, name, pos, Shape::Whole(Some(&[])), access),
             NameClass::Scalar => self.push(r, name, pos, Shape::Scalar, access),
         }
     }
@@ -332,8 +334,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
         let mut accesses = accesses.iter().copied();
         if let Some(first) = accesses.next() {
-            let shape = if section {
-                Shape::Whole
+            let shape = if range {
+                Shape::Whole(Some(args))
+            } else if section {
+                Shape::Whole(None)
             } else {
                 Shape::Element(args)
             };
@@ -343,8 +347,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         args.iter().for_each(|a| self.read(r, a));
         r.in_subscript -= 1;
         for access in accesses {
-            let shape = if section {
-                Shape::Whole
+            let shape = if range {
+                Shape::Whole(Some(args))
+            } else if section {
+                Shape::Whole(None)
             } else {
                 Shape::Element(args)
             };
@@ -389,11 +395,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             });
             match rf.shape {
                 Shape::Scalar => self.storage_ref(id, var, Some(&[])),
-                Shape::Whole => {
+                Shape::Whole(section) => {
                     facts.whole_array_ref.push(WholeArrayRef {
                         r#ref: id,
                         array: var.to_string(),
                     });
+                    if let Some(args) = section {
+                        self.section_dims(id, var, args);
+                    }
                     self.storage_ref(id, var, None);
                 }
                 Shape::Element(subs) => {
@@ -601,6 +610,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.emit_refs(stmt, r);
         self.assign_tree(stmt, first, rhs);
         self.reduction_shapes(stmt, lhs, rhs);
+        self.array_assign(stmt, lhs, rhs);
         let ExprKind::Var(name) = &lhs.kind else {
             return;
         };
