@@ -328,7 +328,8 @@ fn units_without_distributed_arrays_are_not_analyzed() {
 #[test]
 fn array_statements_plan_owner_computes_as_relations() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spmd");
-    let plan = |file: &str| -> (BTreeSet<(i64, String)>, BTreeSet<(i64, String, String)>) {
+    type Plan = (BTreeSet<(i64, String)>, BTreeSet<(i64, String, String)>);
+    let plan = |file: &str| -> Plan {
         let file = dir.join(file);
         let facts = common::lower_file(&file);
         let line: BTreeMap<String, i64> = facts
