@@ -27,10 +27,10 @@ use text::{Source, Subscripts};
 pub const RELATIONS: &[&str] = &[
     "spmd_send",
     "spmd_share",
+    "spmd_owner",
     "spmd_array",
     "spmd_array_read",
     "owner_dim",
-    "lhs",
     "gen_ref",
 ];
 
@@ -230,20 +230,21 @@ impl<'a> Group<'a> {
         g
     }
 
-    /// The assignments their owner executes alone: a distributed element on
-    /// the left, no call, no distributed element in a subscript.
+    /// The assignments their owner executes alone (`spmd_owner`), of the
+    /// arrays the program distributes, whose subscripts can be written.
     fn owner_computes(&self) -> HashMap<i64, (i64, String)> {
-        let calls: HashSet<i64> = self.facts.call.iter().map(|c| c.stmt).collect();
-        let opaque: HashSet<i64> = self.facts.opaque.iter().map(|o| o.stmt).collect();
-        let bad: HashSet<i64> = calls.union(&opaque).copied().collect();
-        rows(self.derived, "lhs")
+        let arrays: HashMap<i64, &str> = self
+            .facts
+            .def
+            .iter()
+            .map(|d| (d.r#ref, d.var.as_str()))
+            .collect();
+        rows(self.derived, "spmd_owner")
             .iter()
             .filter_map(|r| {
-                let (s, x, a) = (num(&r[0]), num(&r[1]), sym(&r[2]).to_string());
-                let ok = !bad.contains(&s)
-                    && !self.nested_reads(s)
-                    && self.is_dist(s, &a)
-                    && self.subscripts(x).is_some();
+                let (s, x) = (num(&r[0]), num(&r[1]));
+                let a = arrays.get(&x)?.to_string();
+                let ok = self.is_dist(s, &a) && self.subscripts(x).is_some();
                 ok.then_some((s, (x, a)))
             })
             .collect()
