@@ -398,3 +398,39 @@ fn array_statements_plan_owner_computes_as_relations() {
         assert!(reads.contains(&r), "{r:?} not in {reads:?}");
     }
 }
+
+/// The real-processor check (6.2, equation 12) with the declared
+/// PROCESSORS: reads whose owner and reader are other virtual processors
+/// of one real processor for every iteration are `local` (CYCLIC on 4:
+/// I+4 and I; BLOCK of 25: 25 and 1); the others stay (I+1 and I; 26
+/// and 25, across a block boundary).
+#[test]
+fn real_processors_of_the_declared_grid_make_reads_local() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spmd/real_processors.f90");
+    let out = kaiseki_ok([
+        "comm".as_ref(),
+        file.as_os_str(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+    ]);
+    let rows: Vec<(String, String, String, String)> = out
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f = split_csv(l);
+            (f[1].clone(), f[5].clone(), f[6].clone(), f[7].clone())
+        })
+        .collect();
+    let row = |l: &str, o: &str, r: &str, v: &str| (l.into(), o.into(), r.into(), v.into());
+    assert_eq!(
+        rows,
+        [
+            row("26", "T(I+4)", "T(I)", "local"),
+            row("29", "T(I+1)", "T(I)", "needed"),
+            row("31", "U(25)", "U(1)", "local"),
+            row("32", "U(26)", "U(25)", "needed"),
+            row("34", "U(I+1)", "U(I)", "needed"),
+            row("34", "U(I-1)", "U(I)", "needed"),
+        ]
+    );
+}

@@ -300,6 +300,14 @@ fn spmd_program(name: &str) -> PathBuf {
 /// written is one file with the included lines inlined, their guards and
 /// transfers beside them (they once went before PROGRAM, at the line
 /// numbers of the included file).
+/// Reads local by the real-processor check of the declared PROCESSORS
+/// (6.2) are still planned: on other numbers of ranks they cross ranks.
+#[test]
+fn reads_local_on_the_declared_processors_run_on_any_ranks() {
+    let runs = judge(&spmd_program("real_processors.f90"), "", &[1, 2, 4, 8]);
+    assert!(runs[1].0.pmpi.0 > 0, "2 ranks exchange");
+}
+
 #[test]
 fn a_program_with_an_include_runs() {
     let runs = judge(&spmd_program("include_main.f90"), "", &[1, 2, 4]);

@@ -33,6 +33,7 @@ mod span;
 pub mod subset;
 pub mod text;
 pub mod union;
+pub mod vpmap;
 
 pub use affine::Affine;
 pub use assumptions::Assumptions;

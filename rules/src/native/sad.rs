@@ -14,6 +14,7 @@ use crate::functors::{FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
 use kaiseki_sections::sad::{Holder, Mapping, Sad, SadSet, TripletText};
+use kaiseki_sections::vpmap::Distribution;
 use kaiseki_sections::{Affine, Approx, Assumptions, Dim, Loop, Section};
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -446,9 +447,12 @@ fn sad_partial(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 }
 
 /// Where the owner (`args[1]`, `VPROCS(J, I)`) and the reader (`args[2]`)
-/// of an element lie: `same` virtual processor (`:` matches anything),
+/// of an element lie: `same` virtual processor (`:` matches anything);
 /// the same `real` processor because they differ only along dimensions the
-/// unit `args[0]` does not distribute (`*`), else `vp`.
+/// unit `args[0]` does not distribute (`*`), whatever the processors;
+/// `grid`, the same real processor of the declared PROCESSORS by equation
+/// 12 (6.2; `sections::vpmap`) along some distributed dimension, for every
+/// value of the loop variables; else `vp`.
 fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let split = |t: &str| -> Option<(String, Vec<String>)> {
         let (name, rest) = t.split_once('(')?;
@@ -472,17 +476,69 @@ fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
         return sym("same");
     }
     let unit = text(&args[0]);
-    let collapsed = |d: usize| {
-        ctx.facts()
+    let facts = ctx.facts();
+    let format = |d: usize| {
+        facts
             .hpf_distribute
             .iter()
-            .any(|r| r.unit == unit && r.template == t1 && r.dim == d as i64 + 1 && r.format == "*")
+            .find(|r| r.unit == unit && r.template == t1 && r.dim == d as i64 + 1)
     };
-    sym(if differ.iter().all(|&d| collapsed(d)) {
-        "real"
+    if differ
+        .iter()
+        .all(|&d| format(d).is_some_and(|r| r.format == "*"))
+    {
+        return sym("real");
+    }
+    let same_real = |d: usize| -> Option<bool> {
+        let r = format(d)?;
+        if r.format == "*" {
+            return Some(true);
+        }
+        let dist = declared_distribution(facts, unit, &t1, d)?;
+        let (a, b) = (
+            Affine::from_str(&d1[d]).ok()?,
+            Affine::from_str(&d2[d]).ok()?,
+        );
+        Some(dist.same_real(&a, &b))
+    };
+    sym(if differ.iter().all(|&d| same_real(d) == Some(true)) {
+        "grid"
     } else {
         "vp"
     })
+}
+
+/// How dimension `d` (0-based) of template `t` of `unit` is spread over
+/// the declared PROCESSORS: its DISTRIBUTE format, the template's bounds,
+/// and the extent of the processor dimension it goes onto (the distributed
+/// dimensions of the template take those of the arrangement in order).
+fn declared_distribution(facts: &FactBase, unit: &str, t: &str, d: usize) -> Option<Distribution> {
+    let mut formats: Vec<_> = facts
+        .hpf_distribute
+        .iter()
+        .filter(|r| r.unit == unit && r.template == t)
+        .collect();
+    formats.sort_by_key(|r| r.dim);
+    let this = formats.iter().find(|r| r.dim == d as i64 + 1)?;
+    let pdim = formats
+        .iter()
+        .filter(|r| r.format != "*" && r.dim <= this.dim)
+        .count() as i64;
+    let extent = facts
+        .hpf_processors
+        .iter()
+        .find(|p| p.unit == unit && p.name == this.onto && p.dim == pdim)?
+        .extent;
+    let bounds = facts
+        .hpf_template
+        .iter()
+        .find(|b| b.unit == unit && b.name == t && b.dim == this.dim)?;
+    match this.format.as_str() {
+        "block" if this.k > 0 => Distribution::cyclic(bounds.lower, this.k, extent),
+        "block" => Distribution::block(bounds.lower, bounds.upper, extent),
+        "cyclic" => Distribution::cyclic(bounds.lower, this.k, extent),
+        _ => None,
+    }
 }
 
 /// The sections of a set, without mappings (`A(1, 2) ; B(1:10)`), for
