@@ -308,6 +308,22 @@ fn reads_local_on_the_declared_processors_run_on_any_ranks() {
     assert!(runs[1].0.pmpi.0 > 0, "2 ranks exchange");
 }
 
+/// A fixed-form program gives a fixed-form program; named `.f90` (free
+/// form to compilers), the command warns.
+#[test]
+fn a_fixed_form_program_runs_and_a_free_form_name_is_warned_of() {
+    judge(&spmd_program("fixed_form.f"), "", &[1, 2, 4]);
+    let out = scratch_dir("spmd_fixed_named_f90").join("out.f90");
+    let done = kaiseki_spmd(&spmd_program("fixed_form.f"), &out, &[]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(
+        done.stderr
+            .contains("out.f90: warning: written in fixed source form"),
+        "{}",
+        done.stderr
+    );
+}
+
 #[test]
 fn a_program_with_an_include_runs() {
     let runs = judge(&spmd_program("include_main.f90"), "", &[1, 2, 4]);

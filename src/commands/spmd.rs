@@ -40,6 +40,14 @@ pub fn run(
     for w in warnings {
         eprintln!("{name}: warning: {w}");
     }
+    let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let free_name = ["f90", "f95", "f03", "f08"].contains(&ext.to_ascii_lowercase().as_str());
+    if fixed && free_name {
+        eprintln!(
+            "{}: warning: written in fixed source form, as {name} is, but compilers read this name as free form: name it .f, or compile with -ffixed-form",
+            output.display()
+        );
+    }
     std::fs::write(output, text).map_err(|e| format!("{}: {e}", output.display()))?;
     eprintln!("wrote {}", output.display());
     Ok(super::status(had_errors))
