@@ -3,13 +3,18 @@
 //! arrays at full size; the owner of an assigned element of a distributed
 //! array executes the assignment (a guard; array assignments and
 //! reductions element by element, `arrays.rs`), every other statement
-//! runs on every rank. What to transfer, where and under which condition is read
-//! from the relations `spmd_send` and `spmd_share` of `rules/dl/comm.dl`,
-//! which array statements run owner-computes and what they fetch from
-//! `spmd_array` and `spmd_array_read`;
-//! what no relation covers (reads outside owner-computes assignments, I/O,
-//! calls) takes the conservative way: the owners broadcast the elements
-//! read before the statement, rank 0 does the I/O.
+//! runs on every rank. The plan is the relations of `rules/dl/comm.dl`:
+//! which assignments their owner executes (`spmd_owner`, and the array
+//! statements of `spmd_array`, with how what they read gets there,
+//! `spmd_array_read`), the transfers of the remote reads, where and under
+//! which condition (`spmd_send`, `spmd_share`), and what the owners
+//! broadcast before a statement every rank runs (`spmd_broadcast`). Which
+//! arrays the program distributes (`owners.rs`: numeric arrays of the
+//! main program and subroutines with constant template bounds, dummies
+//! every call passes alike) is decided here; the arrays left whole are
+//! computed by every rank. Rank 0 does the I/O and broadcasts what it
+//! READs; before a call the caller broadcasts the arrays its callee does
+//! not compute alike.
 
 mod arrays;
 mod owners;
@@ -30,6 +35,7 @@ pub const RELATIONS: &[&str] = &[
     "spmd_owner",
     "spmd_array",
     "spmd_array_read",
+    "spmd_broadcast",
     "owner_dim",
     "gen_ref",
 ];
@@ -371,14 +377,8 @@ impl<'a> Group<'a> {
             return Ok(());
         }
         // Every rank runs it: the owners broadcast what it reads first.
-        // What a logical IF or an ELSE IF reads may depend on its
-        // condition (`IF (I > 1) X = A(I-1)`): whole arrays, no subscript
-        // evaluated early.
-        // So do subscripts that read distributed elements (`K = G(G(1))`).
-        let early = matches!(kind, "logical_if" | "elseif") || self.nested_reads(s);
         let passed = self.passed_whole(s, edits);
-        let which = if early { Reads::Whole } else { Reads::All };
-        let mut pre = self.whole_reads(s, which, &passed);
+        let mut pre = self.whole_reads(s, Reads::All, &passed);
         if self.calls(s) {
             pre.extend(self.dist.call_shares(unit, &passed));
         }
@@ -411,15 +411,6 @@ impl<'a> Group<'a> {
             }
         }
         Ok(())
-    }
-
-    /// Whether a subscript in the statement reads a distributed array.
-    fn nested_reads(&self, s: i64) -> bool {
-        self.facts.r#use.iter().any(|u| {
-            u.stmt == s
-                && self.is_dist(s, &u.var)
-                && self.facts.subscript_use.iter().any(|x| x.r#ref == u.r#ref)
-        })
     }
 
     fn is_while(&self, s: i64) -> bool {
@@ -534,10 +525,11 @@ impl<'a> Group<'a> {
         passed
     }
 
-    /// Broadcasts of the distributed elements statement `s` reads that no
-    /// planned transfer covers: all of them for a statement every rank
-    /// runs, the whole-array reads of an owner-computes assignment; not
-    /// the whole arrays in `passed` (a call's callee computes them).
+    /// Broadcasts of the distributed elements statement `s` reads
+    /// (`spmd_broadcast`, of the arrays the program distributes): all of
+    /// them for a statement every rank runs, those no planned transfer
+    /// covers for an owner-computes assignment; not the whole arrays in
+    /// `passed` (a call's callee computes them).
     fn whole_reads(&self, s: i64, which: Reads, passed: &HashSet<String>) -> Vec<String> {
         let planned: HashSet<i64> = rows(self.derived, "gen_ref")
             .iter()
@@ -545,24 +537,38 @@ impl<'a> Group<'a> {
             .map(|r| num(&r[1]))
             .collect();
         let unit = self.unit_of(s).unwrap_or_default();
+        let arrays: HashMap<i64, &str> = self
+            .facts
+            .r#use
+            .iter()
+            .filter(|u| u.stmt == s)
+            .map(|u| (u.r#ref, u.var.as_str()))
+            .collect();
+        let mut reads: Vec<(i64, &str)> = rows(self.derived, "spmd_broadcast")
+            .iter()
+            .filter(|r| num(&r[0]) == s)
+            .map(|r| (num(&r[1]), sym(&r[2])))
+            .collect();
+        reads.sort();
         let mut out: Vec<String> = Vec::new();
-        let mut uses: Vec<_> = self.facts.r#use.iter().filter(|u| u.stmt == s).collect();
-        uses.sort_by_key(|u| u.r#ref);
-        for u in uses {
-            let Some(d) = self.dist.get(unit, &u.var) else {
+        for (r, extent) in reads {
+            let Some(array) = arrays.get(&r) else {
                 continue;
             };
-            if which == Reads::Unplanned && planned.contains(&u.r#ref) {
+            let Some(d) = self.dist.get(unit, array) else {
+                continue;
+            };
+            if which == Reads::Unplanned && planned.contains(&r) {
                 continue;
             }
-            let element = self.facts.array_ref.iter().any(|a| a.r#ref == u.r#ref);
-            if !element && passed.contains(&u.var) {
+            let element = self.facts.array_ref.iter().any(|a| a.r#ref == r);
+            if !element && passed.contains(*array) {
                 continue;
             }
-            let code = if which == Reads::Whole {
+            let code = if extent == "whole" {
                 d.share(&d.whole())
             } else {
-                d.share(&self.section(s, u.r#ref, &d.whole()))
+                d.share(&self.section(s, r, &d.whole()))
             };
             if !out.contains(&code) {
                 out.push(code);
@@ -867,10 +873,8 @@ impl<'a> Group<'a> {
 /// Which reads of a statement the owners broadcast before it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reads {
-    /// Each element read (a statement every rank runs).
+    /// Each read (a statement every rank runs).
     All,
-    /// Whole arrays (the subscripts may only be valid after a condition).
-    Whole,
     /// Those no `spmd_send` plans (an owner-computes assignment).
     Unplanned,
 }
