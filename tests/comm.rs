@@ -434,3 +434,39 @@ fn real_processors_of_the_declared_grid_make_reads_local() {
         ]
     );
 }
+
+/// The reads of owner-computes array statements are reported element by
+/// element (`sad_pairing`): `B(N:1:-1)` read at `A(1:N)` is needed though
+/// both cover the same processors; rows of X that differ along its
+/// undistributed dimension are local, as are CYCLIC elements a multiple
+/// of the four processors apart; a section read where it is computed has
+/// no row.
+#[test]
+fn array_statement_reads_are_reported_element_by_element() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spmd/pairing.f90");
+    let out = kaiseki_ok([
+        "comm".as_ref(),
+        file.as_os_str(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+    ]);
+    let rows: Vec<(i64, String)> = out
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f = split_csv(l);
+            (f[1].parse().unwrap(), f[7].clone())
+        })
+        .collect();
+    let row = |l: i64, v: &str| (l, v.to_string());
+    assert_eq!(
+        rows,
+        [
+            row(28, "needed"),
+            row(29, "local"),
+            row(29, "local"),
+            row(31, "local"),
+            row(32, "local"),
+        ]
+    );
+}

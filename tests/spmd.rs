@@ -324,6 +324,15 @@ fn a_fixed_form_program_runs_and_a_free_form_name_is_warned_of() {
     );
 }
 
+/// Array statements whose reads are on the rank that computes with them
+/// element by element (`sad_pairing`) send nothing for them; the one read
+/// backwards does.
+#[test]
+fn array_statements_pair_elements_across_ranks() {
+    let runs = judge(&spmd_program("pairing.f90"), "", &[1, 2, 4, 8]);
+    assert!(runs[1].0.pmpi.1 > 0, "B read backwards crosses ranks");
+}
+
 #[test]
 fn a_program_with_an_include_runs() {
     let runs = judge(&spmd_program("include_main.f90"), "", &[1, 2, 4]);

@@ -79,6 +79,12 @@ pub fn rows(facts: &FactBase, derived: &[Table]) -> Vec<CommRow> {
         .array_ref
         .iter()
         .map(|a| (a.r#ref, a.array.as_str()))
+        .chain(
+            facts
+                .whole_array_ref
+                .iter()
+                .map(|a| (a.r#ref, a.array.as_str())),
+        )
         .collect();
     let stmt: HashMap<i64, (&str, i64)> = facts
         .stmt

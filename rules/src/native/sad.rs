@@ -15,7 +15,7 @@ use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
 use kaiseki_sections::sad::{Holder, Mapping, Sad, SadSet, TripletText};
 use kaiseki_sections::vpmap::Distribution;
-use kaiseki_sections::{Affine, Approx, Assumptions, Dim, Loop, Section};
+use kaiseki_sections::{Affine, Approx, Assumptions, Dim, Loop, Section, Triplet};
 use std::collections::HashMap;
 use std::str::FromStr;
 
@@ -30,6 +30,9 @@ pub(super) struct Index {
     pub(super) refs: HashMap<i64, (String, Vec<Option<Affine>>)>,
     /// Whole-array references.
     pub(super) whole: HashMap<i64, String>,
+    /// Whole-array references written as sections (`section_dim`): the
+    /// array and the section.
+    pub(super) sections: HashMap<i64, (String, Section)>,
     /// DO loops: the loop, its parent loop.
     pub(super) loops: HashMap<i64, (Option<Loop>, i64)>,
 }
@@ -106,13 +109,33 @@ fn index(facts: &FactBase) -> Index {
             (l.r#loop, (lp, parent.get(&l.r#loop).copied().unwrap_or(0)))
         })
         .collect();
+    let whole: HashMap<i64, String> = facts
+        .whole_array_ref
+        .iter()
+        .map(|w| (w.r#ref, w.array.clone()))
+        .collect();
+    let mut dims: HashMap<i64, Vec<(i64, Option<Dim>)>> = HashMap::new();
+    for d in &facts.section_dim {
+        dims.entry(d.r#ref)
+            .or_default()
+            .push((d.dim, section_dim(&d.lower, &d.upper, &d.step)));
+    }
+    let sections = dims
+        .into_iter()
+        .filter_map(|(r, mut ds)| {
+            ds.sort_by_key(|d| d.0);
+            let section = ds
+                .into_iter()
+                .map(|d| d.1)
+                .collect::<Option<Vec<Dim>>>()
+                .map_or(Section::Empty, Section::Dims);
+            Some((r, (whole.get(&r)?.clone(), section)))
+        })
+        .collect();
     Index {
         refs,
-        whole: facts
-            .whole_array_ref
-            .iter()
-            .map(|w| (w.r#ref, w.array.clone()))
-            .collect(),
+        whole,
+        sections,
         loops,
     }
 }
@@ -238,6 +261,22 @@ fn sad_when(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// The section of an array reference as text (`A(J, I)`, `A(?, 1)` for a
 /// subscript that is not affine, `A(...)` for a whole array).
+/// One dimension of a section from its `section_dim` texts: `None` when
+/// the triplet is empty whatever the symbols, `?` when a bound is not
+/// affine or the step not a constant.
+fn section_dim(lower: &str, upper: &str, step: &str) -> Option<Dim> {
+    let (Ok(first), Ok(bound)) = (Affine::from_str(lower), Affine::from_str(upper)) else {
+        return Some(Dim::Unknown);
+    };
+    if step.is_empty() {
+        return Some(Dim::point(first));
+    }
+    match step.parse::<i64>() {
+        Ok(stride) if stride != 0 => Triplet::new(first, bound, stride).map(Dim::Triplet),
+        _ => Some(Dim::Unknown),
+    }
+}
+
 fn sad_ref(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let ix = idx(ctx);
     let r = number(&args[0]);
@@ -248,6 +287,9 @@ fn sad_ref(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
                 .collect(),
         );
         return sym(s.named(array));
+    }
+    if let Some((array, section)) = ix.sections.get(&r) {
+        return sym(section.named(array));
     }
     ix.whole
         .get(&r)
@@ -360,11 +402,19 @@ fn sad_owner(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
                 .dims()
                 .and_then(|d| d.get(dim - 1))
                 .and_then(|d| match d {
-                    Dim::Triplet(t) => t.as_point().cloned(),
+                    Dim::Triplet(t) => {
+                        let at = |x: &Affine| x.scale(*num)?.add_constant(*off);
+                        match t.as_point() {
+                            Some(x) => at(x).map(Triplet::point),
+                            None if *num != 0 => {
+                                Triplet::new(at(t.first())?, at(t.bound())?, t.stride() * num)
+                            }
+                            None => None,
+                        }
+                    }
                     _ => None,
                 })
-                .and_then(|x| x.scale(*num)?.add_constant(*off))
-                .map_or("?".to_string(), |x| x.to_string()),
+                .map_or("?".to_string(), |t| Dim::Triplet(t).to_string()),
             Holder::At(t) => t.dim().map_or("?".to_string(), |d| d.to_string()),
             Holder::All => ":".to_string(),
             _ => "?".to_string(),
@@ -506,6 +556,126 @@ fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     } else {
         "vp"
     })
+}
+
+/// Where the element an array statement reads (reference `args[1]`,
+/// its array mapped by `args[2]`) lies beside the element computed with it
+/// (home reference `args[3]`, mapped by `args[4]`), element by element:
+/// the k-th section dimensions of both run together (`section_dim`, as
+/// written: a negative step runs backwards). `same` virtual processor for
+/// every element (a replicated owner has a copy everywhere), `real`
+/// (differing only along dimensions `args[0]` does not distribute), `grid`
+/// (one real processor of the declared PROCESSORS, equation 12), else `vp`.
+fn sad_pairing(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+    let unit = text(&args[0]);
+    let (Some((template, owner)), Some((t2, home))) =
+        (owner_mapping(text(&args[2])), owner_mapping(text(&args[4])))
+    else {
+        return sym("vp");
+    };
+    let (Some(read), Some(computed)) = (
+        element_indices(ctx, number(&args[1])),
+        element_indices(ctx, number(&args[3])),
+    ) else {
+        return sym("vp");
+    };
+    if template != t2 || owner.len() != home.len() {
+        return sym("vp");
+    }
+    let facts = ctx.facts();
+    let collapsed = |d: usize| {
+        facts.hpf_distribute.iter().any(|r| {
+            r.unit == unit && r.template == template && r.dim == d as i64 + 1 && r.format == "*"
+        })
+    };
+    let mut worst = 0;
+    for (d, (o, h)) in owner.iter().zip(&home).enumerate() {
+        let here = match (position(o, &read), position(h, &computed)) {
+            (Position::All, _) => 0,
+            (Position::At(a), Position::At(b)) if a == b => 0,
+            _ if collapsed(d) => 1,
+            (Position::At(a), Position::At(b)) => {
+                let on_one = declared_distribution(facts, unit, &template, d)
+                    .is_some_and(|dist| dist.same_real(&a, &b));
+                if on_one {
+                    2
+                } else {
+                    3
+                }
+            }
+            _ => 3,
+        };
+        worst = worst.max(here);
+    }
+    sym(["same", "real", "grid", "vp"][worst])
+}
+
+/// A position along one template dimension of the element at `indices`.
+enum Position {
+    At(Affine),
+    /// Every position (a replicated dimension).
+    All,
+    Unknown,
+}
+
+fn position(h: &Holder, indices: &[Option<Affine>]) -> Position {
+    match h {
+        Holder::Of {
+            dim,
+            num,
+            off,
+            den: 1,
+        } => indices
+            .get(dim - 1)
+            .cloned()
+            .flatten()
+            .and_then(|x| x.scale(*num)?.add_constant(*off))
+            .map_or(Position::Unknown, Position::At),
+        Holder::At(t) => match t.dim() {
+            Some(Dim::Triplet(t)) => t
+                .as_point()
+                .cloned()
+                .map_or(Position::Unknown, Position::At),
+            _ => Position::Unknown,
+        },
+        Holder::All => Position::All,
+        _ => Position::Unknown,
+    }
+}
+
+/// The subscripts of the k-th element of a reference, per dimension: its
+/// own for an element, `lower + step * #m` along the m-th section
+/// dimension of a section (`section_dim` as written), `None` where not
+/// affine.
+fn element_indices(ctx: &FunctorContext, r: i64) -> Option<Vec<Option<Affine>>> {
+    if let Some((_, dims)) = idx(ctx).refs.get(&r) {
+        return Some(dims.clone());
+    }
+    let mut rows: Vec<_> = ctx
+        .facts()
+        .section_dim
+        .iter()
+        .filter(|d| d.r#ref == r)
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    rows.sort_by_key(|d| d.dim);
+    let mut m = 0;
+    Some(
+        rows.iter()
+            .map(|d| {
+                if d.step.is_empty() {
+                    return Affine::from_str(&d.lower).ok();
+                }
+                m += 1;
+                let step = d.step.parse::<i64>().ok()?;
+                Affine::from_str(&d.lower)
+                    .ok()?
+                    .add(&Affine::term(&format!("#{m}"), step))
+            })
+            .collect(),
+    )
 }
 
 /// How dimension `d` (0-based) of template `t` of `unit` is spread over
@@ -668,8 +838,15 @@ pub const FUNCTORS: &[FunctorSpec] = &[
         name: "sad_locality",
         args: &[Symbol, Symbol, Symbol],
         result: Symbol,
-        doc: "`same`, `real` (6.2: differing only along undistributed dimensions) or `vp`, for an owner and a reader.",
+        doc: "`same`, `real` (6.2: differing only along undistributed dimensions), `grid` (6.2: one real processor of the declared PROCESSORS, equation 12) or `vp`, for an owner and a reader.",
         f: sad_locality,
+    },
+    FunctorSpec {
+        name: "sad_pairing",
+        args: &[Symbol, Number, Symbol, Number, Symbol],
+        result: Symbol,
+        doc: "Where an array statement's read (ref, its mapping) lies beside the element computed with it (home ref, its mapping), element by element: `same`, `real`, `grid` or `vp`.",
+        f: sad_pairing,
     },
     FunctorSpec {
         name: "sad_sections",
