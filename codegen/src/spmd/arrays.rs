@@ -12,8 +12,8 @@
 //! statement runs on every rank after the owners broadcast what it reads.
 //!
 //! A section assignment writes its elements on their owners only; the
-//! communication analysis kills every copy of the array at it (its
-//! `sad_kill` is `<A(...), T>`), so later reads fetch from the owners.
+//! communication analysis kills every copy of the section at it (its
+//! `sad_kill` is `<A(2:N-1), T>`), so later reads fetch from the owners.
 
 use super::scalarize::{do_statement, scalarize, Element, Kind, Scalarized};
 use super::{exchange, rows, text, wrap_loops, Edits, Group};
