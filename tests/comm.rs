@@ -352,6 +352,16 @@ fn array_statements_plan_owner_computes_as_relations() {
             .collect();
         (ops, reads)
     };
+    // An array assignment kills the section it assigns.
+    let array_assign = dir.join("array_assign.f90");
+    let kills = relation(&array_assign, "sad_kill");
+    for (line, kill) in [(27, "<A(2:38:3), T>"), (29, "<C(2:40:2), T>")] {
+        let s = stmt_at(&array_assign, line);
+        assert!(
+            kills.iter().any(|r| r[0] == s && r[1] == kill),
+            "line {line}: {kills:?}"
+        );
+    }
     let (ops, reads) = plan("array_assign.f90");
     let lines: Vec<i64> = ops.iter().map(|(l, _)| *l).collect();
     // Not 32, 33, 42: they read the array they assign elsewhere.
