@@ -66,10 +66,13 @@ impl Group<'_> {
             Some((code, lhs.trim().to_string()))
         });
         let Some((code, lhs)) = written else {
-            return Err(format!(
-                "{}: error: kaiseki spmd cannot write element by element the array statement that `spmd_array` runs owner-computes",
+            // Every rank runs it instead, after the broadcasts of what it
+            // reads: slower, as correct.
+            edits.warnings.push(format!(
+                "{}: the array statement `spmd_array` plans owner-computes could not be written element by element: every rank runs it",
                 self.src.describe(line)
             ));
+            return Ok(false);
         };
         self.relabel(s, line, edits)?;
         edits.before(
