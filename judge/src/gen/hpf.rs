@@ -2,7 +2,7 @@
 //! (offsets, transposes, one alignment through another array), templates
 //! distributed BLOCK, CYCLIC, CYCLIC(2) or `*` per dimension, loop nests
 //! that read shifted and transposed elements (some under an IF), section
-//! assignments (offsets, strides), two reductions over sections, and the
+//! assignments (offsets, strides, backwards), two reductions over sections, and the
 //! arrays' checksums printed. Values are integers kept small with MOD.
 
 use super::{Generated, Rng};
@@ -112,13 +112,16 @@ fn matrix_nest(rng: &mut Rng, src: &mut String) {
 }
 
 /// `X(lo1:hi1:s1, lo2:hi2:s2)` of `e1` by `e2` elements (at most what
-/// fits) at a random place.
+/// fits) at a random place; a dimension sometimes backwards
+/// (`hi:lo:-s`: array syntax pairs elements in order).
 fn section(rng: &mut Rng, array: &str, (e1, s1): (i64, i64), (e2, s2): (i64, i64)) -> String {
     let dim = |rng: &mut Rng, e: i64, s: i64| {
         let e = e.min(1 + (N - 1) / s);
         let lo = rng.range(1, N - (e - 1) * s);
         let hi = lo + (e - 1) * s;
-        if s == 1 {
+        if rng.chance(20) {
+            format!("{hi}:{lo}:-{s}")
+        } else if s == 1 {
             format!("{lo}:{hi}")
         } else {
             format!("{lo}:{hi}:{s}")
