@@ -229,6 +229,14 @@ fn table_3_propagation_phase_for_array_a() {
 /// `kaiseki comm --format csv` rows by line: (verdict, condition,
 /// send_section, send_at_line).
 fn verdicts(file: &Path) -> BTreeMap<i64, Vec<String>> {
+    comm_rows(file)
+        .into_iter()
+        .map(|f| (f[1].parse().unwrap(), f[7..].to_vec()))
+        .collect()
+}
+
+/// The fields of each row `kaiseki comm --format csv` prints for `file`.
+fn comm_rows(file: &Path) -> Vec<Vec<String>> {
     let out = kaiseki_ok([
         "comm".as_ref(),
         file.as_os_str(),
@@ -242,12 +250,7 @@ fn verdicts(file: &Path) -> BTreeMap<i64, Vec<String>> {
             "unit,line,col,array,section,owner,reader,verdict,condition,send_section,send_at_line"
         )
     );
-    lines
-        .map(|l| {
-            let f = split_csv(l);
-            (f[1].parse().unwrap(), f[7..].to_vec())
-        })
-        .collect()
+    lines.map(split_csv).collect()
 }
 
 /// One CSV line's fields (quoted fields may hold commas).
@@ -417,19 +420,9 @@ fn array_statements_plan_owner_computes_as_relations() {
 #[test]
 fn real_processors_of_the_declared_grid_make_reads_local() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spmd/real_processors.f90");
-    let out = kaiseki_ok([
-        "comm".as_ref(),
-        file.as_os_str(),
-        "--format".as_ref(),
-        "csv".as_ref(),
-    ]);
-    let rows: Vec<(String, String, String, String)> = out
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let f = split_csv(l);
-            (f[1].clone(), f[5].clone(), f[6].clone(), f[7].clone())
-        })
+    let rows: Vec<(String, String, String, String)> = comm_rows(&file)
+        .into_iter()
+        .map(|f| (f[1].clone(), f[5].clone(), f[6].clone(), f[7].clone()))
         .collect();
     let row = |l: &str, o: &str, r: &str, v: &str| (l.into(), o.into(), r.into(), v.into());
     assert_eq!(
@@ -454,19 +447,9 @@ fn real_processors_of_the_declared_grid_make_reads_local() {
 #[test]
 fn array_statement_reads_are_reported_element_by_element() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/spmd/pairing.f90");
-    let out = kaiseki_ok([
-        "comm".as_ref(),
-        file.as_os_str(),
-        "--format".as_ref(),
-        "csv".as_ref(),
-    ]);
-    let rows: Vec<(i64, String)> = out
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let f = split_csv(l);
-            (f[1].parse().unwrap(), f[7].clone())
-        })
+    let rows: Vec<(i64, String)> = comm_rows(&file)
+        .into_iter()
+        .map(|f| (f[1].parse().unwrap(), f[7].clone()))
         .collect();
     let row = |l: i64, v: &str| (l, v.to_string());
     assert_eq!(

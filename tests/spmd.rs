@@ -296,10 +296,6 @@ fn spmd_program(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A program whose second nest is read through an INCLUDE: the program
-/// written is one file with the included lines inlined, their guards and
-/// transfers beside them (they once went before PROGRAM, at the line
-/// numbers of the included file).
 /// Reads local by the real-processor check of the declared PROCESSORS
 /// (6.2) are still planned: on other numbers of ranks they cross ranks.
 #[test]
@@ -333,6 +329,10 @@ fn array_statements_pair_elements_across_ranks() {
     assert!(runs[1].0.pmpi.1 > 0, "B read backwards crosses ranks");
 }
 
+/// A program whose second nest is read through an INCLUDE: the program
+/// written is one file with the included lines inlined, their guards and
+/// transfers beside them (they once went before PROGRAM, at the line
+/// numbers of the included file).
 #[test]
 fn a_program_with_an_include_runs() {
     let runs = judge(&spmd_program("include_main.f90"), "", &[1, 2, 4]);
