@@ -490,7 +490,8 @@ fn written(file: &Path) -> String {
 
 /// Array assignments to distributed arrays (tests/spmd/array_assign.f90):
 /// each is written as DO loops in which the owner assigns its elements
-/// (the statement kept as a comment); the overlapping `A(2:N) = A(1:N-1)`
+/// (the statement kept as a comment; along a BLOCK dimension the loops
+/// run over the rank's own part only); the overlapping `A(2:N) = A(1:N-1)`
 /// and a right side reading the assigned array elsewhere run on every
 /// rank as before.
 #[test]
@@ -513,6 +514,11 @@ fn array_assignments_run_owner_computes() {
     ] {
         assert!(text.contains(kept), "{kept} in\n{text}");
     }
+    // Along a BLOCK dimension (A, B, G) the loops run over the rank's
+    // coordinate only; along CYCLIC ones (C, K) over the whole section.
+    let local = text.matches("DO kc_j1 = kc_edge(").count();
+    assert!(local >= 4, "{local} local loops in\n{text}");
+    assert!(text.contains("IF (kc_me == kc_own_arrays_c("), "{text}");
     judge(&file, "", &[1, 2, 4]);
 }
 

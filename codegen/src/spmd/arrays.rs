@@ -4,8 +4,10 @@
 //! reductions assigned to a scalar (`E = MAXVAL(ABS(B - A))`, MINVAL,
 //! SUM of INTEGER values) that run owner-computes, and the section whose
 //! owners compute; `spmd_array_read` says how each distributed array
-//! read reaches them. Here they are written: DO loops over the section in
-//! which the owner of each element assigns it, or folds it into its share
+//! read reaches them. Here they are written: DO loops over the section
+//! (an assignment's, along a BLOCK dimension, over the elements at the
+//! rank's coordinate only) in which the owner of each element assigns
+//! it, or folds it into its share
 //! of the reduction that one MPI_Allreduce combines; before them, the
 //! elements another rank owns, point to point to the owner that computes
 //! with them, or broadcast when one element is read. Every other array
@@ -15,7 +17,7 @@
 //! communication analysis kills every copy of the section at it (its
 //! `sad_kill` is `<A(2:N-1), T>`), so later reads fetch from the owners.
 
-use super::scalarize::{do_statement, scalarize, Element, Kind, Scalarized};
+use super::scalarize::{do_statement, last, scalarize, Element, Kind, Scalarized};
 use super::{exchange, rows, text, wrap_loops, Edits, Group};
 use crate::{num, sym};
 
@@ -143,7 +145,7 @@ impl Group<'_> {
         let p = self.owner_of(unit, home);
         let mut code = self.fetch(unit, home, &right, reads)?;
         code.extend(wrap_loops(
-            &loops(home),
+            &self.owned_loops(unit, home),
             &[format!(
                 "IF (kc_me == {p}) {} = {}",
                 home.text(),
@@ -235,6 +237,27 @@ impl Group<'_> {
             }
         }
         Some(code)
+    }
+
+    /// The DO statements over the elements of the section of `home` this
+    /// rank may own, outermost (its last section dimension) first: along
+    /// a BLOCK dimension of the grid those at the rank's coordinate, else
+    /// all (the owner test in the loops decides).
+    fn owned_loops(&self, unit: &str, home: &Element) -> Vec<String> {
+        let dist = self.dist.get(unit, &home.array);
+        home.section
+            .iter()
+            .zip(&home.section_dims)
+            .enumerate()
+            .rev()
+            .map(|(k, (r, &adim))| {
+                dist.and_then(|d| d.local_bounds(adim, &r.0, &r.2, &last(r)))
+                    .map_or_else(
+                        || do_statement(k + 1, r),
+                        |(from, to)| format!("DO kc_j{} = {from}, {to}", k + 1),
+                    )
+            })
+            .collect()
     }
 
     /// `kc_own_U_A(...)` of the element.

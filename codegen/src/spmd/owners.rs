@@ -28,6 +28,23 @@ pub(super) struct ArrayDist {
     /// The owner function's body without its name: two arrays of the same
     /// bounds and mapping have each element on the same rank.
     mapping: String,
+    /// The array dimensions aligned with a BLOCK dimension of the grid.
+    blocks: Vec<BlockDim>,
+    /// The PROCESSORS shape the grid takes when the ranks fit it (0s: any).
+    given: Vec<i64>,
+}
+
+/// Array dimension `adim` (1-based) sits at `coeff * i + offset` of a
+/// template dimension of `lo:hi` distributed BLOCK (`k` as `kc_coord`
+/// takes it) along coordinate `coord` (1-based) of the grid.
+struct BlockDim {
+    adim: i64,
+    coeff: i64,
+    offset: i64,
+    lo: i64,
+    hi: i64,
+    k: i64,
+    coord: usize,
 }
 
 /// A call of a subroutine: the actual arguments as written (`None`: not
@@ -182,6 +199,36 @@ impl ArrayDist {
     }
 
     /// The declared extent of every dimension, as `lo:hi:1`.
+    /// DO bounds over a section dimension along array dimension `adim`
+    /// (1-based) whose elements are `first + j * stride`, j in 0:`last`:
+    /// the j whose elements lie at this rank's coordinate of a BLOCK
+    /// dimension (`kc_edge`, a search at run time), a superset of those
+    /// the rank owns; `None` for a dimension of another kind.
+    pub(super) fn local_bounds(
+        &self,
+        adim: usize,
+        first: &str,
+        stride: &str,
+        last: &str,
+    ) -> Option<(String, String)> {
+        let b = self.blocks.iter().find(|b| b.adim == adim as i64)?;
+        let given: Vec<String> = self.given.iter().map(|g| g.to_string()).collect();
+        let edge = |end: &str| {
+            format!(
+                "kc_edge({c} * ({first}) + {o}, {c} * ({stride}), {last}, {lo}, {hi}, {n}, (/{g}/), {d}, {k}, .{end}.)",
+                c = b.coeff,
+                o = b.offset,
+                lo = b.lo,
+                hi = b.hi,
+                n = given.len(),
+                g = given.join(", "),
+                d = b.coord,
+                k = b.k,
+            )
+        };
+        Some((edge("TRUE"), edge("FALSE")))
+    }
+
     pub(super) fn whole(&self) -> Vec<(String, String, String)> {
         self.bounds
             .iter()
@@ -260,6 +307,7 @@ fn array_dist(
         per_tdim.insert(num(&d[3]), d);
     }
     let mut coords: Vec<String> = Vec::new();
+    let mut blocks: Vec<BlockDim> = Vec::new();
     let mut given: Vec<i64> = Vec::new();
     let mut onto = String::new();
     for (tdim, d) in &per_tdim {
@@ -283,6 +331,17 @@ fn array_dist(
         };
         let e = coords.len() + 1;
         coords.push(format!("kc_coord({t}, {lo}, {hi}, e({e}), {k})"));
+        if k >= 0 && sym(&d[4]) == "axis" {
+            blocks.push(BlockDim {
+                adim: num(&d[5]),
+                coeff: num(&d[6]),
+                offset: num(&d[7]),
+                lo,
+                hi,
+                k,
+                coord: e,
+            });
+        }
         onto.clone_from(&dist.onto);
         given.push(0);
     }
@@ -328,6 +387,8 @@ fn array_dist(
         bounds: bounds.into_iter().map(|b| (b.1, b.2)).collect(),
         body: body.join("\n"),
         mapping,
+        blocks,
+        given,
     })
 }
 

@@ -94,6 +94,40 @@ kc_coord = MOD((t - lo) / (-k), e)
 END IF
 kc_coord = MAX(0, MIN(e - 1, kc_coord))
 END FUNCTION kc_coord
+! The loops of an owner-computes array statement over the elements of
+! one section dimension this rank may own: the first (first = .TRUE.)
+! or last k of 0:last whose template position t0 + dt*k lies at this
+! rank's coordinate along dimension d of the nd-dimensional grid, a
+! BLOCK dimension of lo:hi (kf as in kc_coord), where the coordinate is
+! monotone in k; last + 1 or -1 when there is none.
+INTEGER FUNCTION kc_edge(t0, dt, last, lo, hi, nd, given, d, kf, first)
+INTEGER, INTENT(IN) :: t0, dt, last, lo, hi, nd, given(nd), d, kf
+LOGICAL, INTENT(IN) :: first
+INTEGER :: e(nd), m, i, a, b, c, want
+CALL kc_grid(nd, given, e)
+m = kc_me
+DO i = 1, d - 1
+m = m / e(i)
+END DO
+m = MOD(m, e(d))
+! The first k whose coordinate is at or past m (first), or past m.
+want = 0
+IF (.NOT. first) want = 1
+a = 0
+b = last + 1
+DO WHILE (a < b)
+c = (a + b) / 2
+i = kc_coord(t0 + dt * c, lo, hi, e(d), kf) - m
+IF (dt < 0) i = -i
+IF (i >= want) THEN
+b = c
+ELSE
+a = c + 1
+END IF
+END DO
+kc_edge = a
+IF (.NOT. first) kc_edge = a - 1
+END FUNCTION kc_edge
 ! Point to point, pass 1: processor p reads an element q owns (value
 ! x at q); pass 2 after kc_exchange: kc_take says where one arrived.
 SUBROUTINE kc_start()

@@ -29,6 +29,8 @@ pub(super) struct Element {
     pub dims: Vec<String>,
     /// The triplets of its section dimensions (empty: one element).
     pub section: Vec<Range>,
+    /// The array dimension (1-based) of each section dimension.
+    pub section_dims: Vec<usize>,
 }
 
 impl Element {
@@ -157,8 +159,9 @@ fn element(
         array: array.to_string(),
         dims: Vec::new(),
         section: Vec::new(),
+        section_dims: Vec::new(),
     };
-    for (dim, (lo, hi)) in dims.iter().zip(bounds) {
+    for (at, (dim, (lo, hi))) in dims.iter().zip(bounds).enumerate() {
         let whole = (lo.clone(), hi.clone(), "1".to_string());
         let range = text::triplet(dim, &whole, name)?;
         if split_top(dim, ':').len() == 1 {
@@ -173,6 +176,7 @@ fn element(
         };
         e.dims.push(format!("{} + kc_j{k}{step}", range.0));
         e.section.push(range);
+        e.section_dims.push(at + 1);
     }
     Some(e)
 }
@@ -180,8 +184,12 @@ fn element(
 /// The DO statement of section dimension `k` (1-based) of `range`:
 /// `kc_jk` counts its elements from 0.
 pub(super) fn do_statement(k: usize, range: &Range) -> String {
-    let (lo, hi, step) = range;
-    let last = if step == "1" {
+    format!("DO kc_j{k} = 0, {}", last(range))
+}
+
+/// The number of the last element of `range`, counted from 0.
+pub(super) fn last((lo, hi, step): &Range) -> String {
+    if step == "1" {
         format!("{hi} - {}", paren(lo))
     } else {
         format!(
@@ -190,8 +198,7 @@ pub(super) fn do_statement(k: usize, range: &Range) -> String {
             paren(step),
             paren(step)
         )
-    };
-    format!("DO kc_j{k} = 0, {last}")
+    }
 }
 
 /// `x`, parenthesized unless it is one name or number.
