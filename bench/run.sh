@@ -41,8 +41,11 @@ if [[ $what == all || $what == uniform ]]; then
   measure "analyze" $k analyze "$dir/flat.f" -o "$dir/out3"
   measure "deps --format csv, twice the unit" $k deps "$dir/flat2.f" --format csv
   measure "analyze, twice the unit" $k analyze "$dir/flat2.f" -o "$dir/out4"
+  $k synth dataflow --size 25000 --vars 2500 --spread uniform > "$dir/flat_half.f"
+  half=$(seconds $k deps "$dir/flat_half.f" --format csv)
   one=$(seconds $k deps "$dir/flat.f" --format csv)
   two=$(seconds $k deps "$dir/flat2.f" --format csv)
+  echo "deps, the unit / half the unit: $(awk "BEGIN { printf \"%.2f\", $one / $half }") ($one s / $half s)"
   echo "deps, twice the unit / the unit: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
   if command -v gfortran >/dev/null; then
     cp "$dir/flat.f" "$dir/flat_copy.f"
