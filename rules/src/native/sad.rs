@@ -12,7 +12,7 @@
 use super::functors::{number, text};
 use crate::functors::{FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
-use kaiseki_facts::{FactBase, Value};
+use kaiseki_facts::{FactBase, SectionDim, Value};
 use kaiseki_sections::sad::{Holder, Mapping, Sad, SadSet, TripletText};
 use kaiseki_sections::vpmap::Distribution;
 use kaiseki_sections::{Affine, Approx, Assumptions, Dim, Loop, Section, Triplet};
@@ -33,6 +33,8 @@ pub(super) struct Index {
     /// Whole-array references written as sections (`section_dim`): the
     /// array and the section.
     pub(super) sections: HashMap<i64, (String, Section)>,
+    /// The same references' k-th element (`element_indices`).
+    pub(super) section_elements: HashMap<i64, Vec<Option<Affine>>>,
     /// DO loops: the loop, its parent loop.
     pub(super) loops: HashMap<i64, (Option<Loop>, i64)>,
 }
@@ -114,28 +116,30 @@ fn index(facts: &FactBase) -> Index {
         .iter()
         .map(|w| (w.r#ref, w.array.clone()))
         .collect();
-    let mut dims: HashMap<i64, Vec<(i64, Option<Dim>)>> = HashMap::new();
+    let mut rows: HashMap<i64, Vec<&SectionDim>> = HashMap::new();
     for d in &facts.section_dim {
-        dims.entry(d.r#ref)
-            .or_default()
-            .push((d.dim, section_dim(&d.lower, &d.upper, &d.step)));
+        rows.entry(d.r#ref).or_default().push(d);
     }
-    let sections = dims
-        .into_iter()
-        .filter_map(|(r, mut ds)| {
-            ds.sort_by_key(|d| d.0);
-            let section = ds
-                .into_iter()
-                .map(|d| d.1)
-                .collect::<Option<Vec<Dim>>>()
-                .map_or(Section::Empty, Section::Dims);
-            Some((r, (whole.get(&r)?.clone(), section)))
-        })
-        .collect();
+    let mut sections = HashMap::new();
+    let mut section_elements = HashMap::new();
+    for (r, mut ds) in rows {
+        let Some(array) = whole.get(&r) else {
+            continue;
+        };
+        ds.sort_by_key(|d| d.dim);
+        let section = ds
+            .iter()
+            .map(|d| section_dim(&d.lower, &d.upper, &d.step))
+            .collect::<Option<Vec<Dim>>>()
+            .map_or(Section::Empty, Section::Dims);
+        sections.insert(r, (array.clone(), section));
+        section_elements.insert(r, element_indices(&ds));
+    }
     Index {
         refs,
         whole,
         sections,
+        section_elements,
         loops,
     }
 }
@@ -259,8 +263,6 @@ fn sad_when(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
     })
 }
 
-/// The section of an array reference as text (`A(J, I)`, `A(?, 1)` for a
-/// subscript that is not affine, `A(...)` for a whole array).
 /// One dimension of a section from its `section_dim` texts: `None` when
 /// the triplet is empty whatever the symbols, `?` when a bound is not
 /// affine or the step not a constant.
@@ -277,6 +279,8 @@ fn section_dim(lower: &str, upper: &str, step: &str) -> Option<Dim> {
     }
 }
 
+/// The section of an array reference as text (`A(J, I)`, `A(?, 1)` for a
+/// subscript that is not affine, `A(...)` for a whole array, its triplets for a section).
 fn sad_ref(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     let ix = idx(ctx);
     let r = number(&args[0]);
@@ -526,36 +530,16 @@ fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
         return sym("same");
     }
     let unit = text(&args[0]);
-    let facts = ctx.facts();
-    let format = |d: usize| {
-        facts
-            .hpf_distribute
-            .iter()
-            .find(|r| r.unit == unit && r.template == t1 && r.dim == d as i64 + 1)
-    };
-    if differ
+    let affine = |t: &str| Affine::from_str(t).ok();
+    let worst = differ
         .iter()
-        .all(|&d| format(d).is_some_and(|r| r.format == "*"))
-    {
-        return sym("real");
-    }
-    let same_real = |d: usize| -> Option<bool> {
-        let r = format(d)?;
-        if r.format == "*" {
-            return Some(true);
-        }
-        let dist = declared_distribution(facts, unit, &t1, d)?;
-        let (a, b) = (
-            Affine::from_str(&d1[d]).ok()?,
-            Affine::from_str(&d2[d]).ok()?,
-        );
-        Some(dist.same_real(&a, &b))
-    };
-    sym(if differ.iter().all(|&d| same_real(d) == Some(true)) {
-        "grid"
-    } else {
-        "vp"
-    })
+        .map(|&d| {
+            let at = affine(&d1[d]).zip(affine(&d2[d]));
+            apart(ctx.facts(), unit, &t1, d, at.as_ref().map(|(a, b)| (a, b)))
+        })
+        .max()
+        .unwrap_or(0);
+    sym(LOCALITY[worst])
 }
 
 /// Where the element an array statement reads (reference `args[1]`,
@@ -573,41 +557,63 @@ fn sad_pairing(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     else {
         return sym("vp");
     };
-    let (Some(read), Some(computed)) = (
-        element_indices(ctx, number(&args[1])),
-        element_indices(ctx, number(&args[3])),
-    ) else {
+    let ix = idx(ctx);
+    let element = |r: i64| {
+        ix.refs
+            .get(&r)
+            .map(|(_, dims)| dims)
+            .or_else(|| ix.section_elements.get(&r))
+    };
+    let (Some(read), Some(computed)) = (element(number(&args[1])), element(number(&args[3])))
+    else {
         return sym("vp");
     };
     if template != t2 || owner.len() != home.len() {
         return sym("vp");
     }
-    let facts = ctx.facts();
-    let collapsed = |d: usize| {
-        facts.hpf_distribute.iter().any(|r| {
-            r.unit == unit && r.template == template && r.dim == d as i64 + 1 && r.format == "*"
-        })
-    };
-    let mut worst = 0;
-    for (d, (o, h)) in owner.iter().zip(&home).enumerate() {
-        let here = match (position(o, &read), position(h, &computed)) {
-            (Position::All, _) => 0,
-            (Position::At(a), Position::At(b)) if a == b => 0,
-            _ if collapsed(d) => 1,
-            (Position::At(a), Position::At(b)) => {
-                let on_one = declared_distribution(facts, unit, &template, d)
-                    .is_some_and(|dist| dist.same_real(&a, &b));
-                if on_one {
-                    2
-                } else {
-                    3
+    let worst = owner
+        .iter()
+        .zip(&home)
+        .enumerate()
+        .map(
+            |(d, (o, h))| match (position(o, read), position(h, computed)) {
+                (Position::All, _) => 0,
+                (Position::At(a), Position::At(b)) if a == b => 0,
+                (Position::At(a), Position::At(b)) => {
+                    apart(ctx.facts(), unit, &template, d, Some((&a, &b)))
                 }
-            }
-            _ => 3,
-        };
-        worst = worst.max(here);
+                _ => apart(ctx.facts(), unit, &template, d, None),
+            },
+        )
+        .max()
+        .unwrap_or(0);
+    sym(LOCALITY[worst])
+}
+
+/// The names of the localities, by how far apart (`apart`).
+const LOCALITY: [&str; 4] = ["same", "real", "grid", "vp"];
+
+/// How far apart two different positions (`a`, `b`; `None`: not affine)
+/// along dimension `d` (0-based) of template `t` lie: 1, on one real
+/// processor whatever the processors (a `*` dimension); 2, on one real
+/// processor of the declared PROCESSORS for every value of the variables
+/// (equation 12); 3, not known to be on one.
+fn apart(facts: &FactBase, unit: &str, t: &str, d: usize, at: Option<(&Affine, &Affine)>) -> usize {
+    let collapsed = facts
+        .hpf_distribute
+        .iter()
+        .any(|r| r.unit == unit && r.template == t && r.dim == d as i64 + 1 && r.format == "*");
+    if collapsed {
+        return 1;
     }
-    sym(["same", "real", "grid", "vp"][worst])
+    let on_one = at.is_some_and(|(a, b)| {
+        declared_distribution(facts, unit, t, d).is_some_and(|dist| dist.same_real(a, b))
+    });
+    if on_one {
+        2
+    } else {
+        3
+    }
 }
 
 /// A position along one template dimension of the element at `indices`.
@@ -643,39 +649,24 @@ fn position(h: &Holder, indices: &[Option<Affine>]) -> Position {
     }
 }
 
-/// The subscripts of the k-th element of a reference, per dimension: its
-/// own for an element, `lower + step * #m` along the m-th section
-/// dimension of a section (`section_dim` as written), `None` where not
-/// affine.
-fn element_indices(ctx: &FunctorContext, r: i64) -> Option<Vec<Option<Affine>>> {
-    if let Some((_, dims)) = idx(ctx).refs.get(&r) {
-        return Some(dims.clone());
-    }
-    let mut rows: Vec<_> = ctx
-        .facts()
-        .section_dim
-        .iter()
-        .filter(|d| d.r#ref == r)
-        .collect();
-    if rows.is_empty() {
-        return None;
-    }
-    rows.sort_by_key(|d| d.dim);
+/// The subscripts of the k-th element of a section, per dimension
+/// (`section_dim` rows in order, as written): `lower + step * #m` along
+/// its m-th section dimension, the value of a dimension subscripted by
+/// one, `None` where not affine.
+fn element_indices(rows: &[&SectionDim]) -> Vec<Option<Affine>> {
     let mut m = 0;
-    Some(
-        rows.iter()
-            .map(|d| {
-                if d.step.is_empty() {
-                    return Affine::from_str(&d.lower).ok();
-                }
-                m += 1;
-                let step = d.step.parse::<i64>().ok()?;
-                Affine::from_str(&d.lower)
-                    .ok()?
-                    .add(&Affine::term(&format!("#{m}"), step))
-            })
-            .collect(),
-    )
+    rows.iter()
+        .map(|d| {
+            if d.step.is_empty() {
+                return Affine::from_str(&d.lower).ok();
+            }
+            m += 1;
+            let step = d.step.parse::<i64>().ok()?;
+            Affine::from_str(&d.lower)
+                .ok()?
+                .add(&Affine::term(&format!("#{m}"), step))
+        })
+        .collect()
 }
 
 /// How dimension `d` (0-based) of template `t` of `unit` is spread over
