@@ -11,15 +11,13 @@ use kaiseki_facts::{ArrayAssign, SectionDim};
 use super::UnitLowerer;
 use crate::ast::{BinOp, Expr, ExprKind, TypeSpec, UnOp};
 use crate::fold::{self, Const};
+use crate::intrinsics::{ResultType, Ty};
 use crate::symbols::{ApplyClass, NameClass};
 
-/// Elemental intrinsics whose value is INTEGER when their arguments are.
-const INTEGER_ELEMENTAL: &[&str] = &[
-    "ABS", "IABS", "MAX", "MAX0", "MIN", "MIN0", "MOD", "MODULO", "SIGN", "ISIGN", "DIM", "IDIM",
-];
-
-/// The other elemental numeric intrinsics.
+/// The elemental numeric intrinsics taken (whether a value is INTEGER
+/// comes from the intrinsics table's result type).
 const ELEMENTAL: &[&str] = &[
+    "ABS", "IABS", "MAX", "MAX0", "MIN", "MIN0", "MOD", "MODULO", "SIGN", "ISIGN", "DIM", "IDIM",
     "SQRT", "EXP", "LOG", "LOG10", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "ATAN2", "SINH",
     "COSH", "TANH", "REAL", "FLOAT", "DBLE", "SNGL", "INT", "IFIX", "IDINT", "NINT", "AINT",
     "ANINT", "FLOOR", "CEILING", "DABS", "DSQRT", "DEXP", "DLOG", "DSIN", "DCOS", "AMAX1", "AMIN1",
@@ -200,18 +198,20 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         integer,
                     })
                 }
-                ApplyClass::Intrinsic(_) => {
-                    let integer = if INTEGER_ELEMENTAL.contains(&name.as_str()) {
-                        true
-                    } else if ELEMENTAL.contains(&name.as_str()) {
-                        false
-                    } else {
-                        return None;
-                    };
-                    let mut acc = Elemental::scalar(integer);
-                    for a in args {
-                        acc = acc.and(self.elemental(a)?)?;
+                ApplyClass::Intrinsic(f) if ELEMENTAL.contains(&name.as_str()) => {
+                    let parts = args
+                        .iter()
+                        .map(|a| self.elemental(a))
+                        .collect::<Option<Vec<_>>>()?;
+                    let mut acc = Elemental::scalar(true);
+                    for p in &parts {
+                        acc = acc.and(*p)?;
                     }
+                    acc.integer = match f.result {
+                        ResultType::Of(t) => t == Ty::Integer,
+                        ResultType::Argument(k) => parts.get(k).is_some_and(|p| p.integer),
+                        ResultType::None => return None,
+                    };
                     Some(acc)
                 }
                 _ => None,
@@ -241,7 +241,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             ExprKind::Int(_) => true,
             ExprKind::Var(n) => match self.syms.classify_name(n) {
                 NameClass::Constant => matches!(self.syms.param(n), Some(Const::Int(_))),
-                NameClass::Scalar => self.numeric(n) == Some(true),
+                NameClass::Scalar => self.syms.is_integer_scalar(n),
                 _ => false,
             },
             ExprKind::Apply { name, args } => {
