@@ -20,6 +20,7 @@
 use super::scalarize::{do_statement, last, scalarize, Element, Kind, Scalarized};
 use super::{exchange, rows, text, wrap_loops, Edits, Group};
 use crate::{num, sym};
+use std::collections::{HashMap, HashSet};
 
 /// A distributed or other array read of an array statement, in the order
 /// written: its reference, its array, and how it reaches the owner that
@@ -100,28 +101,35 @@ impl Group<'_> {
     /// The array reads of statement `s` (not those of its subscripts), in
     /// the order written.
     fn array_reads(&self, s: i64) -> Vec<Read> {
-        let how: std::collections::HashMap<i64, &str> = rows(self.derived, "spmd_array_read")
+        let how: HashMap<i64, &str> = rows(self.derived, "spmd_array_read")
             .iter()
             .filter(|r| num(&r[0]) == s)
             .map(|r| (num(&r[1]), sym(&r[2])))
             .collect();
-        let arrays: std::collections::HashSet<i64> = self
-            .facts
-            .array_ref
-            .iter()
-            .map(|a| a.r#ref)
-            .chain(self.facts.whole_array_ref.iter().map(|a| a.r#ref))
-            .collect();
-        let mut reads: Vec<Read> = self
+        let uses: HashMap<i64, &str> = self
             .facts
             .r#use
             .iter()
-            .filter(|u| u.stmt == s && arrays.contains(&u.r#ref))
-            .filter(|u| !self.facts.subscript_use.iter().any(|x| x.r#ref == u.r#ref))
-            .map(|u| Read {
-                r#ref: u.r#ref,
-                array: u.var.clone(),
-                how: how.get(&u.r#ref).unwrap_or(&"").to_string(),
+            .filter(|u| u.stmt == s)
+            .map(|u| (u.r#ref, u.var.as_str()))
+            .collect();
+        let of_subscripts: HashSet<i64> = self
+            .facts
+            .subscript_use
+            .iter()
+            .map(|x| x.r#ref)
+            .filter(|r| uses.contains_key(r))
+            .collect();
+        let elements = self.facts.array_ref.iter().map(|a| a.r#ref);
+        let mut reads: Vec<Read> = elements
+            .chain(self.facts.whole_array_ref.iter().map(|a| a.r#ref))
+            .filter(|r| !of_subscripts.contains(r))
+            .filter_map(|r| {
+                Some(Read {
+                    r#ref: r,
+                    array: uses.get(&r)?.to_string(),
+                    how: how.get(&r).unwrap_or(&"").to_string(),
+                })
             })
             .collect();
         reads.sort_by_key(|r| r.r#ref);
