@@ -18,8 +18,7 @@
 //! `sad_kill` is `<A(2:N-1), T>`), so later reads fetch from the owners.
 
 use super::scalarize::{do_statement, last, scalarize, Element, Kind, Scalarized};
-use super::{exchange, rows, text, wrap_loops, Edits, Group};
-use crate::{num, sym};
+use super::{exchange, text, wrap_loops, Edits, Group};
 use std::collections::{HashMap, HashSet};
 
 /// A distributed or other array read of an array statement, in the order
@@ -36,13 +35,9 @@ impl Group<'_> {
     /// Writes statement `s` for owner-computes when the plan says so
     /// (`spmd_array`); whether it did.
     pub(super) fn array_statement(&self, s: i64, edits: &mut Edits) -> Result<bool, String> {
-        let Some(plan) = rows(self.derived, "spmd_array")
-            .iter()
-            .find(|r| num(&r[0]) == s)
-        else {
+        let Some((home, op)) = self.by_stmt.get(&s).and_then(|p| p.array) else {
             return Ok(false);
         };
-        let (home, op) = (num(&plan[1]), sym(&plan[2]));
         let Some(&(unit, line, _)) = self.stmts.get(&s) else {
             return Ok(false);
         };
@@ -101,11 +96,7 @@ impl Group<'_> {
     /// The array reads of statement `s` (not those of its subscripts), in
     /// the order written.
     fn array_reads(&self, s: i64) -> Vec<Read> {
-        let how: HashMap<i64, &str> = rows(self.derived, "spmd_array_read")
-            .iter()
-            .filter(|r| num(&r[0]) == s)
-            .map(|r| (num(&r[1]), sym(&r[2])))
-            .collect();
+        let how = self.by_stmt.get(&s).map(|p| &p.reads);
         let uses: HashMap<i64, &str> = self
             .facts
             .r#use
@@ -128,7 +119,7 @@ impl Group<'_> {
                 Some(Read {
                     r#ref: r,
                     array: uses.get(&r)?.to_string(),
-                    how: how.get(&r).unwrap_or(&"").to_string(),
+                    how: how.and_then(|h| h.get(&r)).unwrap_or(&"").to_string(),
                 })
             })
             .collect();

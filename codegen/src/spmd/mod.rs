@@ -202,6 +202,40 @@ struct Group<'a> {
     dist: &'a Distributed,
     /// Owner-computes assignments: statement -> (assigned ref, array).
     owned: HashMap<i64, (i64, String)>,
+    /// The plan's rows per statement, indexed once.
+    by_stmt: HashMap<i64, StmtPlan<'a>>,
+}
+
+/// What the plan says of one statement.
+#[derive(Default)]
+struct StmtPlan<'a> {
+    /// `spmd_broadcast`: the reads to broadcast first and their extent.
+    broadcasts: Vec<(i64, &'a str)>,
+    /// `spmd_array`: the home section and the operation.
+    array: Option<(i64, &'a str)>,
+    /// `spmd_array_read`: how each read gets to its owner.
+    reads: HashMap<i64, &'a str>,
+}
+
+impl<'a> StmtPlan<'a> {
+    fn index(derived: &'a [Table]) -> HashMap<i64, StmtPlan<'a>> {
+        let mut by: HashMap<i64, StmtPlan<'a>> = HashMap::new();
+        for r in rows(derived, "spmd_broadcast") {
+            let e = by.entry(num(&r[0])).or_default();
+            e.broadcasts.push((num(&r[1]), sym(&r[2])));
+        }
+        for r in rows(derived, "spmd_array") {
+            by.entry(num(&r[0])).or_default().array = Some((num(&r[1]), sym(&r[2])));
+        }
+        for r in rows(derived, "spmd_array_read") {
+            let e = by.entry(num(&r[0])).or_default();
+            e.reads.insert(num(&r[1]), sym(&r[2]));
+        }
+        for p in by.values_mut() {
+            p.broadcasts.sort();
+        }
+        by
+    }
 }
 
 impl<'a> Group<'a> {
@@ -231,6 +265,7 @@ impl<'a> Group<'a> {
             ref_lines,
             dist,
             owned: HashMap::new(),
+            by_stmt: StmtPlan::index(derived),
         };
         g.owned = g.owner_computes();
         g
@@ -544,14 +579,9 @@ impl<'a> Group<'a> {
             .filter(|u| u.stmt == s)
             .map(|u| (u.r#ref, u.var.as_str()))
             .collect();
-        let mut reads: Vec<(i64, &str)> = rows(self.derived, "spmd_broadcast")
-            .iter()
-            .filter(|r| num(&r[0]) == s)
-            .map(|r| (num(&r[1]), sym(&r[2])))
-            .collect();
-        reads.sort();
+        let reads = self.by_stmt.get(&s).map_or(&[][..], |p| &p.broadcasts[..]);
         let mut out: Vec<String> = Vec::new();
-        for (r, extent) in reads {
+        for &(r, extent) in reads {
             let Some(array) = arrays.get(&r) else {
                 continue;
             };
