@@ -13,6 +13,7 @@ use crate::progress;
 use kaiseki_facts::FactBase;
 use kaiseki_frontend::ast::Program;
 use kaiseki_frontend::{CallEffects, Diagnostic, NextIds};
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -43,7 +44,7 @@ pub enum Order {
 /// and the derived relations of the groups can be put together as they
 /// are; the other threads analyze the groups already lowered meanwhile.
 pub fn map_groups<T: Send>(
-    program: &Program,
+    program: impl Borrow<Program>,
     jobs: usize,
     analyze: impl Fn(FactBase) -> Result<T, String> + Sync,
 ) -> Result<(Vec<T>, Vec<Diagnostic>), String> {
@@ -59,30 +60,37 @@ pub fn map_groups<T: Send>(
 /// as soon as it and those before it are done, instead of keeping them
 /// all: memory holds the program and the few groups in flight, not every
 /// group's result. Returns the lowering diagnostics in program order; the
-/// first error of `analyze` or `deliver` stops the delivery.
+/// first error of `analyze` or `deliver` stops the delivery. A program
+/// given by value is dropped as soon as its last group is lowered: the
+/// syntax tree of a long unit is no longer held while its rules run.
 pub fn for_each_group<T: Send>(
-    program: &Program,
+    program: impl Borrow<Program>,
     jobs: usize,
     order: Order,
     analyze: impl Fn(FactBase) -> Result<T, String> + Sync,
     mut deliver: impl FnMut(T) -> Result<(), String>,
 ) -> Result<Vec<Diagnostic>, String> {
-    let effects = CallEffects::of(program);
-    let groups = groups(program, jobs, order);
+    let effects = CallEffects::of(program.borrow());
+    let groups = groups(program.borrow(), jobs, order);
     let mut diags = Vec::new();
     let mut outcome = Ok(());
     progress::groups(groups.len(), |done| {
         let lower = |give: &mut dyn FnMut(FactBase)| {
+            let mut program = Some(program);
             let mut ids = NextIds::default();
-            for units in &groups {
+            for (k, units) in groups.iter().enumerate() {
+                let Some(tree) = &program else { break };
                 let (facts, group_diags, next) = kaiseki_frontend::lower_units(
-                    program,
+                    tree.borrow(),
                     &effects,
                     |u| units.binary_search(&u).is_ok(),
                     ids,
                 );
                 ids = next;
                 diags.extend(group_diags);
+                if k + 1 == groups.len() {
+                    program = None;
+                }
                 give(facts);
             }
         };

@@ -37,7 +37,7 @@ pub fn run(
     let rules = rules.map(pipeline::load_rules).transpose()?;
     let parsed_at = start.elapsed();
     let select = if stats { Select::All } else { Select::Outputs };
-    let (per_group, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
+    let (per_group, lower_diags) = groups::map_groups(program, jobs, |mut facts| {
         // The loop dependence information of every tested pair, the
         // parallelization, the communication sets and the regions are for
         // reports like this one; `deps` does not pay for them.

@@ -89,7 +89,7 @@ pub fn run(
         let mut out = super::Output::stdout();
         out.write(&deps::csv_header())?;
         let lower_diags = groups::for_each_group(
-            &program,
+            program,
             jobs,
             groups::Order::Name,
             |facts| {
@@ -111,7 +111,7 @@ pub fn run(
         out.write(log.head())?;
         let prover = prover_rules.as_ref().map(|p| (p, &sources));
         let lower_diags = groups::for_each_group(
-            &program,
+            program,
             jobs,
             groups::Order::Name,
             derive,
@@ -127,7 +127,7 @@ pub fn run(
     } else {
         let mut analyzed = Vec::new();
         let lower_diags =
-            groups::for_each_group(&program, jobs, groups::Order::Name, derive, |group| {
+            groups::for_each_group(program, jobs, groups::Order::Name, derive, |group| {
                 analyzed.push(group);
                 Ok(())
             })?;
