@@ -75,6 +75,11 @@ pub struct Var {
     pub ty: Option<Type>,
     /// A temporary made by lowering (never named in error messages).
     pub temp: bool,
+    /// A temporary standing for an expression argument of a body atom
+    /// (`cfg_edge(X - 1, E)`): its `=` binds it when the expression is
+    /// known first, so the atom looks the value up by index instead of
+    /// scanning the relation; else the atom binds it and `=` filters.
+    pub arg: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,10 +203,10 @@ impl LitKind {
     /// The variables this literal binds when evaluated with `bound` known,
     /// or `None` when it cannot be evaluated yet. Both engines order
     /// literals with this, so they agree on what binds and what filters.
-    /// `=` never binds a temporary: each has its own binder (the operation
-    /// that computes it, or the atom it is an argument of).
+    /// `=` never binds a temporary but an atom's argument: the others
+    /// have their own binder (the operation that computes them).
     pub fn binds(&self, bound: &[bool], vars: &[Var]) -> Option<Vec<VarId>> {
-        let bindable = |t: &Term| t.var().filter(|v| !vars[*v].temp);
+        let bindable = |t: &Term| t.var().filter(|v| !vars[*v].temp || vars[*v].arg);
         let is_bound = |t: &Term| match t {
             Term::Var(v, _) => bound[*v],
             Term::Const(..) | Term::Any(_) => true,

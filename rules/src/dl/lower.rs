@@ -64,6 +64,7 @@ impl Builder {
             name: name.to_string(),
             ty: None,
             temp: false,
+            arg: false,
         });
         self.var_index.insert(name.to_string(), v);
         v
@@ -75,7 +76,15 @@ impl Builder {
             name: format!("_t{v}"),
             ty: None,
             temp: true,
+            arg: false,
         });
+        v
+    }
+
+    /// A temporary for an expression argument of a body atom ([`Var::arg`]).
+    fn arg_temp(&mut self) -> VarId {
+        let v = self.temp();
+        self.vars[v].arg = true;
         v
     }
 
@@ -338,7 +347,7 @@ impl Lowerer<'_> {
             Expr::Var(..) | Expr::Number(..) | Expr::Str(..) => self.flatten(e, ctx, b, shared),
             _ if ctx == Context::Atom => {
                 let p = e.pos();
-                let fresh = b.temp();
+                let fresh = b.arg_temp();
                 let value = self.flatten(e, Context::AtomArg, b, shared);
                 b.push(
                     LitKind::Compare {
