@@ -308,10 +308,21 @@ fn tuple_vec(p: &Program, rel: RelId) -> String {
     format!("Vec<{}>", tuple_type(p.relations[rel].arity()))
 }
 
-/// `evaluate`: binds the inputs, runs the parts in order, each on the
+/// A Rust expression true when one of `terms` is.
+fn any(terms: &[String]) -> String {
+    if terms.is_empty() {
+        "false".to_string()
+    } else {
+        terms.join(" || ")
+    }
+}
+
+/// `evaluate`: binds the inputs, runs the parts the wanted relations need
+/// in order (a run of `deps` skips the parallelization's), each on the
 /// relations it reads (moved out of the inputs and the earlier parts'
-/// results, or copied while a later part or the caller still needs them),
-/// and returns the wanted relations; then one function per part.
+/// results, or copied while a later part that runs or the caller still
+/// needs them), and returns the wanted relations; then one function per
+/// part.
 fn evaluate_text(p: &Program, declared: &[RelId], timed: bool) -> String {
     let parts = parts(p);
     let mut s = String::new();
@@ -338,24 +349,37 @@ fn evaluate_text(p: &Program, declared: &[RelId], timed: bool) -> String {
             let _ = writeln!(s, "    let mut rel_{r}: {} = Vec::new();", tuple_vec(p, r));
         }
     }
+    // Whether part k runs: it derives a wanted relation, or a later part
+    // that runs reads what it derives.
+    for (k, part) in parts.iter().enumerate().rev() {
+        let wanted = part
+            .derives
+            .iter()
+            .filter(|r| declared.contains(r))
+            .map(|r| format!("wanted[{r}]"));
+        let readers = (k + 1..parts.len())
+            .filter(|&j| part.derives.iter().any(|r| parts[j].reads.contains(r)))
+            .map(|j| format!("run{j}"));
+        let terms: Vec<String> = wanted.chain(readers).collect();
+        let _ = writeln!(s, "    let run{k} = {};", any(&terms));
+    }
     for (k, part) in parts.iter().enumerate() {
         let args: Vec<String> = part
             .reads
             .iter()
             .map(|&r| {
-                let later = parts[k + 1..].iter().any(|q| q.reads.contains(&r));
-                let keep = match (later, declared.contains(&r)) {
-                    (true, _) => "true".to_string(),
-                    (false, true) => format!("wanted[{r}]"),
-                    (false, false) => "false".to_string(),
-                };
-                format!("crate::compiled::pass(&mut rel_{r}, {keep})")
+                let later = (k + 1..parts.len())
+                    .filter(|&j| parts[j].reads.contains(&r))
+                    .map(|j| format!("run{j}"));
+                let wanted = declared.contains(&r).then(|| format!("wanted[{r}]"));
+                let keep: Vec<String> = later.chain(wanted).collect();
+                format!("crate::compiled::pass(&mut rel_{r}, {})", any(&keep))
             })
             .collect();
         let outs: Vec<String> = part.derives.iter().map(|r| format!("rel_{r}")).collect();
         let _ = writeln!(
             s,
-            "    ({},) = part{k}(calls, {});",
+            "    if run{k} {{ ({},) = part{k}(calls, {}); }}",
             outs.join(", "),
             args.join(", ")
         );
