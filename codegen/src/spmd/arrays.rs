@@ -19,7 +19,6 @@
 
 use super::scalarize::{do_statement, last, scalarize, Element, Kind, Scalarized};
 use super::{exchange, text, wrap_loops, Edits, Group};
-use std::collections::{HashMap, HashSet};
 
 /// A distributed or other array read of an array statement, in the order
 /// written: its reference, its array, and how it reaches the owner that
@@ -43,12 +42,8 @@ impl Group<'_> {
         };
         // An array the program leaves whole (owners.rs: replicated, or a
         // dummy argument some call passes otherwise) is computed by every rank.
-        let array = self.facts.def.iter().map(|d| (d.r#ref, &d.var));
-        let array = array.chain(self.facts.r#use.iter().map(|u| (u.r#ref, &u.var)));
-        if !array
-            .filter(|(r, _)| *r == home)
-            .any(|(_, a)| self.dist.get(unit, a).is_some())
-        {
+        let array = self.refs.var.get(&home);
+        if !array.is_some_and(|a| self.dist.get(unit, a).is_some()) {
             return Ok(false);
         }
         let written = self.src.statement(line).and_then(|text| {
@@ -97,34 +92,19 @@ impl Group<'_> {
     /// the order written.
     fn array_reads(&self, s: i64) -> Vec<Read> {
         let how = self.by_stmt.get(&s).map(|p| &p.reads);
-        let uses: HashMap<i64, &str> = self
-            .facts
-            .r#use
+        let refs = &self.refs;
+        refs.uses_of(s)
             .iter()
-            .filter(|u| u.stmt == s)
-            .map(|u| (u.r#ref, u.var.as_str()))
-            .collect();
-        let of_subscripts: HashSet<i64> = self
-            .facts
-            .subscript_use
-            .iter()
-            .map(|x| x.r#ref)
-            .filter(|r| uses.contains_key(r))
-            .collect();
-        let elements = self.facts.array_ref.iter().map(|a| a.r#ref);
-        let mut reads: Vec<Read> = elements
-            .chain(self.facts.whole_array_ref.iter().map(|a| a.r#ref))
-            .filter(|r| !of_subscripts.contains(r))
-            .filter_map(|r| {
+            .filter(|r| refs.elements.contains(r) || refs.wholes.contains(r))
+            .filter(|r| !refs.in_subscripts.contains(r))
+            .filter_map(|&r| {
                 Some(Read {
                     r#ref: r,
-                    array: uses.get(&r)?.to_string(),
+                    array: refs.var.get(&r)?.to_string(),
                     how: how.and_then(|h| h.get(&r)).unwrap_or(&"").to_string(),
                 })
             })
-            .collect();
-        reads.sort_by_key(|r| r.r#ref);
-        reads
+            .collect()
     }
 
     /// The code of `lhs = rhs` over the section of `lhs`.

@@ -204,6 +204,68 @@ struct Group<'a> {
     owned: HashMap<i64, (i64, String)>,
     /// The plan's rows per statement, indexed once.
     by_stmt: HashMap<i64, StmtPlan<'a>>,
+    /// The references of each statement, indexed once.
+    refs: Refs<'a>,
+}
+
+/// What the emitter asks of the references of one statement, indexed once
+/// for the group (scanning the facts at every statement cost the square
+/// of a long unit).
+struct Refs<'a> {
+    /// Reference -> its variable (definitions and uses).
+    var: HashMap<i64, &'a str>,
+    /// Statement -> its uses, in id order.
+    uses: HashMap<i64, Vec<i64>>,
+    /// Statement -> the variables it defines.
+    defs: HashMap<i64, Vec<&'a str>>,
+    /// Element references (`array_ref`).
+    elements: HashSet<i64>,
+    /// Whole-array references (`whole_array_ref`).
+    wholes: HashSet<i64>,
+    /// Uses inside subscripts (`subscript_use`).
+    in_subscripts: HashSet<i64>,
+}
+
+impl<'a> Refs<'a> {
+    fn index(facts: &'a FactBase) -> Refs<'a> {
+        let mut uses: HashMap<i64, Vec<i64>> = HashMap::new();
+        for u in &facts.r#use {
+            uses.entry(u.stmt).or_default().push(u.r#ref);
+        }
+        for refs in uses.values_mut() {
+            refs.sort_unstable();
+        }
+        let mut defs: HashMap<i64, Vec<&str>> = HashMap::new();
+        for d in &facts.def {
+            defs.entry(d.stmt).or_default().push(&d.var);
+        }
+        let defined = facts.def.iter().map(|d| (d.r#ref, d.var.as_str()));
+        let used = facts.r#use.iter().map(|u| (u.r#ref, u.var.as_str()));
+        Refs {
+            var: defined.chain(used).collect(),
+            uses,
+            defs,
+            elements: facts.array_ref.iter().map(|a| a.r#ref).collect(),
+            wholes: facts.whole_array_ref.iter().map(|a| a.r#ref).collect(),
+            in_subscripts: facts.subscript_use.iter().map(|x| x.r#ref).collect(),
+        }
+    }
+
+    /// The uses of statement `s`, in id order.
+    fn uses_of(&self, s: i64) -> &[i64] {
+        self.uses.get(&s).map_or(&[], |u| &u[..])
+    }
+
+    /// The variable of `r` when it is a use of statement `s`.
+    fn used_by(&self, s: i64, r: i64) -> Option<&'a str> {
+        self.uses_of(s).binary_search(&r).ok()?;
+        self.var.get(&r).copied()
+    }
+
+    /// Whether statement `s` defines `name`.
+    fn defines(&self, s: i64, name: &str) -> bool {
+        self.defs.get(&s).is_some_and(|d| d.contains(&name))
+    }
 }
 
 /// What the plan says of one statement.
@@ -215,6 +277,8 @@ struct StmtPlan<'a> {
     array: Option<(i64, &'a str)>,
     /// `spmd_array_read`: how each read gets to its owner.
     reads: HashMap<i64, &'a str>,
+    /// `gen_ref`: the reads a planned transfer brings.
+    planned: HashSet<i64>,
 }
 
 impl<'a> StmtPlan<'a> {
@@ -230,6 +294,9 @@ impl<'a> StmtPlan<'a> {
         for r in rows(derived, "spmd_array_read") {
             let e = by.entry(num(&r[0])).or_default();
             e.reads.insert(num(&r[1]), sym(&r[2]));
+        }
+        for r in rows(derived, "gen_ref") {
+            by.entry(num(&r[0])).or_default().planned.insert(num(&r[1]));
         }
         for p in by.values_mut() {
             p.broadcasts.sort();
@@ -266,6 +333,7 @@ impl<'a> Group<'a> {
             dist,
             owned: HashMap::new(),
             by_stmt: StmtPlan::index(derived),
+            refs: Refs::index(facts),
         };
         g.owned = g.owner_computes();
         g
@@ -274,17 +342,11 @@ impl<'a> Group<'a> {
     /// The assignments their owner executes alone (`spmd_owner`), of the
     /// arrays the program distributes, whose subscripts can be written.
     fn owner_computes(&self) -> HashMap<i64, (i64, String)> {
-        let arrays: HashMap<i64, &str> = self
-            .facts
-            .def
-            .iter()
-            .map(|d| (d.r#ref, d.var.as_str()))
-            .collect();
         rows(self.derived, "spmd_owner")
             .iter()
             .filter_map(|r| {
                 let (s, x) = (num(&r[0]), num(&r[1]));
-                let a = arrays.get(&x)?.to_string();
+                let a = self.refs.var.get(&x)?.to_string();
                 let ok = self.is_dist(s, &a) && self.subscripts(x).is_some();
                 ok.then_some((s, (x, a)))
             })
@@ -566,33 +628,21 @@ impl<'a> Group<'a> {
     /// covers for an owner-computes assignment; not the whole arrays in
     /// `passed` (a call's callee computes them).
     fn whole_reads(&self, s: i64, which: Reads, passed: &HashSet<String>) -> Vec<String> {
-        let planned: HashSet<i64> = rows(self.derived, "gen_ref")
-            .iter()
-            .filter(|r| num(&r[0]) == s)
-            .map(|r| num(&r[1]))
-            .collect();
         let unit = self.unit_of(s).unwrap_or_default();
-        let arrays: HashMap<i64, &str> = self
-            .facts
-            .r#use
-            .iter()
-            .filter(|u| u.stmt == s)
-            .map(|u| (u.r#ref, u.var.as_str()))
-            .collect();
-        let reads = self.by_stmt.get(&s).map_or(&[][..], |p| &p.broadcasts[..]);
+        let plan = self.by_stmt.get(&s);
+        let reads = plan.map_or(&[][..], |p| &p.broadcasts[..]);
         let mut out: Vec<String> = Vec::new();
         for &(r, extent) in reads {
-            let Some(array) = arrays.get(&r) else {
+            let Some(array) = self.refs.used_by(s, r) else {
                 continue;
             };
             let Some(d) = self.dist.get(unit, array) else {
                 continue;
             };
-            if which == Reads::Unplanned && planned.contains(&r) {
+            if which == Reads::Unplanned && plan.is_some_and(|p| p.planned.contains(&r)) {
                 continue;
             }
-            let element = self.facts.array_ref.iter().any(|a| a.r#ref == r);
-            if !element && passed.contains(*array) {
+            if !self.refs.elements.contains(&r) && passed.contains(array) {
                 continue;
             }
             let code = if extent == "whole" {
@@ -630,7 +680,7 @@ impl<'a> Group<'a> {
     /// before the statement cannot evaluate it).
     fn subscript_name(&self, s: i64, name: &str) -> text::Name {
         let unit = self.unit_of(s).unwrap_or_default();
-        if self.facts.def.iter().any(|d| d.stmt == s && d.var == name) {
+        if self.refs.defines(s, name) {
             return text::Name::Other;
         }
         if self.parameter(unit, name).is_some() {
