@@ -43,7 +43,7 @@ impl Group<'_> {
         // An array the program leaves whole (owners.rs: replicated, or a
         // dummy argument some call passes otherwise) is computed by every rank.
         let array = self.refs.var.get(&home);
-        if !array.is_some_and(|a| self.dist.get(unit, a).is_some()) {
+        if array.is_none_or(|a| self.dist.get(unit, a).is_none()) {
             return Ok(false);
         }
         let written = self.src.statement(line).and_then(|text| {
