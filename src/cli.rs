@@ -262,7 +262,7 @@ pub enum Command {
     },
     /// Write a large synthetic Fortran program to stdout (for benchmarks).
     #[command(
-        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread uniform > flat.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth nests --size 400 --shared > s.f      # 400 nests over three shared arrays\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"
+        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread uniform > flat.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread elements > table.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth nests --size 400 --shared > s.f      # 400 nests over three shared arrays\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"
     )]
     Synth {
         #[arg(value_enum)]
@@ -274,7 +274,8 @@ pub enum Command {
         #[arg(long, default_value_t = 5_000)]
         vars: usize,
         /// Which scalars a dataflow statement picks: from a window sliding through the
-        /// program (`window`) or from all of them (`uniform`: every scalar used all over the unit).
+        /// program (`window`) or from all of them (`uniform`: every scalar used all over the
+        /// unit; `elements`: the same with constant array elements for scalars).
         #[arg(long, value_enum, default_value_t = Spread::Window)]
         spread: Spread,
         /// Nests shape: the nests of a unit share three 2-D arrays (default: each nest has its own).
@@ -291,6 +292,9 @@ pub enum Spread {
     Window,
     /// Any scalar anywhere: no locality, as COMMON variables read all over a legacy routine.
     Uniform,
+    /// As `uniform`, but the variables are constant elements of arrays of 50 (`T3(17)`),
+    /// as a table of coefficients read and updated all over a routine.
+    Elements,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 //! `kaiseki_frontend::synth::synthetic_program`.)
 //! - `dataflow`: one unit with many statements over many scalars, each
 //!   statement reading and writing variables of a sliding window (or of
-//!   all of them, `--spread uniform`), inside loops and IFs — for the
+//!   all of them, `--spread uniform`; or constant elements of arrays in
+//!   their place, `--spread elements`), inside loops and IFs — for the
 //!   reaching-definitions benchmark.
 //! - `nests`: many depth-3 loop nests with affine array references — for the
 //!   subscript dependence benchmark; `shared`: the nests of a unit all use
@@ -44,26 +45,37 @@ impl Rng {
 /// One main program with `stmts` assignments over `vars` scalars in the
 /// `dataflow` shape: each statement uses two variables and defines one, all
 /// from a window of 40 variables sliding through the program
-/// (`Spread::Window`) or from all of them (`Spread::Uniform`); every tenth
-/// group is a DO loop, every seventh an IF/ELSE.
+/// (`Spread::Window`) or from all of them (`Spread::Uniform`), or constant
+/// elements of arrays of 50 in their place (`Spread::Elements`: variable v
+/// is `T{v / 50}({v % 50 + 1})`); every tenth group is a DO loop, every
+/// seventh an IF/ELSE.
 pub fn dataflow(stmts: usize, vars: usize, spread: Spread, seed: u64) -> String {
     let mut rng = Rng::new(seed);
     let mut out = String::from("      PROGRAM FLOW\n      INTEGER I, N\n");
-    for chunk in (0..vars).collect::<Vec<_>>().chunks(8) {
-        let names: Vec<String> = chunk.iter().map(|v| format!("V{v}")).collect();
-        out.push_str(&format!("      REAL {}\n", names.join(", ")));
+    let declared: Vec<String> = match spread {
+        Spread::Elements => (0..vars.div_ceil(50))
+            .map(|t| format!("T{t}(50)"))
+            .collect(),
+        _ => (0..vars).map(|v| format!("V{v}")).collect(),
+    };
+    for chunk in declared.chunks(8) {
+        out.push_str(&format!("      REAL {}\n", chunk.join(", ")));
     }
     out.push_str("      N = 10\n");
     let window = match spread {
         Spread::Window => 40.min(vars),
-        Spread::Uniform => vars,
+        Spread::Uniform | Spread::Elements => vars,
+    };
+    let name = |v: usize| match spread {
+        Spread::Elements => format!("T{}({})", v / 50, v % 50 + 1),
+        _ => format!("V{v}"),
     };
     let mut written = 0;
     let mut group = 0;
     while written < stmts {
         group += 1;
         let base = written * vars.saturating_sub(window) / stmts.max(1);
-        let mut var = |rng: &mut Rng| format!("V{}", base + rng.below(window as u64) as usize);
+        let mut var = |rng: &mut Rng| name(base + rng.below(window as u64) as usize);
         let assign = |rng: &mut Rng, var: &mut dyn FnMut(&mut Rng) -> String| {
             let (a, b, c) = (var(rng), var(rng), var(rng));
             format!("{a} = {b} + {c} * 0.5\n")
@@ -89,7 +101,7 @@ pub fn dataflow(stmts: usize, vars: usize, spread: Spread, seed: u64) -> String 
             written += 5;
         }
     }
-    out.push_str("      PRINT *, V0\n      END\n");
+    out.push_str(&format!("      PRINT *, {}\n      END\n", name(0)));
     out
 }
 

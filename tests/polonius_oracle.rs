@@ -14,8 +14,11 @@
 //! not killed. A definition is a loan issued at the mid point of its
 //! statement; every other certain definition of the variable kills it at
 //! its own mid point (one written earlier in the same statement does not:
-//! it is overwritten by this one); each use invalidates every loan of its
-//! variable at the start of its statement. An invalidated live loan is an
+//! it is overwritten by this one), and so does every other certain
+//! definition of the same constant element (`element_ref`, `A(3)`) for a
+//! definition of one; each use invalidates every loan of its variable at
+//! the start of its statement, but a use of one constant element not the
+//! loans of another. An invalidated live loan is an
 //! error of polonius: a definition reaching a use. Uses come before the
 //! definitions of their statement, so `X = X + 1` makes no self-dependence
 //! outside loops.
@@ -81,19 +84,37 @@ fn polonius_reach(facts: &FactBase, tests: bool) -> Reach {
         all.cfg_edge.push((mid(from), start(to)));
     }
     let must: BTreeSet<i64> = facts.must_def.iter().map(|m| m.r#ref).collect();
+    let element: BTreeMap<i64, &str> = facts
+        .element_ref
+        .iter()
+        .map(|e| (e.r#ref, e.element.as_str()))
+        .collect();
+    let must_element: BTreeSet<i64> = facts.element_must_def.iter().map(|m| m.r#ref).collect();
+    // Two constant elements meet only when they are the same one.
+    let may_meet = |a: i64, b: i64| match (element.get(&a), element.get(&b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
     for (loan, d) in facts.def.iter().enumerate() {
         for &n in graph.copies(d.stmt) {
             all.loan_issued_at.push((origin, Id(loan), mid(n)));
         }
         for k in &facts.def {
             let earlier_in_same = k.stmt == d.stmt && k.r#ref < d.r#ref;
-            if k.var == d.var && k.r#ref != d.r#ref && must.contains(&k.r#ref) && !earlier_in_same {
+            let overwrites = must.contains(&k.r#ref)
+                || (must_element.contains(&k.r#ref)
+                    && element.get(&k.r#ref) == element.get(&d.r#ref));
+            if k.var == d.var && k.r#ref != d.r#ref && overwrites && !earlier_in_same {
                 for &n in graph.copies(k.stmt) {
                     all.loan_killed_at.push((Id(loan), mid(n)));
                 }
             }
         }
-        for u in facts.r#use.iter().filter(|u| u.var == d.var) {
+        for u in facts
+            .r#use
+            .iter()
+            .filter(|u| u.var == d.var && may_meet(u.r#ref, d.r#ref))
+        {
             for &n in graph.copies(u.stmt) {
                 all.loan_invalidated_at.push((start(n), Id(loan)));
             }

@@ -83,7 +83,13 @@ relations! {
     /// `must_def(ref)`: definition `ref` certainly overwrites the whole variable (a scalar assignment, a DO variable, a READ item, an IOSTAT= variable, a CHARACTER scalar a WRITE writes into), so it kills earlier definitions; array elements, CALL arguments, EQUIVALENCEd names and what an I/O statement that may stop early (END=, ERR=, IOSTAT=) or an implied-DO list defines are only may-definitions.
     MustDef must_def { r#ref: RefId }
 
-    /// `ref_next(ref, next)`: `next` is the next reference (definition or use) to the same variable after `ref` in the same basic block, in execution order; the program-order fact that lets rules refine block-level dataflow to the points inside a block.
+    /// `element_ref(ref, element)`: reference `ref` touches one element of an array that shares storage with no other name, named by constant subscripts (after folding named constants), in a statement that calls no procedure; `element` names it as written with the folded subscripts, `A(5)` or `B(1,2)`. Dataflow facts of such a reference belong to its element, so that a certain access to the element stops them (a minimal dependence links an element's accesses one to the next).
+    ElementRef element_ref { r#ref: RefId, element: String }
+
+    /// `element_must_def(ref)`: the `element_ref` `ref` is a definition that certainly overwrites its element (an assignment, a READ item that `must_def` would count for a scalar).
+    ElementMustDef element_must_def { r#ref: RefId }
+
+    /// `ref_next(ref, next)`: `next` is the next reference (definition or use) to the same variable after `ref` in the same run of statements without branches, in execution order (one basic block, but a statement that names a constant element, a block of its own, ends the runs of its array's references only); the program-order fact that lets rules refine block-level dataflow to the points inside a block.
     RefNext ref_next { r#ref: RefId, next: RefId }
 
     /// `seg_edge(var, from, via, to, guard)`: the sparse evaluation graph of variable (storage object) `var`: the blocks where its dataflow facts can change (those that reference it, those control enters from a loop that references it, and where such facts merge) and, for each block edge `via -> to` into one of them, the one `from` whose facts reach `via` unchanged (the nearest of them that dominates `via`, maybe `via` itself). Dataflow goes from node to node over these rows, not block by block. `guard` is the last arm of an invariant test (see `class_test`) that every path from `from` over `via -> to` enters: `+C` the THEN arm (the true branch) of a test of class `C`, `-C` its false branch, 0 none.

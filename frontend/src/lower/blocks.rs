@@ -1,5 +1,5 @@
 //! Basic blocks (`block_stmt`, `block_edge`), the CFG edges of the unit
-//! (`cfg_edge`), and `ref_next` inside blocks; then each variable's sparse
+//! (`cfg_edge`), and `ref_next` inside runs without branches; then each variable's sparse
 //! graph over the blocks (see [`super::seg`]).
 //!
 //! A node starts a block (is a leader) unless it has exactly one
@@ -10,8 +10,15 @@
 //! own) and targets of a single backward or forward jump: every block is a
 //! run of consecutive ids, so the order of ids in a block is execution
 //! order. A block's id is the id of its first statement.
+//!
+//! A statement that names a constant element of an array (`element_ref`)
+//! is also a block of its own: the element's dataflow facts are killed and
+//! blocked between blocks, while inside a block the chains (`ref_next`)
+//! follow the array, and would link every two of its element references
+//! in a long run of straight-line code. The chains of the other variables
+//! go on through such blocks, over the whole run without branches.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use kaiseki_facts::{BlockEdge, BlockStmt, CfgEdge, RefNext};
 
@@ -36,9 +43,20 @@ impl UnitLowerer<'_, '_, '_> {
                 preds[t].push(f);
             }
         }
-        let leader = |i: usize| {
+        // A statement that names a constant element is a block of its own.
+        let names_element: Vec<bool> = self
+            .exec
+            .iter()
+            .map(|s| {
+                self.stmt_refs
+                    .get(s)
+                    .is_some_and(|refs| refs.iter().any(|(r, _)| self.element_of.contains_key(r)))
+            })
+            .collect();
+        let plain_leader = |i: usize| {
             i == 0 || preds[i].len() != 1 || preds[i][0] + 1 != i || succs[i - 1].len() != 1
         };
+        let leader = |i: usize| plain_leader(i) || names_element[i] || names_element[i - 1];
         let mut block_of = vec![0i64; n];
         let mut blocks: Vec<Vec<usize>> = Vec::new();
         for i in 0..n {
@@ -72,6 +90,37 @@ impl UnitLowerer<'_, '_, '_> {
             succs: vec![Vec::new(); blocks.len()],
             preds: vec![Vec::new(); blocks.len()],
         };
+        // The arrays with constant elements: their chains stop at the
+        // blocks of such statements; the other variables' chains go on
+        // through a run of blocks with no branch (a basic block but for
+        // those statements), so that `exact` still sees the run.
+        let element_arrays: HashSet<&str> = self
+            .stmt_refs
+            .values()
+            .flatten()
+            .filter(|(r, _)| self.element_of.contains_key(r))
+            .map(|(_, var)| var.as_str())
+            .collect();
+        let mut chains: HashMap<&str, i64> = HashMap::new();
+        let mut ref_next = Vec::new();
+        for b in &blocks {
+            if plain_leader(b[0]) {
+                chains.clear();
+            } else {
+                chains.retain(|var, _| !element_arrays.contains(var));
+            }
+            for &i in b {
+                for (r, var) in self.stmt_refs.get(&self.exec[i]).into_iter().flatten() {
+                    if let Some(prev) = chains.insert(self.storage.storage_of(var), *r) {
+                        ref_next.push(RefNext {
+                            r#ref: prev,
+                            next: *r,
+                        });
+                    }
+                }
+            }
+        }
+        self.g.facts.ref_next.extend(ref_next);
         for (p, b) in blocks.iter().enumerate() {
             if let Some(&last) = b.last() {
                 for &s in &succs[last] {
@@ -83,16 +132,45 @@ impl UnitLowerer<'_, '_, '_> {
                     graph.preds[position[s]].push(p);
                 }
             }
-            self.ref_next(b);
+        }
+        // A reference's facts belong to its storage object, or to its
+        // element for an `element_ref`; the facts of every element of an
+        // array can reach its other references.
+        let mut elements: HashMap<&str, Vec<&str>> = HashMap::new();
+        for refs in self.stmt_refs.values() {
+            for (r, var) in refs {
+                if let Some(e) = self.element_of.get(r) {
+                    elements.entry(var.as_str()).or_default().push(e.as_str());
+                }
+            }
+        }
+        for es in elements.values_mut() {
+            es.sort_unstable();
+            es.dedup();
         }
         let touched: Vec<Vec<String>> = blocks
             .iter()
             .map(|b| {
-                b.iter()
+                let mut vars = Vec::new();
+                for (r, var) in b
+                    .iter()
                     .filter_map(|&i| self.stmt_refs.get(&self.exec[i]))
                     .flatten()
-                    .map(|(_, var)| self.storage.storage_of(var).to_string())
-                    .collect()
+                {
+                    let storage = self.storage.storage_of(var);
+                    vars.push(storage.to_string());
+                    match self.element_of.get(r) {
+                        Some(e) => vars.push(e.clone()),
+                        None => vars.extend(
+                            elements
+                                .get(storage)
+                                .into_iter()
+                                .flatten()
+                                .map(|e| e.to_string()),
+                        ),
+                    }
+                }
+                vars
             })
             .collect();
         // The guards as edges between block positions: a test ends its block.
@@ -146,24 +224,5 @@ impl UnitLowerer<'_, '_, '_> {
             }
         }
         loops
-    }
-
-    /// `ref_next`: consecutive references to the same variable (to the
-    /// same storage, for names that share it) in one block.
-    fn ref_next(&mut self, block: &[usize]) {
-        let mut last: HashMap<&str, i64> = HashMap::new();
-        for &i in block {
-            let Some(refs) = self.stmt_refs.get(&self.exec[i]) else {
-                continue;
-            };
-            for (r, var) in refs {
-                if let Some(prev) = last.insert(self.storage.storage_of(var), *r) {
-                    self.g.facts.ref_next.push(RefNext {
-                        r#ref: prev,
-                        next: *r,
-                    });
-                }
-            }
-        }
     }
 }

@@ -222,6 +222,8 @@ struct UnitLowerer<'g, 'p, 'a> {
     returns: Vec<i64>,
     /// References of each statement in id order: (ref, var).
     stmt_refs: HashMap<i64, Vec<(i64, String)>>,
+    /// The element each `element_ref` touches (`A(5)`), by reference.
+    element_of: HashMap<i64, String>,
     /// Statements that may touch variables they do not name: a call (the
     /// unit's COMMON variables) and an opaque statement (every variable).
     hidden: Vec<Hidden>,
@@ -289,6 +291,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             gotos: Vec::new(),
             returns: Vec::new(),
             stmt_refs: HashMap::new(),
+            element_of: HashMap::new(),
             hidden: Vec::new(),
             opaque: Vec::new(),
             var_uses: BTreeMap::new(),

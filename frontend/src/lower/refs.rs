@@ -30,8 +30,8 @@
 //!   storage).
 
 use kaiseki_facts::{
-    ArrayRef, Call, Def, MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, Use,
-    WholeArrayRef,
+    ArrayRef, Call, Def, ElementMustDef, ElementRef, MustDef, RefPos, Subscript,
+    SubscriptNonaffine, SubscriptUse, Use, WholeArrayRef,
 };
 
 use super::storage::{common_places, equivalence_classes, InBlock};
@@ -65,6 +65,9 @@ struct Ref<'e> {
     pos: Pos,
     shape: Shape<'e>,
     must: bool,
+    /// A definition that certainly overwrites what it names (its element,
+    /// for an element).
+    certain: bool,
     /// A use read for a subscript (or a section bound) of an array reference.
     subscript: bool,
 }
@@ -93,13 +96,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         if !self.var_uses.contains_key(var) {
             self.var_uses.insert(var.to_string(), pos);
         }
+        let certain = access == Access::MustDef
+            && self.storage.place(var).is_none()
+            && !self.syms.is_pointee(var);
         let rf = Ref {
             var,
             pos,
-            must: access == Access::MustDef
-                && !matches!(shape, Shape::Element(_))
-                && self.storage.place(var).is_none()
-                && !self.syms.is_pointee(var),
+            must: certain && !matches!(shape, Shape::Element(_)),
+            certain,
             shape,
             subscript: access == Access::Use && r.in_subscript > 0,
         };
@@ -181,7 +185,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         match &e.kind {
             ExprKind::Var(name) => self.name_ref(r, name, e.pos, must),
             ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
-                ApplyClass::Element => self.element(r, e.pos, name, args, &[Access::Def]),
+                ApplyClass::Element => self.element(r, e.pos, name, args, &[must]),
                 ApplyClass::Substring => {
                     args.iter().for_each(|a| self.read(r, a));
                     self.name_ref(r, name, e.pos, Access::Def);
@@ -411,7 +415,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         array: var.to_string(),
                         rank: subs.len() as i64,
                     });
-                    self.subscripts(id, subs);
+                    let constants = self.subscripts(id, subs);
+                    if let Some(cs) = constants.filter(|_| calls.is_empty()) {
+                        self.element_ref(id, var, &cs, i >= n && rf.certain);
+                    }
                     self.storage_ref(id, var, Some(subs));
                 }
             }
@@ -569,10 +576,37 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.stmt_refs.entry(stmt).or_default().push((id, var_s));
     }
 
-    fn subscripts(&mut self, r: i64, subs: &[Expr]) {
+    /// An element of a name that shares storage with no other name, named
+    /// by `constants` (`element_ref`): its dataflow facts are the element's.
+    fn element_ref(&mut self, id: i64, var: &str, constants: &[i64], certain: bool) {
+        if self.storage.place(var).is_some() || self.syms.is_pointee(var) {
+            return;
+        }
+        let subs: Vec<String> = constants.iter().map(i64::to_string).collect();
+        let element = format!("{var}({})", subs.join(","));
+        let facts = &mut self.g.facts;
+        facts.element_ref.push(ElementRef {
+            r#ref: id,
+            element: element.clone(),
+        });
+        if certain {
+            facts.element_must_def.push(ElementMustDef { r#ref: id });
+        }
+        self.element_of.insert(id, element);
+    }
+
+    /// The `subscript` rows of element reference `r`; its subscripts'
+    /// values when all are constants.
+    fn subscripts(&mut self, r: i64, subs: &[Expr]) -> Option<Vec<i64>> {
+        let mut constants = Some(Vec::new());
         for (d, e) in subs.iter().enumerate() {
             let dim = d as i64 + 1;
-            match self.affine(e) {
+            let form = self.affine(e);
+            constants = constants.and_then(|mut cs| {
+                cs.push(form.as_ref()?.as_constant()?);
+                Some(cs)
+            });
+            match form {
                 Some(f) => {
                     let form = self.emit_form(&f);
                     self.g.facts.subscript.push(Subscript {
@@ -591,6 +625,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
         }
+        constants
     }
 }
 

@@ -1,0 +1,146 @@
+//! Constant elements of an array (`A(3)`, `B(K, 2)` with K a PARAMETER):
+//! each element's accesses are linked one to the next, as the minimal
+//! dependences of Kanada & Ishida link a scalar's, not every access of the
+//! array to every later one. On straight-line code over constant elements
+//! the rows of `kaiseki deps` are exactly the dependences the judge sees
+//! in a run (nothing missed, nothing extra), and a unit that reads one
+//! array all over it costs in proportion to its references (the candidate
+//! pairs were the square of the reads: 2,000 reads took 7 GB).
+
+mod common;
+
+use common::{deps_csv, kaiseki_ok, scratch_dir};
+use kaiseki_judge::{dependences, run_source, Config};
+use std::collections::BTreeSet;
+
+/// A straight-line unit of `n` statements reading and writing constant
+/// elements of A(8) and B(3, 3) (set first) and the scalars X and Y, then printing
+/// everything (the whole arrays: a sink for every element's last access).
+fn straight_line(seed: u64, n: usize) -> String {
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m + 1
+    };
+    let mut src = String::from(
+        "      PROGRAM ELEMS\n      INTEGER K\n      PARAMETER (K = 2)\n      REAL A(8), B(3, 3), X, Y\n      X = 0.5\n      Y = 0.25\n",
+    );
+    for a in 1..=8 {
+        src.push_str(&format!("      A({a}) = {a}.5\n"));
+    }
+    for i in 1..=3 {
+        for j in 1..=3 {
+            src.push_str(&format!("      B({i}, {j}) = {i}.{j}\n"));
+        }
+    }
+    for _ in 0..n {
+        let (a, c) = (next(8), next(9));
+        let (i, j) = (next(3), next(3));
+        let b = if next(2) == 1 {
+            format!("B({i}, K)")
+        } else {
+            format!("B({i}, {j})")
+        };
+        let stmt = match next(6) {
+            1 => format!("A({a}) = X + {c}.0"),
+            2 => format!("X = A({a}) + {b}"),
+            3 => format!("{b} = A({a}) * 0.5"),
+            4 => format!("Y = X + A({a}) - {b}"),
+            5 => format!("A({a}) = A({a}) + Y"),
+            _ => format!("{b} = {b} + A({a})"),
+        };
+        src.push_str(&format!("      {stmt}\n"));
+    }
+    src.push_str("      PRINT *, X, Y, A, B\n      END\n");
+    src
+}
+
+#[test]
+fn constant_elements_give_exactly_the_dependences_of_a_run() {
+    let dir = scratch_dir("deps_elements");
+    for seed in 1..=6 {
+        let source = straight_line(seed, 60);
+        let file = dir.join(format!("elems{seed}.f"));
+        std::fs::write(&file, &source).expect("program written");
+        let key = |kind: &str, var: &str, src: (u32, u32), dst: (u32, u32)| {
+            (kind.to_string(), var.to_string(), src, dst)
+        };
+        let rows: BTreeSet<_> = deps_csv(&file)
+            .iter()
+            .filter(|r| r.var == "A" || r.var == "B")
+            .map(|r| key(&r.kind, &r.var, r.src, r.dst))
+            .collect();
+        let run = run_source("elems.f", &source, &[] as &[&str], &Config::default())
+            .expect("the judge runs the program");
+        let real: BTreeSet<_> = dependences(&run.trace)
+            .iter()
+            .filter(|d| d.var == "A" || d.var == "B")
+            .map(|d| {
+                let (s, t) = (d.src.pos, d.dst.pos);
+                key(d.kind.as_str(), &d.var, (s.line, s.col), (t.line, t.col))
+            })
+            .collect();
+        let missed: Vec<_> = real.difference(&rows).collect();
+        let extra: Vec<_> = rows.difference(&real).collect();
+        assert!(
+            missed.is_empty() && extra.is_empty(),
+            "seed {seed}: missed {missed:?}\nextra {extra:?}\n{source}"
+        );
+        assert!(real.len() > 100, "seed {seed}: {} dependences", real.len());
+    }
+}
+
+/// One unit reading A(50) all over it: `IF (A(k) .GT. c) GOTO 900` and
+/// `X = A(k) + c`, `reads` of each; (references, candidate array pairs,
+/// facts at block entries).
+fn read_all_over(reads: usize) -> (usize, usize, usize) {
+    let dir = scratch_dir(&format!("deps_elements_{reads}"));
+    let file = dir.join("reads.f");
+    let mut src = String::from("      SUBROUTINE G(A, X, Y)\n      REAL A(50), X, Y\n");
+    for i in 0..2 * reads {
+        let k = (i * 37 + i / 7) % 50 + 1;
+        let c = i % 9 + 1;
+        if i % 2 == 0 {
+            src.push_str(&format!("      IF (A({k}) .GT. {c}.0) GOTO 900\n"));
+        } else {
+            src.push_str(&format!("      X = A({k}) + {c}.0\n"));
+        }
+    }
+    src.push_str("  900 Y = X\n      END\n");
+    std::fs::write(&file, src).expect("program written");
+    let rows = |pattern: &str| {
+        kaiseki_ok(["query".as_ref(), file.as_os_str(), pattern.as_ref()])
+            .lines()
+            .count()
+            - 1
+    };
+    (
+        rows("access(R, S, V)"),
+        rows("array_pair(K, S, D)"),
+        rows("dataflow_in(P, B, V, R, T, H, G)"),
+    )
+}
+
+#[test]
+fn reading_one_array_all_over_a_unit_costs_its_references() {
+    let (refs, pairs, facts) = read_all_over(1000);
+    let (refs2, pairs2, facts2) = read_all_over(2000);
+    println!(
+        "{refs} references: {pairs} candidate pairs, {facts} facts; twice the reads: {pairs2}, {facts2}"
+    );
+    assert!(
+        refs >= 3000 && refs2 >= 2 * refs - 10,
+        "{refs}, {refs2} references"
+    );
+    for (what, n, n2) in [("pairs", pairs, pairs2), ("facts", facts, facts2)] {
+        assert!(n < 4 * refs, "{n} {what} for {refs} references");
+        assert!(
+            (n2 as f64) < 2.2 * n as f64,
+            "twice the reads: {n} -> {n2} {what}"
+        );
+    }
+}
