@@ -58,7 +58,8 @@ pub fn dataflow(stmts: usize, vars: usize, spread: Spread, seed: u64) -> String 
             .collect(),
         _ => (0..vars).map(|v| format!("V{v}")).collect(),
     };
-    for chunk in declared.chunks(8) {
+    // Five `T123(50)` or eight `V1234` fit in the 72 columns of fixed form.
+    for chunk in declared.chunks(if spread == Spread::Elements { 5 } else { 8 }) {
         out.push_str(&format!("      REAL {}\n", chunk.join(", ")));
     }
     out.push_str("      N = 10\n");

@@ -144,3 +144,36 @@ fn reading_one_array_all_over_a_unit_costs_its_references() {
         );
     }
 }
+
+/// `A(I) = 1` in a loop, then `A(5) = 0`, then `X = A(5)`: the loop's
+/// values of A(5) are overwritten before the read. The dataflow kills the
+/// element's own facts at `A(5) = 0`, not the loop's (they are the
+/// array's): the subscript rules' covering write does, when it runs.
+#[test]
+fn a_constant_element_write_overwrites_what_a_loop_wrote_there() {
+    let dir = scratch_dir("deps_elements_cover");
+    let file = dir.join("cover.f");
+    std::fs::write(
+        &file,
+        "      SUBROUTINE C(A, N, X)\n      REAL A(10), X\n      INTEGER N\n      DO 10 I = 1, N\n        A(I) = 1.0\n   10 CONTINUE\n      A(5) = 0.0\n      X = A(5)\n      END\n",
+    )
+    .expect("program written");
+    let rows: Vec<String> = deps_csv(&file)
+        .iter()
+        .filter(|r| r.var == "A")
+        .map(|r| format!("{} {}->{}", r.kind, r.src.0, r.dst.0))
+        .collect();
+    assert_eq!(rows, ["output 5->7", "flow 7->8"]);
+    // In a loop that may run no iteration, `A(5) = 0` may not run.
+    std::fs::write(
+        &file,
+        "      SUBROUTINE C(A, N, X)\n      REAL A(10), X\n      INTEGER N\n      DO 10 I = 1, N\n        A(I) = 1.0\n   10 CONTINUE\n      DO 20 J = 1, N\n        A(5) = 0.0\n   20 CONTINUE\n      X = A(5)\n      END\n",
+    )
+    .expect("program written");
+    let flows: Vec<(u32, u32)> = deps_csv(&file)
+        .iter()
+        .filter(|r| r.var == "A" && r.kind == "flow")
+        .map(|r| (r.src.0, r.dst.0))
+        .collect();
+    assert_eq!(flows, [(5, 10), (8, 10)]);
+}

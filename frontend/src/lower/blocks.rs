@@ -90,24 +90,38 @@ impl UnitLowerer<'_, '_, '_> {
             succs: vec![Vec::new(); blocks.len()],
             preds: vec![Vec::new(); blocks.len()],
         };
-        // The arrays with constant elements: their chains stop at the
+        // A reference's facts belong to its storage object, or to its
+        // element for an `element_ref`; the facts of every element of an
+        // array can reach its other references. A reference to an element
+        // is in its array's graph only when some reference names the array
+        // otherwise (`loose`).
+        let mut elements: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut loose: HashSet<&str> = HashSet::new();
+        for refs in self.stmt_refs.values() {
+            for (r, var) in refs {
+                match self.element_of.get(r) {
+                    Some(e) => elements.entry(var.as_str()).or_default().push(e.as_str()),
+                    None => {
+                        loose.insert(self.storage.storage_of(var));
+                    }
+                }
+            }
+        }
+        for es in elements.values_mut() {
+            es.sort_unstable();
+            es.dedup();
+        }
+        // The chains of the arrays with constant elements stop at the
         // blocks of such statements; the other variables' chains go on
         // through a run of blocks with no branch (a basic block but for
         // those statements), so that `exact` still sees the run.
-        let element_arrays: HashSet<&str> = self
-            .stmt_refs
-            .values()
-            .flatten()
-            .filter(|(r, _)| self.element_of.contains_key(r))
-            .map(|(_, var)| var.as_str())
-            .collect();
         let mut chains: HashMap<&str, i64> = HashMap::new();
         let mut ref_next = Vec::new();
         for b in &blocks {
             if plain_leader(b[0]) {
                 chains.clear();
             } else {
-                chains.retain(|var, _| !element_arrays.contains(var));
+                chains.retain(|var, _| !elements.contains_key(var));
             }
             for &i in b {
                 for (r, var) in self.stmt_refs.get(&self.exec[i]).into_iter().flatten() {
@@ -133,21 +147,6 @@ impl UnitLowerer<'_, '_, '_> {
                 }
             }
         }
-        // A reference's facts belong to its storage object, or to its
-        // element for an `element_ref`; the facts of every element of an
-        // array can reach its other references.
-        let mut elements: HashMap<&str, Vec<&str>> = HashMap::new();
-        for refs in self.stmt_refs.values() {
-            for (r, var) in refs {
-                if let Some(e) = self.element_of.get(r) {
-                    elements.entry(var.as_str()).or_default().push(e.as_str());
-                }
-            }
-        }
-        for es in elements.values_mut() {
-            es.sort_unstable();
-            es.dedup();
-        }
         let touched: Vec<Vec<String>> = blocks
             .iter()
             .map(|b| {
@@ -158,7 +157,9 @@ impl UnitLowerer<'_, '_, '_> {
                     .flatten()
                 {
                     let storage = self.storage.storage_of(var);
-                    vars.push(storage.to_string());
+                    if loose.contains(storage) {
+                        vars.push(storage.to_string());
+                    }
                     match self.element_of.get(r) {
                         Some(e) => vars.push(e.clone()),
                         None => vars.extend(
