@@ -2,7 +2,7 @@
 # The benchmarks of the README: generate the large programs, then time each
 # pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow uniform query nests shared driver
+#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -51,6 +51,17 @@ if [[ $what == all || $what == uniform ]]; then
     cp "$dir/flat.f" "$dir/flat_copy.f"
     measure "gfortran -O1 -c, for comparison" gfortran -O1 -c "$dir/flat_copy.f" -o "$dir/flat.o"
   fi
+fi
+if [[ $what == all || $what == elements ]]; then
+  # The uniform unit with constant array elements for its scalars: a table
+  # of coefficients read and updated all over a routine.
+  $k synth dataflow --size 25000 --vars 2500 --spread elements > "$dir/tab_half.f"
+  $k synth dataflow --size 50000 --vars 5000 --spread elements > "$dir/tab.f"
+  echo "elements: one unit, $(wc -l < "$dir/tab.f") lines, 5,000 elements of 100 arrays used anywhere"
+  measure "deps --format csv" $k deps "$dir/tab.f" --format csv
+  half=$(seconds $k deps "$dir/tab_half.f" --format csv)
+  one=$(seconds $k deps "$dir/tab.f" --format csv)
+  echo "deps, the unit / half the unit: $(awk "BEGIN { printf \"%.2f\", $one / $half }") ($one s / $half s)"
 fi
 if [[ $what == all || $what == query ]]; then
   # query and explain against analyze on the uniform unit (the issue's

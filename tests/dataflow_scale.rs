@@ -26,12 +26,7 @@ fn counts(statements: usize) -> (usize, usize) {
         "uniform",
     ]);
     std::fs::write(&file, text).expect("program written");
-    let rows = |pattern: &str| {
-        kaiseki_ok(["query".as_ref(), file.as_os_str(), pattern.as_ref()])
-            .lines()
-            .count()
-            - 1
-    };
+    let rows = |pattern: &str| query_rows(&file, pattern);
     (
         rows("access(R, S, V)"),
         rows("dataflow_in(P, B, V, R, T, H, G)"),

@@ -9,8 +9,8 @@
 
 mod common;
 
-use common::{deps_csv, kaiseki_ok, scratch_dir};
-use kaiseki_judge::{dependences, run_source, Config};
+use common::{deps_csv, query_rows, scratch_dir};
+use kaiseki_judge::{dependences, project, run_source, Config};
 use std::collections::BTreeSet;
 
 /// A straight-line unit of `n` statements reading and writing constant
@@ -112,12 +112,7 @@ fn read_all_over(reads: usize) -> (usize, usize, usize) {
     }
     src.push_str("  900 Y = X\n      END\n");
     std::fs::write(&file, src).expect("program written");
-    let rows = |pattern: &str| {
-        kaiseki_ok(["query".as_ref(), file.as_os_str(), pattern.as_ref()])
-            .lines()
-            .count()
-            - 1
-    };
+    let rows = |pattern: &str| query_rows(&file, pattern);
     (
         rows("access(R, S, V)"),
         rows("array_pair(K, S, D)"),
@@ -176,4 +171,75 @@ fn a_constant_element_write_overwrites_what_a_loop_wrote_there() {
         .map(|r| (r.src.0, r.dst.0))
         .collect();
     assert_eq!(flows, [(5, 10), (8, 10)]);
+}
+
+/// Elements named by a scalar the unit never defines (`A(K)`, `A(K+1)`,
+/// K an argument) are followed like constant ones: `A(K)` and `A(K+1)`
+/// never meet, `A(K)` and `A(4)` may. Every dependence of runs with K = 3
+/// (where A(K+1) is A(4)) and K = 6 is reported, and no row joins two
+/// elements of one class.
+#[test]
+fn elements_named_by_an_unchanged_scalar_are_followed_too() {
+    let mut body = String::new();
+    let mut state = 12345u64;
+    let mut next = |m: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % m
+    };
+    let elements = ["A(K)", "A(K+1)", "A(K-1)", "A(4)", "A(2)"];
+    for _ in 0..60 {
+        let (a, b) = (elements[next(5) as usize], elements[next(5) as usize]);
+        let line = match next(3) {
+            0 => format!("      {a} = X + {b}\n"),
+            1 => format!("      X = {a} * 0.5 + {b}\n"),
+            _ => format!("      {a} = {a} + 1.0\n"),
+        };
+        body.push_str(&line);
+    }
+    let source = format!(
+        "      PROGRAM P\n      REAL A(10), X\n      INTEGER I\n      DO 10 I = 1, 10\n        A(I) = I\n   10 CONTINUE\n      X = 0.5\n      CALL G(A, 3, X)\n      CALL G(A, 6, X)\n      PRINT *, A, X\n      END\n      SUBROUTINE G(A, K, X)\n      REAL A(10), X\n      INTEGER K\n{body}      END\n"
+    );
+    let dir = scratch_dir("deps_elements_symbolic");
+    let file = dir.join("sym.f");
+    std::fs::write(&file, &source).expect("program written");
+    let rows = deps_csv(&file);
+    let in_g: Vec<_> = rows
+        .iter()
+        .filter(|r| r.unit == "G" && r.var == "A")
+        .collect();
+    let text_at = |(line, col): (u32, u32)| -> String {
+        let l = source.lines().nth(line as usize - 1).expect("a line");
+        let rest = &l[col as usize - 1..];
+        rest[..rest.find(')').expect("a subscript") + 1].to_string()
+    };
+    for r in &in_g {
+        let (s, d) = (text_at(r.src), text_at(r.dst));
+        let class = |e: &str| e.contains('K');
+        assert!(
+            s == d || class(&s) != class(&d),
+            "{s} and {d} never meet: {r:?}"
+        );
+    }
+    let run = run_source("sym.f", &source, &[] as &[&str], &Config::default())
+        .expect("the judge runs the program");
+    let reported: BTreeSet<_> = in_g
+        .iter()
+        .map(|r| (r.kind.clone(), r.src, r.dst))
+        .collect();
+    let mut real = 0;
+    for activation in project(&run.trace, &run.common, "G") {
+        for d in dependences(&activation).iter().filter(|d| d.var == "A") {
+            let (s, t) = (d.src.pos, d.dst.pos);
+            let key = (
+                d.kind.as_str().to_string(),
+                (s.line, s.col),
+                (t.line, t.col),
+            );
+            assert!(reported.contains(&key), "missed {key:?}\n{source}");
+            real += 1;
+        }
+    }
+    assert!(real > 50, "{real} dependences");
 }

@@ -15,10 +15,10 @@
 //! statement; every other certain definition of the variable kills it at
 //! its own mid point (one written earlier in the same statement does not:
 //! it is overwritten by this one), and so does every other certain
-//! definition of the same constant element (`element_ref`, `A(3)`) for a
+//! definition of the same element (`element_ref`, `A(3)`, `A(K+1)`) for a
 //! definition of one; each use invalidates every loan of its variable at
-//! the start of its statement, but a use of one constant element not the
-//! loans of another. An invalidated live loan is an
+//! the start of its statement, but a use of one element not the loans of
+//! another element of its class (`A(K)` may be `A(3)`, not `A(K+1)`). An invalidated live loan is an
 //! error of polonius: a definition reaching a use. Uses come before the
 //! definitions of their statement, so `X = X + 1` makes no self-dependence
 //! outside loops.
@@ -84,15 +84,15 @@ fn polonius_reach(facts: &FactBase, tests: bool) -> Reach {
         all.cfg_edge.push((mid(from), start(to)));
     }
     let must: BTreeSet<i64> = facts.must_def.iter().map(|m| m.r#ref).collect();
-    let element: BTreeMap<i64, &str> = facts
+    let element: BTreeMap<i64, (&str, &str)> = facts
         .element_ref
         .iter()
-        .map(|e| (e.r#ref, e.element.as_str()))
+        .map(|e| (e.r#ref, (e.element.as_str(), e.class.as_str())))
         .collect();
     let must_element: BTreeSet<i64> = facts.element_must_def.iter().map(|m| m.r#ref).collect();
-    // Two constant elements meet only when they are the same one.
+    // Two elements of one class meet only when they are the same one.
     let may_meet = |a: i64, b: i64| match (element.get(&a), element.get(&b)) {
-        (Some(x), Some(y)) => x == y,
+        (Some(x), Some(y)) => x == y || x.1 != y.1,
         _ => true,
     };
     for (loan, d) in facts.def.iter().enumerate() {

@@ -63,6 +63,14 @@ where
     out.stdout
 }
 
+/// The number of rows `kaiseki query FILE PATTERN` answers (its header aside).
+pub fn query_rows(file: &Path, pattern: &str) -> usize {
+    kaiseki_ok(["query".as_ref(), file.as_os_str(), pattern.as_ref()])
+        .lines()
+        .count()
+        - 1
+}
+
 /// The shared examples (CI clones the repository with `shared` beside it).
 pub fn examples_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/examples"))

@@ -11,7 +11,8 @@
 //! run of consecutive ids, so the order of ids in a block is execution
 //! order. A block's id is the id of its first statement.
 //!
-//! A statement that names a constant element of an array (`element_ref`)
+//! A statement that names an element of an array by subscripts of one value
+//! all through the unit (`element_ref`)
 //! is also a block of its own: the element's dataflow facts are killed and
 //! blocked between blocks, while inside a block the chains (`ref_next`)
 //! follow the array, and would link every two of its element references
@@ -43,7 +44,7 @@ impl UnitLowerer<'_, '_, '_> {
                 preds[t].push(f);
             }
         }
-        // A statement that names a constant element is a block of its own.
+        // A statement that names an `element_ref` is a block of its own.
         let names_element: Vec<bool> = self
             .exec
             .iter()
@@ -95,12 +96,15 @@ impl UnitLowerer<'_, '_, '_> {
         // array can reach its other references. A reference to an element
         // is in its array's graph only when some reference names the array
         // otherwise (`loose`).
-        let mut elements: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut elements: HashMap<&str, Vec<(&str, &str)>> = HashMap::new();
         let mut loose: HashSet<&str> = HashSet::new();
         for refs in self.stmt_refs.values() {
             for (r, var) in refs {
                 match self.element_of.get(r) {
-                    Some(e) => elements.entry(var.as_str()).or_default().push(e.as_str()),
+                    Some((e, class)) => elements
+                        .entry(var.as_str())
+                        .or_default()
+                        .push((e.as_str(), class.as_str())),
                     None => {
                         loose.insert(self.storage.storage_of(var));
                     }
@@ -111,7 +115,7 @@ impl UnitLowerer<'_, '_, '_> {
             es.sort_unstable();
             es.dedup();
         }
-        // The chains of the arrays with constant elements stop at the
+        // The chains of the arrays with such elements stop at the
         // blocks of such statements; the other variables' chains go on
         // through a run of blocks with no branch (a basic block but for
         // those statements), so that `exact` still sees the run.
@@ -160,15 +164,18 @@ impl UnitLowerer<'_, '_, '_> {
                     if loose.contains(storage) {
                         vars.push(storage.to_string());
                     }
+                    let others = elements.get(storage).into_iter().flatten();
                     match self.element_of.get(r) {
-                        Some(e) => vars.push(e.clone()),
-                        None => vars.extend(
-                            elements
-                                .get(storage)
-                                .into_iter()
-                                .flatten()
-                                .map(|e| e.to_string()),
-                        ),
+                        // An element meets those of the other classes.
+                        Some((e, class)) => {
+                            vars.push(e.clone());
+                            vars.extend(
+                                others
+                                    .filter(|(_, c)| c != class)
+                                    .map(|(o, _)| o.to_string()),
+                            );
+                        }
+                        None => vars.extend(others.map(|(o, _)| o.to_string())),
                     }
                 }
                 vars

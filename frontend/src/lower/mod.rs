@@ -222,8 +222,10 @@ struct UnitLowerer<'g, 'p, 'a> {
     returns: Vec<i64>,
     /// References of each statement in id order: (ref, var).
     stmt_refs: HashMap<i64, Vec<(i64, String)>>,
-    /// The element each `element_ref` touches (`A(5)`), by reference.
-    element_of: HashMap<i64, String>,
+    /// The element each `element_ref` touches (`A(5)`) and its class, by reference.
+    element_of: HashMap<i64, (String, String)>,
+    /// Element references that may be `element_ref`s (see `element_refs`).
+    element_candidates: Vec<refs::ElementCandidate>,
     /// Statements that may touch variables they do not name: a call (the
     /// unit's COMMON variables) and an opaque statement (every variable).
     hidden: Vec<Hidden>,
@@ -292,6 +294,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             returns: Vec::new(),
             stmt_refs: HashMap::new(),
             element_of: HashMap::new(),
+            element_candidates: Vec::new(),
             hidden: Vec::new(),
             opaque: Vec::new(),
             var_uses: BTreeMap::new(),
@@ -317,6 +320,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
         self.finish_decls();
         self.storage_rows();
         self.hidden_refs();
+        self.element_refs();
         self.finish_blocks();
     }
 

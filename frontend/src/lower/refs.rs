@@ -34,13 +34,14 @@ use kaiseki_facts::{
     SubscriptNonaffine, SubscriptUse, Use, WholeArrayRef,
 };
 
+use super::affine::{Form, Term};
 use super::storage::{common_places, equivalence_classes, InBlock};
 use super::{Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos};
 use crate::fold;
 use crate::intrinsics::{Effect, Intrinsic};
 use crate::symbols::{ApplyClass, NameClass};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// How a reference touches its variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -415,9 +416,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         array: var.to_string(),
                         rank: subs.len() as i64,
                     });
-                    let constants = self.subscripts(id, subs);
-                    if let Some(cs) = constants.filter(|_| calls.is_empty()) {
-                        self.element_ref(id, var, &cs, i >= n && rf.certain);
+                    let forms = self.subscripts(id, subs);
+                    if let Some(forms) = forms.filter(|_| calls.is_empty()) {
+                        self.element_candidates.push(ElementCandidate {
+                            r#ref: id,
+                            array: var.to_string(),
+                            forms,
+                            certain: i >= n && rf.certain,
+                        });
                     }
                     self.storage_ref(id, var, Some(subs));
                 }
@@ -576,35 +582,64 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.stmt_refs.entry(stmt).or_default().push((id, var_s));
     }
 
-    /// An element of a name that shares storage with no other name, named
-    /// by `constants` (`element_ref`): its dataflow facts are the element's.
-    fn element_ref(&mut self, id: i64, var: &str, constants: &[i64], certain: bool) {
-        if self.storage.place(var).is_some() || self.syms.is_pointee(var) {
-            return;
+    /// The `element_ref` rows of the unit, once its definitions are known:
+    /// an element of a name that shares storage with no other name, each
+    /// subscript a constant or an affine form of INTEGER scalars the unit
+    /// never defines (one value all through it). Its dataflow facts are the
+    /// element's (`A(K+1)`); two elements whose subscripts differ only in
+    /// their constants (one `class`, `K;` here) never meet.
+    pub(super) fn element_refs(&mut self) {
+        let defined: HashSet<String> = self.g.facts.def[self.first_def_row..]
+            .iter()
+            .map(|d| self.storage.storage_of(&d.var).to_string())
+            .collect();
+        let invariant = |f: &Form| {
+            f.terms.keys().all(|t| match t {
+                Term::Loop(_) => false,
+                Term::Var(v) => {
+                    !defined.contains(self.storage.storage_of(v))
+                        && self.storage.place(v).is_none()
+                        && !self.syms.is_pointee(v)
+                }
+            })
+        };
+        let candidates: Vec<ElementCandidate> = std::mem::take(&mut self.element_candidates)
+            .into_iter()
+            .filter(|c| {
+                self.storage.place(&c.array).is_none()
+                    && !self.syms.is_pointee(&c.array)
+                    && c.forms.iter().all(invariant)
+            })
+            .collect();
+        for c in candidates {
+            let dims: Vec<String> = c.forms.iter().map(form_text).collect();
+            let element = format!("{}({})", c.array, dims.join(","));
+            let class: String = c.forms.iter().map(|f| terms_text(f) + ";").collect();
+            let facts = &mut self.g.facts;
+            facts.element_ref.push(ElementRef {
+                r#ref: c.r#ref,
+                element: element.clone(),
+                class: class.clone(),
+            });
+            if c.certain {
+                facts
+                    .element_must_def
+                    .push(ElementMustDef { r#ref: c.r#ref });
+            }
+            self.element_of.insert(c.r#ref, (element, class));
         }
-        let subs: Vec<String> = constants.iter().map(i64::to_string).collect();
-        let element = format!("{var}({})", subs.join(","));
-        let facts = &mut self.g.facts;
-        facts.element_ref.push(ElementRef {
-            r#ref: id,
-            element: element.clone(),
-        });
-        if certain {
-            facts.element_must_def.push(ElementMustDef { r#ref: id });
-        }
-        self.element_of.insert(id, element);
     }
 
     /// The `subscript` rows of element reference `r`; its subscripts'
-    /// values when all are constants.
-    fn subscripts(&mut self, r: i64, subs: &[Expr]) -> Option<Vec<i64>> {
-        let mut constants = Some(Vec::new());
+    /// affine forms when all have one.
+    fn subscripts(&mut self, r: i64, subs: &[Expr]) -> Option<Vec<Form>> {
+        let mut forms = Some(Vec::new());
         for (d, e) in subs.iter().enumerate() {
             let dim = d as i64 + 1;
             let form = self.affine(e);
-            constants = constants.and_then(|mut cs| {
-                cs.push(form.as_ref()?.as_constant()?);
-                Some(cs)
+            forms = forms.and_then(|mut fs| {
+                fs.push(form.clone()?);
+                Some(fs)
             });
             match form {
                 Some(f) => {
@@ -625,8 +660,49 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
         }
-        constants
+        forms
     }
+}
+
+/// An element reference whose subscripts are affine, in a statement that
+/// calls nothing: an `element_ref` if its terms are invariant in the unit.
+pub(super) struct ElementCandidate {
+    r#ref: i64,
+    array: String,
+    forms: Vec<Form>,
+    certain: bool,
+}
+
+/// `K+1`, `2*K-I`, `5`: a subscript's form as element names show it.
+fn form_text(f: &Form) -> String {
+    let mut text = terms_text(f);
+    if f.constant != 0 || text.is_empty() {
+        if f.constant >= 0 && !text.is_empty() {
+            text.push('+');
+        }
+        text.push_str(&f.constant.to_string());
+    }
+    text
+}
+
+/// The terms of a form without its constant: what a class of elements shares.
+fn terms_text(f: &Form) -> String {
+    let mut text = String::new();
+    for (t, c) in &f.terms {
+        let name = match t {
+            Term::Var(v) => v.as_str(),
+            Term::Loop(_) => "?",
+        };
+        match *c {
+            1 if text.is_empty() => {}
+            1 => text.push('+'),
+            -1 => text.push('-'),
+            c if c > 0 && !text.is_empty() => text.push_str(&format!("+{c}*")),
+            c => text.push_str(&format!("{c}*")),
+        }
+        text.push_str(name);
+    }
+    text
 }
 
 /// Whether `e` reads one of `names` as a bare name.
