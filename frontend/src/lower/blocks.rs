@@ -155,6 +155,9 @@ impl UnitLowerer<'_, '_, '_> {
             .iter()
             .map(|b| {
                 let mut vars = Vec::new();
+                // The other elements an array's references meet, once per
+                // block and class (`None`: not an element).
+                let mut met: HashSet<(&str, Option<&str>)> = HashSet::new();
                 for (r, var) in b
                     .iter()
                     .filter_map(|&i| self.stmt_refs.get(&self.exec[i]))
@@ -164,18 +167,19 @@ impl UnitLowerer<'_, '_, '_> {
                     if loose.contains(storage) {
                         vars.push(storage.to_string());
                     }
-                    let others = elements.get(storage).into_iter().flatten();
-                    match self.element_of.get(r) {
+                    let own = self.element_of.get(r);
+                    if let Some((e, _)) = own {
+                        vars.push(e.clone());
+                    }
+                    let class = own.map(|(_, c)| c.as_str());
+                    if met.insert((storage, class)) {
                         // An element meets those of the other classes.
-                        Some((e, class)) => {
-                            vars.push(e.clone());
-                            vars.extend(
-                                others
-                                    .filter(|(_, c)| c != class)
-                                    .map(|(o, _)| o.to_string()),
-                            );
-                        }
-                        None => vars.extend(others.map(|(o, _)| o.to_string())),
+                        let others = elements.get(storage).into_iter().flatten();
+                        vars.extend(
+                            others
+                                .filter(|(_, c)| Some(*c) != class)
+                                .map(|(o, _)| o.to_string()),
+                        );
                     }
                 }
                 vars

@@ -65,9 +65,8 @@ struct Ref<'e> {
     var: &'e str,
     pos: Pos,
     shape: Shape<'e>,
-    must: bool,
-    /// A definition that certainly overwrites what it names (its element,
-    /// for an element).
+    /// A definition that certainly overwrites what it names: a `must_def`,
+    /// or for an element an `element_must_def`.
     certain: bool,
     /// A use read for a subscript (or a section bound) of an array reference.
     subscript: bool,
@@ -97,14 +96,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         if !self.var_uses.contains_key(var) {
             self.var_uses.insert(var.to_string(), pos);
         }
-        let certain = access == Access::MustDef
-            && self.storage.place(var).is_none()
-            && !self.syms.is_pointee(var);
         let rf = Ref {
             var,
             pos,
-            must: certain && !matches!(shape, Shape::Element(_)),
-            certain,
+            certain: access == Access::MustDef
+                && self.storage.place(var).is_none()
+                && !self.syms.is_pointee(var),
             shape,
             subscript: access == Access::Use && r.in_subscript > 0,
         };
@@ -389,7 +386,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     stmt,
                     var: var.to_string(),
                 });
-                if rf.must {
+                if rf.certain && !matches!(rf.shape, Shape::Element(_)) {
                     facts.must_def.push(MustDef { r#ref: id });
                 }
             }
