@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{deps_csv, query_rows, scratch_dir};
+use common::{deps_csv, query_rows, source_file};
 use kaiseki_judge::{dependences, project, run_source, Config};
 use std::collections::BTreeSet;
 
@@ -61,11 +61,9 @@ fn straight_line(seed: u64, n: usize) -> String {
 
 #[test]
 fn constant_elements_give_exactly_the_dependences_of_a_run() {
-    let dir = scratch_dir("deps_elements");
     for seed in 1..=6 {
         let source = straight_line(seed, 60);
-        let file = dir.join(format!("elems{seed}.f"));
-        std::fs::write(&file, &source).expect("program written");
+        let file = source_file(&format!("deps_elements_{seed}"), "elems.f", &source);
         let key = |kind: &str, var: &str, src: (u32, u32), dst: (u32, u32)| {
             (kind.to_string(), var.to_string(), src, dst)
         };
@@ -98,8 +96,6 @@ fn constant_elements_give_exactly_the_dependences_of_a_run() {
 /// `X = A(k) + c`, `reads` of each; (references, candidate array pairs,
 /// facts at block entries).
 fn read_all_over(reads: usize) -> (usize, usize, usize) {
-    let dir = scratch_dir(&format!("deps_elements_{reads}"));
-    let file = dir.join("reads.f");
     let mut src = String::from("      SUBROUTINE G(A, X, Y)\n      REAL A(50), X, Y\n");
     for i in 0..2 * reads {
         let k = (i * 37 + i / 7) % 50 + 1;
@@ -111,7 +107,7 @@ fn read_all_over(reads: usize) -> (usize, usize, usize) {
         }
     }
     src.push_str("  900 Y = X\n      END\n");
-    std::fs::write(&file, src).expect("program written");
+    let file = source_file(&format!("deps_elements_reads_{reads}"), "reads.f", &src);
     let rows = |pattern: &str| query_rows(&file, pattern);
     (
         rows("access(R, S, V)"),
@@ -146,13 +142,11 @@ fn reading_one_array_all_over_a_unit_costs_its_references() {
 /// array's): the subscript rules' covering write does, when it runs.
 #[test]
 fn a_constant_element_write_overwrites_what_a_loop_wrote_there() {
-    let dir = scratch_dir("deps_elements_cover");
-    let file = dir.join("cover.f");
-    std::fs::write(
-        &file,
+    let file = source_file(
+        "deps_elements_cover",
+        "cover.f",
         "      SUBROUTINE C(A, N, X)\n      REAL A(10), X\n      INTEGER N\n      DO 10 I = 1, N\n        A(I) = 1.0\n   10 CONTINUE\n      A(5) = 0.0\n      X = A(5)\n      END\n",
-    )
-    .expect("program written");
+    );
     let rows: Vec<String> = deps_csv(&file)
         .iter()
         .filter(|r| r.var == "A")
@@ -160,11 +154,11 @@ fn a_constant_element_write_overwrites_what_a_loop_wrote_there() {
         .collect();
     assert_eq!(rows, ["output 5->7", "flow 7->8"]);
     // In a loop that may run no iteration, `A(5) = 0` may not run.
-    std::fs::write(
-        &file,
+    let file = source_file(
+        "deps_elements_cover_zero_trip",
+        "cover.f",
         "      SUBROUTINE C(A, N, X)\n      REAL A(10), X\n      INTEGER N\n      DO 10 I = 1, N\n        A(I) = 1.0\n   10 CONTINUE\n      DO 20 J = 1, N\n        A(5) = 0.0\n   20 CONTINUE\n      X = A(5)\n      END\n",
-    )
-    .expect("program written");
+    );
     let flows: Vec<(u32, u32)> = deps_csv(&file)
         .iter()
         .filter(|r| r.var == "A" && r.kind == "flow")
@@ -201,10 +195,7 @@ fn elements_named_by_an_unchanged_scalar_are_followed_too() {
     let source = format!(
         "      PROGRAM P\n      REAL A(10), X\n      INTEGER I\n      DO 10 I = 1, 10\n        A(I) = I\n   10 CONTINUE\n      X = 0.5\n      CALL G(A, 3, X)\n      CALL G(A, 6, X)\n      PRINT *, A, X\n      END\n      SUBROUTINE G(A, K, X)\n      REAL A(10), X\n      INTEGER K\n{body}      END\n"
     );
-    let dir = scratch_dir("deps_elements_symbolic");
-    let file = dir.join("sym.f");
-    std::fs::write(&file, &source).expect("program written");
-    let rows = deps_csv(&file);
+    let rows = deps_csv(&source_file("deps_elements_symbolic", "sym.f", &source));
     let in_g: Vec<_> = rows
         .iter()
         .filter(|r| r.unit == "G" && r.var == "A")

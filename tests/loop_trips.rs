@@ -5,12 +5,10 @@
 
 mod common;
 
-use common::{deps_csv, scratch_dir, Dep};
+use common::{deps_csv, source_file, Dep};
 
 fn deps_of(name: &str, source: &str) -> Vec<Dep> {
-    let path = scratch_dir(&format!("loop_trips_{name}")).join(name);
-    std::fs::write(&path, source).expect("program written");
-    deps_csv(&path)
+    deps_csv(&source_file(&format!("loop_trips_{name}"), name, source))
 }
 
 /// The rows of `kind` on `var` as (src line, dst line, carrier).

@@ -8,7 +8,8 @@
 mod common;
 
 use common::{
-    deps_csv, deps_csv_with, example, kaiseki_ok, lower_file, lower_source, scratch_dir, Dep,
+    deps_csv, deps_csv_with, example, kaiseki_ok, lower_file, lower_source, scratch_dir,
+    source_file, Dep,
 };
 use kaiseki_facts::FactBase;
 use std::collections::{BTreeMap, HashMap};
@@ -169,10 +170,11 @@ impl Analysis {
 
 /// The rows of `kaiseki deps` for `source`, written as the file `name`.
 fn deps_of(name: &str, source: &str) -> Vec<Dep> {
-    let dir = scratch_dir(&format!("subscripts_deps_{name}"));
-    let path = dir.join(name);
-    std::fs::write(&path, source).expect("program written");
-    deps_csv(&path)
+    deps_csv(&source_file(
+        &format!("subscripts_deps_{name}"),
+        name,
+        source,
+    ))
 }
 
 fn ishida(name: &str) -> Analysis {
@@ -534,9 +536,11 @@ fn a_constant_element_in_a_loop_depends_on_itself_in_every_later_iteration() {
             "output 9->9 ['<'] [None]",
         ]
     );
-    let dir = scratch_dir("subscripts_deps_constant_element_all");
-    let path = dir.join("constant_element.f");
-    std::fs::write(&path, &source).expect("program written");
+    let path = source_file(
+        "subscripts_deps_constant_element_all",
+        "constant_element.f",
+        &source,
+    );
     assert!(
         deps_csv_with(&path, &["--all"])
             .iter()

@@ -92,6 +92,13 @@ pub fn example_files() -> Vec<PathBuf> {
     files
 }
 
+/// `text` written as the file `name` in the scratch directory `dir`.
+pub fn source_file(dir: &str, name: &str, text: &str) -> PathBuf {
+    let path = scratch_dir(dir).join(name);
+    std::fs::write(&path, text).expect("program written");
+    path
+}
+
 /// The built-in rule files, as `--rules` takes them.
 pub fn rules_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/dl"))
