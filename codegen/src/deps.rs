@@ -7,7 +7,8 @@
 
 use crate::{num, quote_from, sym};
 use kaiseki_facts::{FactBase, Table, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub const CSV_HEADER: [&str; 13] = [
     "unit",
@@ -126,9 +127,10 @@ fn push_list<T>(out: &mut String, items: &[T], mut push: impl FnMut(&mut String,
     }
 }
 
-/// A reference: its statement, variable and position.
+/// A reference: its statement (an index into [`Index::stmts`]), variable
+/// and position.
 struct Ref<'a> {
-    stmt: i64,
+    stmt: usize,
     var: &'a str,
     line: i64,
     col: i64,
@@ -146,16 +148,50 @@ struct Stmt<'a> {
 }
 
 /// What the rows need to know about references and loops, from the facts.
+/// A row looks up its two references and nothing else by hashing: the
+/// rows of a large unit are millions, their references spread over it.
 struct Index<'a> {
-    refs: HashMap<i64, Ref<'a>>,
-    stmts: HashMap<i64, Stmt<'a>>,
+    refs: FxHashMap<i64, Ref<'a>>,
+    /// The statements; the first stands for a statement without facts.
+    stmts: Vec<Stmt<'a>>,
     /// loop id -> DO line
-    loop_line: HashMap<i64, i64>,
+    loop_line: FxHashMap<i64, i64>,
 }
 
 impl<'a> Index<'a> {
     fn new(facts: &'a FactBase) -> Self {
-        let pos: HashMap<i64, (i64, i64)> = facts
+        // "" (a statement without a unit) ranks first, as Stmt::default says.
+        let mut units: Vec<&str> = facts.stmt.iter().map(|s| s.unit.as_str()).collect();
+        units.push("");
+        units.sort_unstable();
+        units.dedup();
+        let mut stmts = vec![Stmt::default()];
+        let mut stmt_ix: FxHashMap<i64, usize> = FxHashMap::default();
+        let mut slot = |stmts: &mut Vec<Stmt<'a>>, id: i64| {
+            *stmt_ix.entry(id).or_insert_with(|| {
+                stmts.push(Stmt::default());
+                stmts.len() - 1
+            })
+        };
+        for s in &facts.stmt {
+            let i = slot(&mut stmts, s.stmt);
+            stmts[i].unit = &s.unit;
+            stmts[i].unit_rank = units.binary_search(&stmts[i].unit).unwrap_or(0);
+        }
+        let loop_line: FxHashMap<i64, i64> =
+            facts.r#loop.iter().map(|l| (l.r#loop, l.line)).collect();
+        for ls in &facts.loop_stmt {
+            let line = loop_line.get(&ls.r#loop).copied().unwrap_or(0);
+            let i = slot(&mut stmts, ls.stmt);
+            stmts[i].loops.push((ls.r#loop, line));
+        }
+        let depth: FxHashMap<i64, i64> = facts.r#loop.iter().map(|l| (l.r#loop, l.depth)).collect();
+        for stmt in &mut stmts {
+            stmt.loops
+                .sort_unstable_by_key(|&(l, _)| (depth.get(&l).copied().unwrap_or(0), l));
+            stmt.loops.dedup();
+        }
+        let pos: FxHashMap<i64, (i64, i64)> = facts
             .ref_pos
             .iter()
             .map(|p| (p.r#ref, (p.line, p.col)))
@@ -169,6 +205,7 @@ impl<'a> Index<'a> {
             .chain(uses)
             .map(|(r, stmt, var)| {
                 let (line, col) = pos.get(&r).copied().unwrap_or((0, 0));
+                let stmt = stmt_ix.get(&stmt).copied().unwrap_or(0);
                 (
                     r,
                     Ref {
@@ -180,33 +217,6 @@ impl<'a> Index<'a> {
                 )
             })
             .collect();
-        // "" (a statement without a unit) ranks first, as Stmt::default says.
-        let mut units: Vec<&str> = facts.stmt.iter().map(|s| s.unit.as_str()).collect();
-        units.push("");
-        units.sort_unstable();
-        units.dedup();
-        let mut stmts: HashMap<i64, Stmt> = HashMap::new();
-        for s in &facts.stmt {
-            let stmt = stmts.entry(s.stmt).or_default();
-            stmt.unit = &s.unit;
-            stmt.unit_rank = units.binary_search(&stmt.unit).unwrap_or(0);
-        }
-        let loop_line: HashMap<i64, i64> =
-            facts.r#loop.iter().map(|l| (l.r#loop, l.line)).collect();
-        for ls in &facts.loop_stmt {
-            let line = loop_line.get(&ls.r#loop).copied().unwrap_or(0);
-            stmts
-                .entry(ls.stmt)
-                .or_default()
-                .loops
-                .push((ls.r#loop, line));
-        }
-        let depth: HashMap<i64, i64> = facts.r#loop.iter().map(|l| (l.r#loop, l.depth)).collect();
-        for stmt in stmts.values_mut() {
-            stmt.loops
-                .sort_unstable_by_key(|&(l, _)| (depth.get(&l).copied().unwrap_or(0), l));
-            stmt.loops.dedup();
-        }
         Index {
             refs,
             stmts,
@@ -420,9 +430,8 @@ impl<'a> Index<'a> {
         minimal: bool,
     ) -> Option<(usize, DepRow<'a>)> {
         let (s, d) = (self.refs.get(&src)?, self.refs.get(&dst)?);
-        let no_stmt = Stmt::default();
-        let s_stmt = self.stmts.get(&s.stmt).unwrap_or(&no_stmt);
-        let d_loops = self.stmts.get(&d.stmt).map_or(&[][..], |t| &t.loops[..]);
+        let s_stmt = &self.stmts[s.stmt];
+        let d_loops = &self.stmts[d.stmt].loops;
         let common = s_stmt.loops.iter().filter(|l| d_loops.contains(l));
         let mut loops = Vec::new();
         let mut direction = Vec::new();

@@ -42,6 +42,7 @@ pub mod kinds;
 pub mod native;
 pub mod ops;
 pub mod program;
+mod read_only;
 pub mod rows;
 pub mod run;
 #[cfg(test)]

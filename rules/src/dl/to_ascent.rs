@@ -424,7 +424,17 @@ fn part_text(p: &Program, k: usize, part: &Part, timed: bool) -> String {
     }
     for &r in &part.reads {
         let types = vec!["i64"; p.relations[r].arity()].join(", ");
-        let _ = writeln!(s, "        relation {}({types}) = in_{r};", rel_ident(p, r));
+        // A relation the part only reads needs no index against duplicates.
+        let ds = if part.derives.contains(&r) {
+            ""
+        } else {
+            "#[ds(crate::read_only)] "
+        };
+        let _ = writeln!(
+            s,
+            "        {ds}relation {}({types}) = in_{r};",
+            rel_ident(p, r)
+        );
     }
     for &r in part.derives.iter().filter(|r| !part.reads.contains(r)) {
         let types = vec!["i64"; p.relations[r].arity()].join(", ");
