@@ -303,7 +303,8 @@ struct Answers {
     waiting: RefCell<HashMap<String, Vec<Value>>>,
     /// The pairs outside loops, whose questions are only their subscripts
     /// and come again and again (`A(5)` and `A(5)` in straight-line code:
-    /// in the elements benchmark 155,855 calls ask 30,592 questions).
+    /// in the 26,250-line elements benchmark, 101,893 of the 155,855 calls
+    /// are outside loops and ask 941 questions).
     /// Emptied when it holds [`ANSWERS_KEPT`], so its memory stays bounded
     /// when every pair is another question.
     outside_loops: RefCell<HashMap<String, Vec<Value>>>,
