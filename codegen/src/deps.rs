@@ -148,8 +148,9 @@ struct Stmt<'a> {
 }
 
 /// What the rows need to know about references and loops, from the facts.
-/// A row looks up its two references and nothing else by hashing: the
-/// rows of a large unit are millions, their references spread over it.
+/// A row hashes only to find its two references and its carrier's line,
+/// not their statements: the rows of a large unit are millions, their
+/// references spread over it.
 struct Index<'a> {
     refs: FxHashMap<i64, Ref<'a>>,
     /// The statements; the first stands for a statement without facts.
