@@ -37,12 +37,12 @@ pub mod compiled;
 pub mod dl;
 pub mod error;
 pub mod functors;
+mod indices;
 mod interp;
 pub mod kinds;
 pub mod native;
 pub mod ops;
 pub mod program;
-mod read_only;
 pub mod rows;
 pub mod run;
 #[cfg(test)]

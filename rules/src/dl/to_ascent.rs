@@ -430,19 +430,23 @@ fn part_text(p: &Program, k: usize, part: &Part, timed: bool) -> String {
         let types = vec!["i64"; p.relations[r].arity()].join(", ");
         // A relation the part only reads needs no index against duplicates.
         let ds = if part.derives.contains(&r) {
-            ""
+            "derived"
         } else {
-            "#[ds(crate::read_only)] "
+            "read_only"
         };
         let _ = writeln!(
             s,
-            "        {ds}relation {}({types}) = in_{r};",
+            "        #[ds(crate::indices::{ds})] relation {}({types}) = in_{r};",
             rel_ident(p, r)
         );
     }
     for &r in part.derives.iter().filter(|r| !part.reads.contains(r)) {
         let types = vec!["i64"; p.relations[r].arity()].join(", ");
-        let _ = writeln!(s, "        relation {}({types});", rel_ident(p, r));
+        let _ = writeln!(
+            s,
+            "        #[ds(crate::indices::derived)] relation {}({types});",
+            rel_ident(p, r)
+        );
     }
     for &i in &part.rules {
         s.push_str(&rule_text(p, &p.rules[i]));
