@@ -517,10 +517,7 @@ mod tests {
             rels.sort_unstable();
             rels
         };
-        assert_eq!(
-            parts[fixpoint].derives,
-            derives(&["dataflow_out", "dataflow_in"])
-        );
+        assert_eq!(parts[fixpoint].derives, derives(&["dataflow_in"]));
         for reader in ["flow", "output", "anti", "input"] {
             assert!(part_of(reader) > fixpoint, "{reader}");
         }
