@@ -545,3 +545,28 @@ fn aligned_sections_send_nothing_but_the_reductions() {
         assert_eq!(all.pmpi, reuse.pmpi, "{p} ranks: {runs:?}");
     }
 }
+
+/// LOGICAL arrays distributed (tests/spmd/logical.f90, a rule-90 cellular
+/// automaton): the neighbours' cells cross ranks as 1.0 and 0.0, the
+/// array statements that assign them run owner-computes, and the program
+/// prints what the sequential one prints.
+#[test]
+fn logical_arrays_are_distributed() {
+    let file = spmd_program("logical.f90");
+    let text = written(&file);
+    assert!(
+        text.contains(
+            "CALL kc_list(kc_own_cells_f(I - 1), kc_own_cells_g(I), MERGE(1D0, 0D0, F(I - 1)))"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("F(I - 1) = kc_v /= 0D0"), "{text}");
+    for line in [17, 29] {
+        assert!(
+            text.contains(&format!("owner computes line {line}")),
+            "line {line} in\n{text}"
+        );
+    }
+    let runs = judge(&file, "", &[1, 2, 4]);
+    assert!(runs[1].0.pmpi.1 > 0, "the block edges cross ranks");
+}

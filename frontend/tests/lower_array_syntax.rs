@@ -87,3 +87,30 @@ fn elemental_assignments_and_reductions_are_array_assigns() {
          a function (15), a vector subscript (16), CHARACTER (17), an element (19)"
     );
 }
+
+/// LOGICAL sections are elemental too: operators, comparisons and
+/// constants; a LOGICAL reduction is not one of the three taken.
+#[test]
+fn logical_assignments_are_array_assigns() {
+    let f = facts(
+        "l.f90",
+        "program l
+  integer, parameter :: n = 8
+  logical :: m(n), p(n), q
+  real :: a(n)
+  m = .false.
+  m(2:n) = p(1:n-1) .neqv. .not. m(2:n)
+  p = a > 0.0 .and. m
+  q = any(m)
+end program l
+",
+    );
+    let mut lines: Vec<i64> = f
+        .array_assign
+        .iter()
+        .filter_map(|a| f.stmt.iter().find(|s| s.stmt == a.stmt).map(|s| s.line))
+        .collect();
+    lines.sort();
+    assert_eq!(lines, [5, 6, 7]);
+    assert!(f.array_assign.iter().all(|a| a.integer == 0));
+}

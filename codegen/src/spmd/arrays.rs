@@ -212,7 +212,7 @@ impl Group<'_> {
                 code.push(d.share(&point));
             } else {
                 let q = self.owner_of(unit, r);
-                code.extend(exchange(&loops(home), &q, &p, &r.text()));
+                code.extend(exchange(&loops(home), (&q, &p), &r.text(), d));
             }
         }
         Some(code)
@@ -256,7 +256,7 @@ impl Group<'_> {
         let Some(v) = self.variable(unit, name) else {
             return Kind::Other;
         };
-        if !matches!(v.r#type.as_str(), "integer" | "real" | "double") {
+        if !matches!(v.r#type.as_str(), "integer" | "real" | "double" | "logical") {
             return Kind::Other;
         }
         if v.rank == 0 {

@@ -811,9 +811,9 @@ impl<'a> Group<'a> {
             else {
                 continue;
             };
-            if self.dist.get(unit, array).is_none() {
+            let Some(d) = self.dist.get(unit, array) else {
                 continue;
-            }
+            };
             let (Some(read), Some(lhs)) = (self.subscripts(r), self.subscripts(*x)) else {
                 return Err(self.src.error(
                     self.line(s),
@@ -824,7 +824,7 @@ impl<'a> Group<'a> {
             let p = self.owner_call(s, lhs_array, &lhs.dims);
             let element = format!("{array}({})", read.dims.join(", "));
             let loops = self.replay_loops(s, at);
-            let mut code = exchange(&loops, &q, &p, &element);
+            let mut code = exchange(&loops, (&q, &p), &element, d);
             if let Some(c) = self.condition_flag(&unless, edits)? {
                 code.insert(0, format!("IF ({c}) THEN"));
                 code.push("END IF".into());
@@ -967,18 +967,24 @@ fn rows<'t>(derived: &'t [Table], name: &str) -> &'t [Vec<kaiseki_facts::Value>]
         .map_or(&[][..], |t| &t.rows[..])
 }
 
-/// Point to point over `loops`: the owner `q` of `element` sends it to
-/// the rank `p` that reads it (one message per pair of ranks).
-fn exchange(loops: &[String], q: &str, p: &str, element: &str) -> Vec<String> {
+/// Point to point over `loops`: the owner `q` of `element` (of array
+/// `d`) sends it to the rank `p` that reads it (one message per pair of
+/// ranks).
+fn exchange(
+    loops: &[String],
+    (q, p): (&str, &str),
+    element: &str,
+    d: &owners::ArrayDist,
+) -> Vec<String> {
     let mut code = vec!["CALL kc_start()".to_string()];
     code.extend(wrap_loops(
         loops,
-        &[format!("CALL kc_list({q}, {p}, DBLE({element}))")],
+        &[format!("CALL kc_list({q}, {p}, {})", d.sent(element))],
     ));
     code.push("CALL kc_exchange()".into());
     code.extend(wrap_loops(
         loops,
-        &[format!("IF (kc_take({q}, {p})) {element} = kc_v")],
+        &[format!("IF (kc_take({q}, {p})) {}", d.received(element))],
     ));
     code
 }

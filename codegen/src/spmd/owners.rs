@@ -32,6 +32,9 @@ pub(super) struct ArrayDist {
     blocks: Vec<BlockDim>,
     /// The PROCESSORS shape the grid takes when the ranks fit it (0s: any).
     given: Vec<i64>,
+    /// LOGICAL elements: they travel as 1.0 and 0.0 in the runtime's
+    /// double-precision buffers.
+    logical: bool,
 }
 
 /// Array dimension `adim` (1-based) sits at `coeff * i + offset` of a
@@ -251,14 +254,32 @@ impl ArrayDist {
         let mut code = vec!["CALL kc_start()".to_string()];
         code.extend(super::wrap_loops(
             &loops,
-            &[format!("CALL kc_put({owner}, DBLE({element}))")],
+            &[format!("CALL kc_put({owner}, {})", self.sent(&element))],
         ));
         code.push("CALL kc_share()".into());
         code.extend(super::wrap_loops(
             &loops,
-            &[format!("IF (kc_got({owner})) {element} = kc_v")],
+            &[format!("IF (kc_got({owner})) {}", self.received(&element))],
         ));
         code.join("\n")
+    }
+
+    /// `element` as the runtime's buffers carry it (double precision).
+    pub(super) fn sent(&self, element: &str) -> String {
+        if self.logical {
+            format!("MERGE(1D0, 0D0, {element})")
+        } else {
+            format!("DBLE({element})")
+        }
+    }
+
+    /// The assignment of the value received (`kc_v`) to `element`.
+    pub(super) fn received(&self, element: &str) -> String {
+        if self.logical {
+            format!("{element} = kc_v /= 0D0")
+        } else {
+            format!("{element} = kc_v")
+        }
     }
 }
 
@@ -274,7 +295,10 @@ fn array_dist(
         .iter()
         .find(|v| v.unit == unit && v.var == array)
         .ok_or("not a variable")?;
-    if !matches!(var.r#type.as_str(), "integer" | "real" | "double") {
+    if !matches!(
+        var.r#type.as_str(),
+        "integer" | "real" | "double" | "logical"
+    ) {
         return Err(format!("{} elements", var.r#type));
     }
     if facts
@@ -389,6 +413,7 @@ fn array_dist(
         mapping,
         blocks,
         given,
+        logical: var.r#type == "logical",
     })
 }
 

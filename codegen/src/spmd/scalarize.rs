@@ -99,11 +99,14 @@ pub(super) fn scalarize(
                 (Kind::Other, true) => out.text.push_str(&word),
                 _ => return None,
             }
-        } else if b"+-*/(), ".contains(&c) {
+        } else if b"+-*/(), <>=".contains(&c) {
             out.text.push(c as char);
             i += 1;
+        } else if let Some(word) = dot_word(&expr[i..]) {
+            out.text.push_str(word);
+            i += word.len();
         } else {
-            // `.AND.`, `<`, `==`, a character constant, `%`, `;`...
+            // A character constant, `%`, `;`, `.X.` of a defined operator...
             return None;
         }
     }
@@ -114,6 +117,19 @@ pub(super) fn scalarize(
         .iter()
         .all(|r| r.section.is_empty() || r.section.len() == rank)
         .then_some(out)
+}
+
+/// The logical operator or constant `text` starts with (`.AND.`,
+/// `.NEQV.`, `.TRUE.`, `.LT.`...), as written.
+fn dot_word(text: &str) -> Option<&str> {
+    const WORDS: &[&str] = &[
+        "NOT", "AND", "OR", "EQV", "NEQV", "TRUE", "FALSE", "EQ", "NE", "LT", "LE", "GT", "GE",
+    ];
+    let inner = text.strip_prefix('.')?;
+    let end = inner.find('.')?;
+    WORDS
+        .contains(&inner[..end].to_ascii_uppercase().as_str())
+        .then(|| &text[..end + 2])
 }
 
 /// Where the number literal at `i` ends (`1`, `2.5`, `1.0e-4`, `1D0`,
@@ -257,8 +273,8 @@ mod tests {
     #[test]
     fn what_cannot_be_written_element_by_element_is_refused() {
         for expr in [
-            "A .GT. 0",
-            "A > C",
+            "A .MYOP. C",
+            "A .AND C",
             "A(K)",
             "B(1:N, 1:N) + A(1:N)",
             "'x'",
@@ -270,6 +286,18 @@ mod tests {
             rewrite("1.0E-4 * A + F(J)").map(|e| e.text),
             Some("1.0E-4 * A(1 + kc_j1) + F(J)".to_string())
         );
+    }
+
+    #[test]
+    fn logical_operators_and_constants_are_kept_as_written() {
+        let e = rewrite("A(2:N) .NEQV. .not. C(1:N-1) .OR. A(1:N-1) >= 0 .eqv. .TRUE.")
+            .expect("elemental");
+        assert_eq!(
+            e.text,
+            "A(2 + kc_j1) .NEQV. .not. C(1 + kc_j1) .OR. A(1 + kc_j1) >= 0 .eqv. .TRUE."
+        );
+        assert_eq!(e.refs.len(), 3);
+        assert_eq!(rewrite(".FALSE.").map(|e| e.text), Some(".FALSE.".into()));
     }
 
     #[test]

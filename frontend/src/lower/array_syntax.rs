@@ -2,7 +2,7 @@
 //! triplets of a reference to a section or a whole array, and
 //! `array_assign(stmt, reduce, integer)`, the assignments in array syntax
 //! that can be computed element by element (`A(2:N-1) = B(1:N-2) * 2`,
-//! `E = MAXVAL(ABS(B - A))`). They describe the statement's form only:
+//! `L(2:N) = L(1:N-1) .NEQV. A(2:N) > 0`, `E = MAXVAL(ABS(B - A))`). They describe the statement's form only:
 //! which of them run owner-computes, and what they fetch, is for the rules
 //! to say (`rules/dl/comm.dl`, `spmd_array`).
 
@@ -168,20 +168,20 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     Const::Real(_) => Some(Elemental::scalar(false)),
                     _ => None,
                 },
-                NameClass::Scalar => self.numeric(n).map(Elemental::scalar),
+                NameClass::Scalar => self.element_type(n).map(Elemental::scalar),
                 NameClass::Array => {
                     self.triplets(n, &[])?;
                     Some(Elemental {
                         rank: self.syms.rank(n),
                         arrays: true,
-                        integer: self.numeric(n)?,
+                        integer: self.element_type(n)?,
                     })
                 }
                 _ => None,
             },
             ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
                 ApplyClass::Element => {
-                    let integer = self.numeric(name)?;
+                    let integer = self.element_type(name)?;
                     if !args.iter().all(|a| self.subscript(a)) {
                         return None;
                     }
@@ -216,13 +216,45 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
                 _ => None,
             },
+            ExprKind::Logical(_) => Some(Elemental::scalar(false)),
             ExprKind::Unary(UnOp::Neg | UnOp::Plus, x) => self.elemental(x),
             ExprKind::Binary(
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Pow,
                 a,
                 b,
             ) => self.elemental(a)?.and(self.elemental(b)?),
+            // A LOGICAL value: never a SUM's.
+            ExprKind::Unary(UnOp::Not, x) => Some(Elemental {
+                integer: false,
+                ..self.elemental(x)?
+            }),
+            ExprKind::Binary(
+                BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::And
+                | BinOp::Or
+                | BinOp::Eqv
+                | BinOp::Neqv,
+                a,
+                b,
+            ) => Some(Elemental {
+                integer: false,
+                ..self.elemental(a)?.and(self.elemental(b)?)?
+            }),
             _ => None,
+        }
+    }
+
+    /// [`Self::numeric`], and `Some(false)` for a LOGICAL name: the
+    /// types an elemental expression may read.
+    fn element_type(&self, name: &str) -> Option<bool> {
+        match self.syms.type_of(name) {
+            TypeSpec::Logical => Some(false),
+            _ => self.numeric(name),
         }
     }
 
