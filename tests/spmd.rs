@@ -569,4 +569,12 @@ fn logical_arrays_are_distributed() {
     }
     let runs = judge(&file, "", &[1, 2, 4]);
     assert!(runs[1].0.pmpi.1 > 0, "the block edges cross ranks");
+    // The whole F that `IF (F(I)) K = K + 1` reads is broadcast once
+    // before its loop (`spmd_hoist`), not at each of 48 iterations
+    // (1.27 MB on 2 ranks).
+    assert!(
+        runs[1].0.pmpi.1 < 40_000,
+        "{} bytes on 2 ranks",
+        runs[1].0.pmpi.1
+    );
 }

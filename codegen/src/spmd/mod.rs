@@ -36,6 +36,7 @@ pub const RELATIONS: &[&str] = &[
     "spmd_array",
     "spmd_array_read",
     "spmd_broadcast",
+    "spmd_hoist",
     "owner_dim",
     "gen_ref",
 ];
@@ -60,6 +61,9 @@ struct Edits {
     relabel: BTreeMap<usize, i64>,
     /// Source lines written as comments (a statement rewritten).
     dropped: BTreeSet<usize>,
+    /// The broadcasts made before a loop (`spmd_hoist`): (line, code),
+    /// each once.
+    hoisted: BTreeSet<(usize, String)>,
     /// Module declarations (the IF flags) and procedures (owners).
     declarations: BTreeSet<String>,
     procedures: Vec<String>,
@@ -279,6 +283,9 @@ struct StmtPlan<'a> {
     reads: HashMap<i64, &'a str>,
     /// `gen_ref`: the reads a planned transfer brings.
     planned: HashSet<i64>,
+    /// `spmd_hoist`: the whole broadcasts made before a loop around the
+    /// statement instead (read -> loop).
+    hoists: HashMap<i64, i64>,
 }
 
 impl<'a> StmtPlan<'a> {
@@ -297,6 +304,10 @@ impl<'a> StmtPlan<'a> {
         }
         for r in rows(derived, "gen_ref") {
             by.entry(num(&r[0])).or_default().planned.insert(num(&r[1]));
+        }
+        for r in rows(derived, "spmd_hoist") {
+            let e = by.entry(num(&r[0])).or_default();
+            e.hoists.insert(num(&r[1]), num(&r[2]));
         }
         for p in by.values_mut() {
             p.broadcasts.sort();
@@ -460,7 +471,7 @@ impl<'a> Group<'a> {
             return Ok(());
         }
         if let Some((x, array)) = self.owned.get(&s) {
-            let mut pre = self.whole_reads(s, Reads::Unplanned, &HashSet::new());
+            let mut pre = self.whole_reads(s, Reads::Unplanned, &HashSet::new(), edits)?;
             let subs = self.subscripts(*x).unwrap_or_default();
             pre.push(format!(
                 "IF (kc_me == {}) THEN",
@@ -475,7 +486,7 @@ impl<'a> Group<'a> {
         }
         // Every rank runs it: the owners broadcast what it reads first.
         let passed = self.passed_whole(s, edits);
-        let mut pre = self.whole_reads(s, Reads::All, &passed);
+        let mut pre = self.whole_reads(s, Reads::All, &passed, edits)?;
         if self.calls(s) {
             pre.extend(self.dist.call_shares(unit, &passed));
         }
@@ -626,8 +637,15 @@ impl<'a> Group<'a> {
     /// (`spmd_broadcast`, of the arrays the program distributes): all of
     /// them for a statement every rank runs, those no planned transfer
     /// covers for an owner-computes assignment; not the whole arrays in
-    /// `passed` (a call's callee computes them).
-    fn whole_reads(&self, s: i64, which: Reads, passed: &HashSet<String>) -> Vec<String> {
+    /// `passed` (a call's callee computes them). Those `spmd_hoist` moves
+    /// go before their loop (once), the others are returned.
+    fn whole_reads(
+        &self,
+        s: i64,
+        which: Reads,
+        passed: &HashSet<String>,
+        edits: &mut Edits,
+    ) -> Result<Vec<String>, String> {
         let unit = self.unit_of(s).unwrap_or_default();
         let plan = self.by_stmt.get(&s);
         let reads = plan.map_or(&[][..], |p| &p.broadcasts[..]);
@@ -650,11 +668,17 @@ impl<'a> Group<'a> {
             } else {
                 d.share(&self.section(s, r, &d.whole()))
             };
-            if !out.contains(&code) {
+            if let Some(&l) = plan.and_then(|p| p.hoists.get(&r)) {
+                let line = self.line(l);
+                if edits.hoisted.insert((line, code.clone())) {
+                    self.relabel(l, line, edits)?;
+                    edits.before(line, code);
+                }
+            } else if !out.contains(&code) {
                 out.push(code);
             }
         }
-        out
+        Ok(out)
     }
 
     /// What reference `r` of statement `s` reads, per dimension: its
