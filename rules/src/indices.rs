@@ -39,27 +39,37 @@ impl<K, V> Default for CompactIndex<K, V> {
     }
 }
 
-impl<K, V, R> ToRelIndex<R> for CompactIndex<K, V> {
-    type RelIndex<'a>
-        = &'a Self
-    where
-        Self: 'a,
-        R: 'a;
+/// `ToRelIndex` for an index type of this module: Ascent reads it as
+/// `$read` gives it (the index itself, or the one it builds) and writes
+/// it itself.
+macro_rules! to_rel_index {
+    ($ty:ident, $index:ty, |$this:ident| $read:expr) => {
+        impl<K: Clone + Eq + Hash, V: Clone, R> ToRelIndex<R> for $ty<K, V> {
+            type RelIndex<'a>
+                = &'a $index
+            where
+                Self: 'a,
+                R: 'a;
 
-    fn to_rel_index<'a>(&'a self, _rel: &'a R) -> Self::RelIndex<'a> {
-        self
-    }
+            fn to_rel_index<'a>(&'a self, _rel: &'a R) -> Self::RelIndex<'a> {
+                let $this = self;
+                $read
+            }
 
-    type RelIndexWrite<'a>
-        = &'a mut Self
-    where
-        Self: 'a,
-        R: 'a;
+            type RelIndexWrite<'a>
+                = &'a mut Self
+            where
+                Self: 'a,
+                R: 'a;
 
-    fn to_rel_index_write<'a>(&'a mut self, _rel: &'a mut R) -> Self::RelIndexWrite<'a> {
-        self
-    }
+            fn to_rel_index_write<'a>(&'a mut self, _rel: &'a mut R) -> Self::RelIndexWrite<'a> {
+                self
+            }
+        }
+    };
 }
+
+to_rel_index!(CompactIndex, CompactIndex<K, V>, |index| index);
 
 impl<K: Eq + Hash, V> RelIndexWrite for CompactIndex<K, V> {
     type Key = K;
@@ -151,27 +161,7 @@ impl<K: Clone + Eq + Hash, V: Clone> LazyFullIndex<K, V> {
     }
 }
 
-impl<K: Clone + Eq + Hash, V: Clone, R> ToRelIndex<R> for LazyFullIndex<K, V> {
-    type RelIndex<'a>
-        = &'a RelFullIndexType<K, V>
-    where
-        Self: 'a,
-        R: 'a;
-
-    fn to_rel_index<'a>(&'a self, _rel: &'a R) -> Self::RelIndex<'a> {
-        self.index()
-    }
-
-    type RelIndexWrite<'a>
-        = &'a mut Self
-    where
-        Self: 'a,
-        R: 'a;
-
-    fn to_rel_index_write<'a>(&'a mut self, _rel: &'a mut R) -> Self::RelIndexWrite<'a> {
-        self
-    }
-}
+to_rel_index!(LazyFullIndex, RelFullIndexType<K, V>, |lazy| lazy.index());
 
 impl<K, V> RelIndexWrite for LazyFullIndex<K, V> {
     type Key = K;
