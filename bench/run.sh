@@ -2,7 +2,7 @@
 # The benchmarks of the README: generate the large programs, then time each
 # pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver
+#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver hpf
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -100,4 +100,31 @@ if [[ $what == all || $what == driver ]]; then
   echo "driver: a timing harness of 44 units, $(wc -l < "$dir/driver.f") lines (and 88 units, $(wc -l < "$dir/driver2.f") lines)"
   measure "deps --format csv" $k deps "$dir/driver.f" --format csv
   measure "deps --format csv, twice the units" $k deps "$dir/driver2.f" --format csv
+fi
+if [[ $what == all || $what == hpf ]]; then
+  # One HPF unit of M blocks over two aligned distributed arrays: a shifted
+  # copy, a read of one element, a logical IF, a copy back. The
+  # communication analysis's interval fixpoint iterates about four times
+  # per statement.
+  hpf() { # blocks
+    awk -v m="$1" 'BEGIN {
+      print "PROGRAM big\n  INTEGER, PARAMETER :: N = 100\n  REAL A(N), B(N)\n  INTEGER I\n  REAL X"
+      print "!HPF$ DISTRIBUTE A(BLOCK)\n!HPF$ ALIGN B(I) WITH A(I)\n  X = 0\n  DO I = 1, N\n    A(I) = I\n  END DO"
+      for (j = 0; j < m; j++) {
+        k = j % 100 + 1
+        print "  DO I = 2, N\n    B(I) = A(I-1) + " j "\n  END DO\n  X = X + B(" k ")"
+        print "  IF (A(" k ") > 50.0) X = X - 1.0\n  DO I = 1, N\n    A(I) = B(I) * 0.5\n  END DO"
+      }
+      print "  PRINT *, X\nEND PROGRAM big"
+    }'
+  }
+  hpf 1000 > "$dir/hpf1000.f90"
+  hpf 2000 > "$dir/hpf2000.f90"
+  echo "hpf: one unit, $(wc -l < "$dir/hpf1000.f90") lines (and $(wc -l < "$dir/hpf2000.f90"))"
+  measure "comm" $k comm "$dir/hpf1000.f90"
+  measure "comm, twice the unit" $k comm "$dir/hpf2000.f90"
+  measure "spmd, twice the unit" $k spmd "$dir/hpf2000.f90" -o "$dir/hpf2000_mpi.f90"
+  one=$(seconds $k comm "$dir/hpf1000.f90")
+  two=$(seconds $k comm "$dir/hpf2000.f90")
+  echo "comm, twice the unit / the unit: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
 fi
