@@ -105,11 +105,12 @@ if [[ $what == all || $what == hpf ]]; then
   # One HPF unit of M blocks over two aligned distributed arrays: a shifted
   # copy, a read of one element, a logical IF, a copy back. The
   # communication analysis's interval fixpoint iterates about four times
-  # per statement.
+  # per statement. The SPMD program it writes prints what the program
+  # prints (checked by hand on 1, 2 and 4 ranks for 1,000 blocks).
   hpf() { # blocks
     awk -v m="$1" 'BEGIN {
       print "PROGRAM big\n  INTEGER, PARAMETER :: N = 100\n  REAL A(N), B(N)\n  INTEGER I\n  REAL X"
-      print "!HPF$ DISTRIBUTE A(BLOCK)\n!HPF$ ALIGN B(I) WITH A(I)\n  X = 0\n  DO I = 1, N\n    A(I) = I\n  END DO"
+      print "!HPF$ DISTRIBUTE A(BLOCK)\n!HPF$ ALIGN B(I) WITH A(I)\n  X = 0\n  DO I = 1, N\n    A(I) = I\n    B(I) = 0.0\n  END DO"
       for (j = 0; j < m; j++) {
         k = j % 100 + 1
         print "  DO I = 2, N\n    B(I) = A(I-1) + " j "\n  END DO\n  X = X + B(" k ")"
