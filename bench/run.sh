@@ -2,7 +2,7 @@
 # The benchmarks of the README: generate the large programs, then time each
 # pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver hpf
+#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver hpf block
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -128,4 +128,20 @@ if [[ $what == all || $what == hpf ]]; then
   one=$(seconds $k comm "$dir/hpf1000.f90")
   two=$(seconds $k comm "$dir/hpf2000.f90")
   echo "comm, twice the unit / the unit: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
+fi
+if [[ $what == all || $what == block ]]; then
+  # One straight-line block of N statements over one scalar: the chains
+  # inside a block (rules/dl/access.dl) are N references long.
+  block() { # statements
+    awk -v n="$1" 'BEGIN {
+      print "      SUBROUTINE S(X, Y)\n      REAL X, Y"
+      for (i = 0; i < n; i++) print "      X = X + Y * " i % 7 ".0"
+      print "      END"
+    }'
+  }
+  block 10000 > "$dir/block1.f"
+  block 20000 > "$dir/block2.f"
+  echo "block: one basic block of 10,000 statements over one scalar (and 20,000)"
+  measure "deps --format csv" $k deps "$dir/block1.f" --format csv
+  measure "deps --format csv, twice the block" $k deps "$dir/block2.f" --format csv
 fi
