@@ -256,7 +256,7 @@ impl Group<'_> {
         let Some(v) = self.variable(unit, name) else {
             return Kind::Other;
         };
-        if !matches!(v.r#type.as_str(), "integer" | "real" | "double" | "logical") {
+        if !super::owners::travels(&v.r#type) {
             return Kind::Other;
         }
         if v.rank == 0 {

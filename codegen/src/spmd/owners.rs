@@ -283,6 +283,13 @@ impl ArrayDist {
     }
 }
 
+/// Whether elements of type `ty` travel in the runtime's double-precision
+/// buffers (see [`ArrayDist::sent`]): the types an array the program
+/// distributes, or an array statement computes element by element, may have.
+pub(super) fn travels(ty: &str) -> bool {
+    matches!(ty, "integer" | "real" | "double" | "logical")
+}
+
 /// The distribution of one array, or why the generated code keeps it whole.
 fn array_dist(
     facts: &FactBase,
@@ -295,10 +302,7 @@ fn array_dist(
         .iter()
         .find(|v| v.unit == unit && v.var == array)
         .ok_or("not a variable")?;
-    if !matches!(
-        var.r#type.as_str(),
-        "integer" | "real" | "double" | "logical"
-    ) {
+    if !travels(&var.r#type) {
         return Err(format!("{} elements", var.r#type));
     }
     if facts

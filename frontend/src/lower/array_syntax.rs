@@ -2,9 +2,10 @@
 //! triplets of a reference to a section or a whole array, and
 //! `array_assign(stmt, reduce, integer)`, the assignments in array syntax
 //! that can be computed element by element (`A(2:N-1) = B(1:N-2) * 2`,
-//! `L(2:N) = L(1:N-1) .NEQV. A(2:N) > 0`, `E = MAXVAL(ABS(B - A))`). They describe the statement's form only:
-//! which of them run owner-computes, and what they fetch, is for the rules
-//! to say (`rules/dl/comm.dl`, `spmd_array`).
+//! `L(2:N) = L(1:N-1) .NEQV. A(2:N) > 0`, `E = MAXVAL(ABS(B - A))`). They
+//! describe the statement's form only: which of them run owner-computes,
+//! and what they fetch, is for the rules to say (`rules/dl/comm.dl`,
+//! `spmd_array`).
 
 use kaiseki_facts::{ArrayAssign, SectionDim};
 
