@@ -22,7 +22,15 @@ fn translate(root: &Path, dir: &Path) -> String {
         Err(diags) => (dl::diag::Sources::default(), Err(diags)),
     };
     match checked {
-        Ok(program) => dl::to_ascent::translate(&program, &origin, &sources, timed()),
+        Ok(program) => {
+            for d in sources.resolve(dl::join_order::full_reads(&program)) {
+                println!(
+                    "cargo:warning={}:{}:{}: {}",
+                    d.file, d.line, d.col, d.message
+                );
+            }
+            dl::to_ascent::translate(&program, &origin, &sources, timed())
+        }
         Err(diags) => {
             for d in &diags {
                 println!("cargo:warning={}", d.headline());

@@ -46,6 +46,7 @@ pub mod ast;
 pub mod check;
 pub mod diag;
 pub mod ir;
+pub mod join_order;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
