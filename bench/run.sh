@@ -128,6 +128,13 @@ if [[ $what == all || $what == hpf ]]; then
   one=$(seconds $k comm "$dir/hpf1000.f90")
   two=$(seconds $k comm "$dir/hpf2000.f90")
   echo "comm, twice the unit / the unit: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
+  # The dependence graph of the same shape: every reference to A or B
+  # pairs with every later one (the square of the blocks); covering
+  # writes kill the pairs (rules/dl/subscripts.dl).
+  hpf 200 > "$dir/hpf200.f90"
+  hpf 400 > "$dir/hpf400.f90"
+  measure "deps --format csv, 200 blocks" $k deps "$dir/hpf200.f90" --format csv
+  measure "deps --format csv, 400 blocks" $k deps "$dir/hpf400.f90" --format csv
 fi
 if [[ $what == all || $what == block ]]; then
   # One straight-line block of N statements over one scalar: the chains
