@@ -32,12 +32,12 @@ fn program(blocks: usize, guarded: bool) -> String {
     s + "      PRINT *, X\n      END\n"
 }
 
-/// The flow dependences of the array B, from the CSV of `deps`.
-fn flows_of_b(file: &std::path::Path) -> usize {
+/// The rows of `deps --format csv` that contain `what` (`,flow,B,`).
+fn rows_with(file: &std::path::Path, what: &str) -> usize {
     let path = file.to_str().expect("utf-8 path");
     kaiseki_ok(["deps", path, "--format", "csv"])
         .lines()
-        .filter(|l| l.contains(",flow,B,"))
+        .filter(|l| l.contains(what))
         .count()
 }
 
@@ -52,7 +52,7 @@ fn writes_no_edge_jumps_over_kill_without_a_row_per_pair() {
         );
         assert_eq!(query_rows(&file, "killer(K, R1, R2, W)"), 0);
         killed.push(query_rows(&file, "killed(K, R1, R2)"));
-        flows.push(flows_of_b(&file));
+        flows.push(rows_with(&file, ",flow,B,"));
     }
     // Each block's copy into B is overwritten by the next block's before
     // any later read: a read of B depends on the latest copy and the first
