@@ -84,3 +84,30 @@ fn writes_an_edge_jumps_over_are_tried_pair_by_pair() {
         );
     }
 }
+
+/// A pair a covering write kills is no minimal dependence but still a
+/// general (Kuck) one, as for scalars: `--all` shows the output dependence
+/// of the first copy on the third with `minimal` false.
+#[test]
+fn a_killed_pair_is_a_general_dependence() {
+    let text = "      PROGRAM O\n      INTEGER I\n      REAL A(4), X\n      DO I = 1, 4\n        A(I) = 1.0\n      END DO\n      DO I = 1, 4\n        A(I) = 2.0\n      END DO\n      DO I = 1, 4\n        A(I) = 3.0\n      END DO\n      X = A(2)\n      PRINT *, X\n      END\n";
+    let file = source_file("covering_general", "o.f", text);
+    let path = file.to_str().expect("utf-8 path");
+    let rows = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["deps", path, "--format", "csv"];
+        args.extend_from_slice(extra);
+        kaiseki_ok(args)
+            .lines()
+            .filter(|l| l.starts_with("O,output,A,5,"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(rows(&[]), ["O,output,A,5,9,8,9,,,,0,possible,true"]);
+    assert_eq!(
+        rows(&["--all"]),
+        [
+            "O,output,A,5,9,8,9,,,,0,possible,true",
+            "O,output,A,5,9,11,9,,,,0,possible,false"
+        ]
+    );
+}
