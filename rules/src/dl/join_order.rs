@@ -111,12 +111,12 @@ fn simple_join(rule: &Rule) -> bool {
         .take_while(|&j| matches!(lit(j), LitKind::Compare { .. } | LitKind::Arith { .. }))
     {
         let binds = lit(j).binds(&bound, &rule.vars).unwrap_or_default();
-        let reads = lit(j)
+        let mut reads = lit(j)
             .terms()
             .into_iter()
             .filter_map(Term::var)
             .filter(|v| !binds.contains(v));
-        if reads.into_iter().any(|v| !own.contains(&v)) {
+        if reads.any(|v| !own.contains(&v)) {
             return false;
         }
         for v in binds {
