@@ -37,6 +37,20 @@ pub struct SourceFile {
 pub struct Program {
     pub files: Vec<SourceFile>,
     pub units: Vec<Unit>,
+    /// Generic procedure names (INTERFACE blocks) and their specific
+    /// procedures: a call of the generic name may call any of them.
+    pub generics: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+impl Program {
+    /// The names that are procedures of the program: its units and
+    /// generic names.
+    pub fn procedure_names(&self) -> std::collections::HashSet<&str> {
+        let units = self.units.iter().map(|u| u.name.text.as_str());
+        units
+            .chain(self.generics.keys().map(String::as_str))
+            .collect()
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +59,10 @@ pub enum UnitKind {
     Subroutine,
     Function,
     BlockData,
+    /// A MODULE: its declarations are storage and constants that the units
+    /// using it share; its procedures are units of their own whose
+    /// [`Unit::host`] is the module.
+    Module,
 }
 
 /// A program unit. A file without a PROGRAM statement starts an unnamed
@@ -65,6 +83,9 @@ pub struct Unit {
     /// The unit has CONTAINS: the procedures after it share its variables
     /// (host association).
     pub contains: bool,
+    /// The unit whose CONTAINS holds this procedure (a MODULE or another
+    /// procedure): the procedure sees its host's names.
+    pub host: Option<String>,
     /// `EXTRINSIC(HPF_LOCAL)`, `EXTRINSIC(F77_LOCAL)`, ...: the procedure
     /// runs on each processor's local part of its arrays, so its body is
     /// not the global program the analyses model; lowering skips it.
@@ -152,6 +173,27 @@ pub enum DeclKind {
     UseHpfLibrary {
         only: bool,
         names: Vec<(Name, String)>,
+    },
+    /// `USE M`, `USE M, ONLY: A, B => C`, `USE M, X => Y`,
+    /// `USE, INTRINSIC :: M`: `names` are (local name, module's name)
+    /// pairs, the only ones seen with `ONLY:`, renames otherwise.
+    Use {
+        module: Name,
+        only: bool,
+        names: Vec<(Name, String)>,
+    },
+    /// PUBLIC or PRIVATE, as a statement (no names: the module's default)
+    /// or as an attribute of the names declared with it.
+    Access {
+        public: bool,
+        names: Vec<Name>,
+    },
+    /// An INTERFACE block: its generic name (`None` for a plain interface)
+    /// and the procedures it names (MODULE PROCEDURE lists and the names of
+    /// its interface bodies).
+    Interface {
+        generic: Option<Name>,
+        procedures: Vec<Name>,
     },
 }
 
@@ -368,6 +410,16 @@ pub enum StmtKind {
         control: IoControl,
         outputs: Vec<Expr>,
     },
+    /// `ALLOCATE (A(N, 0:M), STAT=I)` or DEALLOCATE: the objects (with
+    /// their bounds), the STAT= and ERRMSG= variables it sets, the SOURCE=
+    /// or MOLD= expressions it reads. It gives the arrays their shape; their
+    /// elements are undefined after it, so it neither reads nor defines them.
+    Allocate {
+        deallocate: bool,
+        objects: Vec<Expr>,
+        stat: Vec<Expr>,
+        source: Vec<Expr>,
+    },
     /// Valid Fortran that the analyses do not model (a warning was given);
     /// analyses treat it as reading and writing everything it might.
     Opaque {
@@ -477,6 +529,26 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// The bound expressions of an ALLOCATE object (`A(0:N, M)`: `0`, `N`,
+    /// `M`); none for a DEALLOCATE object or a scalar.
+    pub fn allocated_bounds(&self) -> Vec<&Expr> {
+        let ExprKind::Apply { args, .. } = &self.kind else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for a in args {
+            match &a.kind {
+                ExprKind::Range {
+                    lower,
+                    upper,
+                    stride,
+                } => out.extend([lower, upper, stride].into_iter().flatten().map(|b| &**b)),
+                _ => out.push(a),
+            }
+        }
+        out
+    }
+
     /// Whether `hit` holds for some name in the expression, in source
     /// order: a variable (`applied` false) or the name of an array
     /// element, substring or function reference (`applied` true). Stops

@@ -87,20 +87,10 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
     "ASSIGN",
     "PAUSE",
     "ENTRY",
-    "USE",
     "IMPORT",
-    "ALLOCATE",
-    "DEALLOCATE",
     "NULLIFY",
     "POINTER",
-    "TARGET",
-    "ALLOCATABLE",
-    "INTENT",
-    "OPTIONAL",
-    "PUBLIC",
-    "PRIVATE",
     "SEQUENCE",
-    "VOLATILE",
     "VALUE",
     "PROTECTED",
     "ASYNCHRONOUS",
@@ -328,7 +318,10 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             hide_data_values(toks, s + 1);
             return;
         }
-        "USE" if next.as_deref() == Some("HPF_LIBRARY") => return,
+        "USE" => {
+            drop_operator_items(toks, s + 1);
+            return;
+        }
         // The F90 POINTER attribute statement is set aside below.
         "POINTER" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
             toks[s].1 = Tok::CrayPointer;
@@ -393,20 +386,10 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             }
             return;
         }
-        "INTERFACE" => {
-            aside(
-                toks,
-                "INTERFACE block".into(),
-                Some(ConstructRole::Open("INTERFACE")),
-            );
-            return;
-        }
+        // Interface blocks and modules are parsed by the grammar; an
+        // ABSTRACT INTERFACE is an interface block that names no procedure.
         "ABSTRACT" if next.as_deref() == Some("INTERFACE") => {
-            aside(
-                toks,
-                "INTERFACE block".into(),
-                Some(ConstructRole::Open("INTERFACE")),
-            );
+            toks.remove(s);
             return;
         }
         "TYPE" => {
@@ -421,14 +404,7 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             }
             return;
         }
-        "MODULE" => {
-            if next.as_deref() == Some("PROCEDURE") {
-                aside(toks, "MODULE PROCEDURE statement".into(), None);
-            } else {
-                aside(toks, "MODULE".into(), Some(ConstructRole::Open("MODULE")));
-            }
-            return;
-        }
+        "INTERFACE" | "MODULE" => return,
         "ASSOCIATE" => {
             aside(
                 toks,
@@ -460,6 +436,37 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         aside(toks, "pointer assignment".into(), None);
     } else if contains(toks, s, &Tok::LCtor) && !is_type_word(&w) {
         aside(toks, "array constructor".into(), None);
+    }
+}
+
+/// Removes the `OPERATOR(...)` and `ASSIGNMENT(=)` items (with a rename,
+/// `OPERATOR(.x.) => OPERATOR(.y.)`) of a USE list from `from` on: they
+/// name no variable or procedure the analyses see.
+fn drop_operator_items(toks: &mut Vec<Spanned>, from: usize) {
+    let mut i = from;
+    while i < toks.len() {
+        let generic = matches!(word_at(toks, i), Some("OPERATOR" | "ASSIGNMENT"))
+            && toks.get(i + 1).is_some_and(|t| t.1 == Tok::LParen);
+        if !generic {
+            i += 1;
+            continue;
+        }
+        // The item runs to the next `,` at this level (or the end).
+        let mut end = i;
+        while end < toks.len() && toks[end].1 != Tok::Comma {
+            end = match toks[end].1 {
+                Tok::LParen => close_of(toks, end).map_or(toks.len(), |c| c + 1),
+                _ => end + 1,
+            };
+        }
+        // With the comma before it (or after it, when it is first).
+        let (lo, hi) = if i > from && toks[i - 1].1 == Tok::Comma {
+            (i - 1, end)
+        } else {
+            (i, (end + 1).min(toks.len()))
+        };
+        toks.drain(lo..hi);
+        i = lo;
     }
 }
 

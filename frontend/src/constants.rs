@@ -115,6 +115,16 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
 fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>) -> bool {
     for st in stmts {
         let exprs: Vec<&Expr> = match &st.kind {
+            StmtKind::Allocate {
+                objects,
+                stat,
+                source,
+                ..
+            } => {
+                out.extend(stat.iter().filter_map(base_name));
+                let bounds = objects.iter().flat_map(Expr::allocated_bounds);
+                bounds.chain(stat).chain(source).collect()
+            }
             StmtKind::Assign { lhs, rhs } => {
                 out.extend(base_name(lhs));
                 vec![lhs, rhs]

@@ -87,6 +87,15 @@ pub fn fold(e: &Expr, env: &dyn Env) -> Option<Const> {
         ExprKind::Logical(b) => Some(Const::Logical(*b)),
         ExprKind::Str(s) => Some(Const::Str(s.clone())),
         ExprKind::Var(name) => env.constant(name).cloned(),
+        ExprKind::Apply { name, args }
+            if env.intrinsic(name).is_some()
+                && matches!(
+                    name.as_str(),
+                    "KIND" | "SELECTED_REAL_KIND" | "SELECTED_INT_KIND"
+                ) =>
+        {
+            kind_intrinsic(name, args, env).map(Const::Int)
+        }
         ExprKind::Apply { name, args } if env.intrinsic(name).is_some() => {
             let row = env.intrinsic(name)?;
             let vals = args
@@ -101,7 +110,44 @@ pub fn fold(e: &Expr, env: &dyn Env) -> Option<Const> {
     }
 }
 
+/// The kind numbers gfortran gives: `KIND` of a literal, and the kinds
+/// `SELECTED_REAL_KIND(P, R)` and `SELECTED_INT_KIND(R)` choose (-1: none).
+fn kind_intrinsic(name: &str, args: &[Expr], env: &dyn Env) -> Option<i64> {
+    let ints = || -> Option<Vec<i64>> { args.iter().map(|a| fold_int(a, env)).collect() };
+    match name {
+        "KIND" => match &args.first()?.kind {
+            ExprKind::Real(s) if s.contains(['D', 'd']) => Some(8),
+            ExprKind::Real(_) | ExprKind::Int(_) | ExprKind::Logical(_) => Some(4),
+            ExprKind::Str(_) => Some(1),
+            _ => None,
+        },
+        "SELECTED_REAL_KIND" => {
+            let v = ints()?;
+            let (p, r) = (
+                v.first().copied().unwrap_or(0),
+                v.get(1).copied().unwrap_or(0),
+            );
+            // (precision, exponent range, kind), gfortran's real kinds.
+            let kinds = [(6, 37, 4), (15, 307, 8), (18, 4931, 10), (33, 4931, 16)];
+            let k = kinds.iter().find(|(pp, rr, _)| p <= *pp && r <= *rr);
+            Some(k.map_or(-1, |k| k.2))
+        }
+        _ => {
+            let r = *ints()?.first()?;
+            let kinds = [(2, 1), (4, 2), (9, 4), (18, 8), (38, 16)];
+            Some(
+                kinds
+                    .iter()
+                    .find(|(most, _)| r <= *most)
+                    .map_or(-1, |k| k.1),
+            )
+        }
+    }
+}
+
 fn real_literal(s: &str) -> Option<f64> {
+    // A kind suffix (`1.5_DP`, `2.0_8`) does not change the value folded.
+    let s = s.split('_').next().unwrap_or(s);
     s.to_ascii_uppercase().replace(['D', 'Q'], "E").parse().ok()
 }
 

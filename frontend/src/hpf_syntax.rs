@@ -277,27 +277,4 @@ impl Ctx<'_> {
                 .join(", ")
         })
     }
-
-    /// `USE HPF_LIBRARY [, ONLY: names]` or with renames (classify.rs
-    /// lets no other module through); `only` is where the word before `:`
-    /// stands, the word and the names.
-    pub fn use_hpf_library(
-        &self,
-        at: usize,
-        module: &str,
-        only: Option<(usize, String, Option<UseNames>)>,
-        renames: UseNames,
-    ) -> Result<Vec<DeclKind>, GrammarError> {
-        if module != "HPF_LIBRARY" {
-            return Err(user_error(at, format!("USE {module} is not modelled here")));
-        }
-        let (only, names) = match only {
-            None => (false, renames),
-            Some((wat, word, _)) if word != "ONLY" => {
-                return Err(user_error(wat, format!("expected ONLY, not `{word}`")))
-            }
-            Some((_, _, names)) => (true, names.unwrap_or_default()),
-        };
-        Ok(vec![DeclKind::UseHpfLibrary { only, names }])
-    }
 }

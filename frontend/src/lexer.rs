@@ -41,6 +41,11 @@ keywords! {
     Independent = "INDEPENDENT", New = "NEW", Dynamic = "DYNAMIC",
     Realign = "REALIGN", Redistribute = "REDISTRIBUTE", Inherit = "INHERIT",
     Extrinsic = "EXTRINSIC", Use = "USE", Namelist = "NAMELIST",
+    Public = "PUBLIC", Private = "PRIVATE", Allocatable = "ALLOCATABLE",
+    Target = "TARGET", Volatile = "VOLATILE", Contiguous = "CONTIGUOUS",
+    Intent = "INTENT", Optional = "OPTIONAL", Allocate = "ALLOCATE",
+    Deallocate = "DEALLOCATE", Module = "MODULE", Interface = "INTERFACE",
+    Procedure = "PROCEDURE",
 }
 
 /// Words written without their blank (`ENDDO`) and the words they stand for.

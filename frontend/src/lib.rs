@@ -23,6 +23,7 @@ pub mod lower;
 mod markers;
 mod parser;
 mod preprocess;
+mod scopes;
 mod source;
 mod statement;
 mod structure;
@@ -54,10 +55,13 @@ pub fn parse_files<P: AsRef<std::path::Path>>(
             Err(e) => rep.file_error(&path, e),
         }
     }
-    let program = ast::Program {
-        files: rep.files,
+    let mut program = ast::Program {
+        files: Vec::new(),
         units,
+        generics: Default::default(),
     };
+    scopes::resolve(&mut program, &mut rep);
+    program.files = rep.files;
     (program, rep.diags)
 }
 
@@ -68,10 +72,13 @@ pub fn parse_source(path: &str, text: &str) -> (ast::Program, Vec<Diagnostic>) {
     let mut units = Vec::new();
     let opts = SourceOptions::default();
     parse_text(path, text, Input::Text(text), &opts, &mut rep, &mut units);
-    let program = ast::Program {
-        files: rep.files,
+    let mut program = ast::Program {
+        files: Vec::new(),
         units,
+        generics: Default::default(),
     };
+    scopes::resolve(&mut program, &mut rep);
+    program.files = rep.files;
     (program, rep.diags)
 }
 

@@ -7,6 +7,7 @@ use crate::ast::{
     TypeSpec, UnOp,
 };
 use crate::classify::classify;
+use crate::hpf_syntax::UseNames;
 use crate::lexer::{tokenize, Tok};
 use crate::lines::LogicalStmt;
 use crate::source::Reporter;
@@ -33,6 +34,16 @@ pub enum Attr {
     Save,
     External,
     Intrinsic,
+    /// PUBLIC (true) or PRIVATE.
+    Access(bool),
+    /// ALLOCATABLE: the shape comes from ALLOCATE; the dims are `:`.
+    Allocatable,
+    /// TARGET: a POINTER may point at it.
+    Target,
+    /// `INTENT(IN)`, `INTENT(OUT)`, `INTENT(INOUT)`.
+    Intent,
+    /// Attributes that change nothing the analyses see (OPTIONAL, CONTIGUOUS).
+    Quiet,
     /// Any other attribute, by name, with where it stands.
     Other(usize, String),
 }
@@ -233,9 +244,14 @@ impl Ctx<'_> {
                 Attr::Save => extra.push(DeclKind::Save(names(&entities))),
                 Attr::External => extra.push(DeclKind::External(names(&entities))),
                 Attr::Intrinsic => extra.push(DeclKind::Intrinsic(names(&entities))),
-                // Attributes that do not change what a statement reads or writes.
-                Attr::Other(_, n)
-                    if matches!(n.as_str(), "INTENT" | "OPTIONAL" | "PUBLIC" | "PRIVATE") => {}
+                Attr::Access(public) => extra.push(DeclKind::Access {
+                    public,
+                    names: names(&entities),
+                }),
+                // Attributes that do not change what a statement reads or
+                // writes: an allocatable array's subscripts are analyzed as
+                // an explicit-shape array's, with unknown bounds.
+                Attr::Allocatable | Attr::Target | Attr::Intent | Attr::Quiet => {}
                 Attr::Other(at, n) => {
                     self.warn(at, format!("attribute {n} is not modelled; ignored"))
                 }
@@ -249,6 +265,84 @@ impl Ctx<'_> {
         }];
         out.extend(extra);
         out
+    }
+
+    /// `USE M ...` (see [`DeclKind::Use`]); `USE HPF_LIBRARY` names the
+    /// HPF library's procedures. `only` is where the word before `:`
+    /// stands, the word and the names.
+    pub fn use_module(
+        &self,
+        module: Name,
+        _intrinsic: bool,
+        only: Option<(usize, String, Option<UseNames>)>,
+        renames: UseNames,
+    ) -> Result<Vec<DeclKind>, GrammarError> {
+        let (only, names) = match only {
+            None => (false, renames),
+            Some((wat, word, _)) if word != "ONLY" => {
+                return Err(ParseError::User {
+                    error: (wat, format!("expected ONLY, not `{word}`")),
+                })
+            }
+            Some((_, _, names)) => (true, names.unwrap_or_default()),
+        };
+        if module.text == "HPF_LIBRARY" {
+            return Ok(vec![DeclKind::UseHpfLibrary { only, names }]);
+        }
+        Ok(vec![DeclKind::Use {
+            module,
+            only,
+            names,
+        }])
+    }
+
+    /// ALLOCATE or DEALLOCATE: the objects, then STAT= (ERRMSG= and
+    /// SOURCE= / MOLD= are read or written like STAT=, as opaque values).
+    pub fn allocate(
+        &self,
+        deallocate: bool,
+        items: Vec<(Option<(usize, String)>, Expr)>,
+    ) -> Result<StmtKind, GrammarError> {
+        let mut objects = Vec::new();
+        let mut stat = Vec::new();
+        let mut source = Vec::new();
+        for (key, e) in items {
+            match key {
+                None => objects.push(e),
+                Some((_, k)) if k == "STAT" || k == "ERRMSG" => stat.push(e),
+                Some((_, k)) if k == "SOURCE" || k == "MOLD" => source.push(e),
+                Some((at, k)) => {
+                    return Err(ParseError::User {
+                        error: (at, format!("`{k}=` is not a specifier of ALLOCATE")),
+                    })
+                }
+            }
+        }
+        Ok(StmtKind::Allocate {
+            deallocate,
+            objects,
+            stat,
+            source,
+        })
+    }
+
+    /// `ALLOCATABLE :: A(:, :)`, `TARGET :: X`: a shape given here is the
+    /// array's, as DIMENSION would give it.
+    pub fn attribute_statement(
+        &self,
+        _at: usize,
+        _what: &str,
+        entities: Vec<Entity>,
+    ) -> Vec<DeclKind> {
+        let shaped: Vec<Entity> = entities
+            .into_iter()
+            .filter(|e| !e.dims.is_empty())
+            .collect();
+        if shaped.is_empty() {
+            Vec::new()
+        } else {
+            vec![DeclKind::Dimension(shaped)]
+        }
     }
 
     /// Splits `COMMON /A/ X, Y /B/ Z` into one declaration per block.

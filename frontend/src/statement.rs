@@ -27,11 +27,14 @@ pub enum Parsed {
         extrinsic_local: Option<String>,
     },
     BlockData(Option<Name>),
-    /// `END`, `END PROGRAM [name]`, `END SUBROUTINE`, ...; `bare` for a
-    /// plain `END` (which also ends a MODULE).
-    EndUnit {
-        bare: bool,
-    },
+    /// `MODULE name`.
+    Module(Name),
+    /// `MODULE PROCEDURE a, b` in a generic interface.
+    ModuleProcedure(Vec<Name>),
+    /// `INTERFACE [generic]`: opens an interface block.
+    Interface(Option<Name>),
+    /// `END`, `END PROGRAM [name]`, `END SUBROUTINE`, ...
+    EndUnit,
     Do {
         /// The terminal label of `DO 10 I = ...`.
         target: Option<u32>,

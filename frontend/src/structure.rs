@@ -33,6 +33,14 @@ enum Block {
         arms: Vec<IfArm>,
         else_part: Option<ElsePart>,
     },
+    /// An INTERFACE block: its generic name and the procedures it names;
+    /// `depth` counts the interface body being read (1 between bodies).
+    Interface {
+        pos: Pos,
+        generic: Option<Name>,
+        procedures: Vec<Name>,
+        depth: usize,
+    },
     /// An unmodelled construct (SELECT CASE, WHERE, ...) being skipped.
     Construct {
         label: Option<u32>,
@@ -64,6 +72,7 @@ impl Block {
             } => format!("the DO loop at line {} (ending at label {t})", pos.line),
             Block::Loop { pos, .. } => format!("the DO loop at line {}", pos.line),
             Block::If { pos, .. } => format!("the IF block at line {}", pos.line),
+            Block::Interface { .. } => "the INTERFACE block".into(),
             Block::Construct { pos, what, .. } => format!("the {what} at line {}", pos.line),
         }
     }
@@ -124,6 +133,12 @@ impl Block {
                 pos,
                 kind: StmtKind::Opaque { reason: what },
             },
+            // Interface blocks are declarations: `end_interface` takes them.
+            Block::Interface { .. } => Stmt {
+                label: end_label,
+                pos: end,
+                kind: StmtKind::Continue,
+            },
         }
     }
 }
@@ -170,8 +185,6 @@ struct Builder<'r> {
     out: Vec<Option<Unit>>,
     /// Open units: a host with CONTAINS below the procedure it contains.
     open: Vec<Open>,
-    /// Inside a MODULE (skipped as a whole) and how deeply.
-    module_depth: usize,
 }
 
 /// Builds the program units of one file from its statements. `eof` is
@@ -181,7 +194,6 @@ pub fn build_units(stmts: Vec<Statement>, eof: Pos, rep: &mut Reporter) -> Vec<U
         rep,
         out: Vec::new(),
         open: Vec::new(),
-        module_depth: 0,
     };
     for s in stmts {
         b.statement(s);
@@ -190,9 +202,6 @@ pub fn build_units(stmts: Vec<Statement>, eof: Pos, rep: &mut Reporter) -> Vec<U
         let what = unit_words(&o.unit);
         b.close_unit(eof, None);
         b.rep.error(eof, format!("{what} has no END statement"));
-    }
-    if b.module_depth > 0 {
-        b.rep.error(eof, "MODULE has no END statement");
     }
     b.out.into_iter().flatten().collect()
 }
@@ -203,6 +212,7 @@ fn unit_words(u: &Unit) -> String {
         UnitKind::Subroutine => "SUBROUTINE",
         UnitKind::Function => "FUNCTION",
         UnitKind::BlockData => "BLOCK DATA",
+        UnitKind::Module => "MODULE",
     };
     format!("{kind} {}", u.name.text)
 }
@@ -223,25 +233,26 @@ fn new_unit(
         body: Vec::new(),
         end_label: None,
         contains: false,
+        host: None,
         extrinsic_local: None,
     }
 }
 
 impl Builder<'_> {
     fn statement(&mut self, s: Statement) {
-        if self.module_depth > 0 {
-            self.in_module(&s);
-            return;
-        }
         if let Some(o) = self.open.last_mut() {
             if o.skipping {
-                if matches!(s.kind, Parsed::EndUnit { .. }) {
+                if matches!(s.kind, Parsed::EndUnit) {
                     self.close_unit(s.pos, s.label);
                 }
                 return;
             }
             if matches!(o.blocks.last(), Some(Block::Construct { .. })) {
                 self.in_construct(s);
+                return;
+            }
+            if matches!(o.blocks.last(), Some(Block::Interface { .. })) {
+                self.in_interface(s);
                 return;
             }
         }
@@ -272,11 +283,26 @@ impl Builder<'_> {
                 });
                 Some(new_unit(UnitKind::BlockData, name, vec![], None))
             }
+            Parsed::Module(name) => Some(new_unit(UnitKind::Module, name, vec![], None)),
+            // END MODULE closes the module (and a procedure left open in it).
             Parsed::Construct {
-                role: ConstructRole::Open("MODULE"),
+                role: ConstructRole::Close("MODULE"),
                 ..
-            } if self.open.is_empty() => {
-                self.module_depth = 1;
+            } if self.open.iter().any(|o| o.unit.kind == UnitKind::Module) => {
+                while let Some(o) = self.open.last() {
+                    let module = o.unit.kind == UnitKind::Module;
+                    if !module {
+                        let what = unit_words(&o.unit);
+                        self.rep.error(
+                            pos,
+                            format!("{what} has no END statement before END MODULE"),
+                        );
+                    }
+                    self.close_unit(pos, label);
+                    if module {
+                        break;
+                    }
+                }
                 return;
             }
             other => {
@@ -289,8 +315,8 @@ impl Builder<'_> {
         }
     }
 
-    fn start_unit(&mut self, unit: Unit, pos: Pos) {
-        let nested = self.open.last().is_some_and(|o| o.contains);
+    fn start_unit(&mut self, mut unit: Unit, pos: Pos) {
+        let nested = self.open.last().is_some_and(|o| o.contains) && unit.kind != UnitKind::Module;
         if !nested {
             if let Some(o) = self.open.last() {
                 let what = unit_words(&o.unit);
@@ -300,6 +326,9 @@ impl Builder<'_> {
                 );
                 self.close_unit(pos, None);
             }
+        }
+        if nested {
+            unit.host = self.open.last().map(|o| o.unit.name.text.clone());
         }
         self.out.push(None);
         self.open.push(Open {
@@ -327,7 +356,7 @@ impl Builder<'_> {
     }
 
     fn body_statement(&mut self, label: Option<u32>, pos: Pos, kind: Parsed) {
-        if let Parsed::EndUnit { .. } = kind {
+        if let Parsed::EndUnit = kind {
             // A lone END is a whole (empty) main program.
             self.current(pos);
             self.close_unit(pos, label);
@@ -438,6 +467,24 @@ impl Builder<'_> {
                     self.rep.error(pos, "CONTAINS inside an unclosed block");
                 }
             }
+            Parsed::Interface(generic) => self.open_block(Block::Interface {
+                pos,
+                generic,
+                procedures: Vec::new(),
+                depth: 1,
+            }),
+            Parsed::Construct {
+                role: ConstructRole::Open("INTERFACE"),
+                ..
+            } => self.open_block(Block::Interface {
+                pos,
+                generic: None,
+                procedures: Vec::new(),
+                depth: 1,
+            }),
+            Parsed::ModuleProcedure(_) => self
+                .rep
+                .error(pos, "MODULE PROCEDURE outside an INTERFACE block"),
             Parsed::Construct {
                 what,
                 role: ConstructRole::Open(kind),
@@ -458,7 +505,8 @@ impl Builder<'_> {
             | Parsed::Subroutine { .. }
             | Parsed::Function { .. }
             | Parsed::BlockData(_)
-            | Parsed::EndUnit { .. } => {}
+            | Parsed::Module(_)
+            | Parsed::EndUnit => {}
         }
     }
 
@@ -485,7 +533,10 @@ impl Builder<'_> {
 
     fn open_block(&mut self, b: Block) {
         let pos = match &b {
-            Block::Loop { pos, .. } | Block::If { pos, .. } | Block::Construct { pos, .. } => *pos,
+            Block::Loop { pos, .. }
+            | Block::If { pos, .. }
+            | Block::Construct { pos, .. }
+            | Block::Interface { pos, .. } => *pos,
         };
         let o = self.current(pos);
         if o.blocks.len() >= MAX_NESTING {
@@ -572,7 +623,7 @@ impl Builder<'_> {
         let found = o.blocks.iter().rposition(|b| match b {
             Block::Loop { .. } => is_do,
             Block::If { .. } => !is_do,
-            Block::Construct { .. } => false,
+            Block::Construct { .. } | Block::Interface { .. } => false,
         });
         let Some(i) = found else {
             self.rep.error(
@@ -603,21 +654,17 @@ impl Builder<'_> {
     }
 
     /// Inside an unmodelled construct: count nested ones of the same kind
-    /// until its END. The procedure bodies of an INTERFACE block nest too:
-    /// their END does not end the unit.
+    /// until its END.
     fn in_construct(&mut self, s: Statement) {
         let o = self.current(s.pos);
         let Some(Block::Construct { kind, depth, .. }) = o.blocks.last_mut() else {
             return;
         };
-        let interface = *kind == "INTERFACE";
         match s.kind {
             Parsed::Construct {
                 role: ConstructRole::Open(k),
                 ..
             } if k == *kind => *depth += 1,
-            Parsed::Subroutine { .. } | Parsed::Function { .. } if interface => *depth += 1,
-            Parsed::EndUnit { .. } if interface && *depth > 1 => *depth -= 1,
             Parsed::Construct {
                 role: ConstructRole::Close(k),
                 ..
@@ -636,7 +683,7 @@ impl Builder<'_> {
                     self.push(stmt, s.label);
                 }
             }
-            Parsed::EndUnit { .. } => {
+            Parsed::EndUnit => {
                 let what = match o.blocks.last() {
                     Some(Block::Construct { what, .. }) => what.clone(),
                     _ => String::new(),
@@ -649,18 +696,52 @@ impl Builder<'_> {
         }
     }
 
-    /// A MODULE is skipped up to its END MODULE (or plain END).
-    fn in_module(&mut self, s: &Statement) {
-        match &s.kind {
-            Parsed::Construct {
-                role: ConstructRole::Open("MODULE"),
-                ..
-            } => self.module_depth += 1,
-            Parsed::Construct {
-                role: ConstructRole::Close("MODULE"),
-                ..
+    /// Inside an INTERFACE block: the names of its bodies (whose
+    /// statements are skipped: their END does not end the unit) and of its
+    /// MODULE PROCEDURE lists, up to END INTERFACE, which makes the block a
+    /// declaration of the unit.
+    fn in_interface(&mut self, s: Statement) {
+        let o = self.current(s.pos);
+        let Some(Block::Interface {
+            procedures, depth, ..
+        }) = o.blocks.last_mut()
+        else {
+            return;
+        };
+        match s.kind {
+            Parsed::Subroutine { name, .. } | Parsed::Function { name, .. } => {
+                if *depth == 1 {
+                    procedures.push(name);
+                }
+                *depth += 1;
             }
-            | Parsed::EndUnit { bare: true } => self.module_depth -= 1,
+            Parsed::EndUnit if *depth > 1 => *depth -= 1,
+            Parsed::ModuleProcedure(names) if *depth == 1 => procedures.extend(names),
+            Parsed::Construct {
+                role: ConstructRole::Close("INTERFACE"),
+                ..
+            } if *depth == 1 => {
+                let Some(Block::Interface {
+                    generic,
+                    procedures,
+                    ..
+                }) = o.blocks.pop()
+                else {
+                    return;
+                };
+                o.unit.decls.push(crate::ast::Decl {
+                    pos: s.pos,
+                    kind: crate::ast::DeclKind::Interface {
+                        generic,
+                        procedures,
+                    },
+                });
+            }
+            Parsed::EndUnit => {
+                self.rep
+                    .error(s.pos, "the INTERFACE block is not closed before END");
+                self.close_unit(s.pos, s.label);
+            }
             _ => {}
         }
     }
@@ -678,6 +759,7 @@ impl Builder<'_> {
                 Block::Loop { .. } => format!("{} has no END DO", b.describe()),
                 Block::If { .. } => format!("{} has no END IF", b.describe()),
                 Block::Construct { what, .. } => format!("the {what} is not closed before END"),
+                Block::Interface { .. } => "the INTERFACE block is not closed before END".into(),
             };
             if !o.skipping {
                 self.rep.error(end, msg);
@@ -713,6 +795,6 @@ fn body_of(o: &mut Open) -> &mut Vec<Stmt> {
             Some(a) => &mut a.body,
             None => &mut o.unit.body,
         },
-        Some(Block::Construct { .. }) | None => &mut o.unit.body,
+        Some(Block::Construct { .. } | Block::Interface { .. }) | None => &mut o.unit.body,
     }
 }

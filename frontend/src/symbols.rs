@@ -166,6 +166,9 @@ impl<'a> Symbols<'a> {
                     s.hpf_library.push(LibraryUse { only: *only, names })
                 }
                 DeclKind::Equivalence(_)
+                | DeclKind::Use { .. }
+                | DeclKind::Access { .. }
+                | DeclKind::Interface { .. }
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)
                 | DeclKind::Namelist(_)
@@ -196,6 +199,9 @@ impl<'a> Symbols<'a> {
                         s.param_order.push(name.text.clone());
                     }
                 }
+                // A complex constant has no folded value (see `fold`): it
+                // stays a named constant whose value is not known.
+                None if s.type_of(&name.text) == TypeSpec::Complex => {}
                 None => problems.push((
                     expr.pos,
                     format!("PARAMETER `{}` is not a constant expression", name.text),

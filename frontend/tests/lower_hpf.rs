@@ -530,7 +530,6 @@ fn extrinsic_local_units_are_parsed_but_not_lowered() {
 ",
     );
     let expected = [
-        (3, "INTERFACE block is not modelled; treated as one opaque statement"),
         (13, "EXTRINSIC(HPF_LOCAL) procedure `LOC` is not analyzed: its body works on each processor's part of the arrays; calls to it are calls to an unknown procedure"),
         (18, "EXTRINSIC(F77_LOCAL) procedure `F` is not analyzed: its body works on each processor's part of the arrays; calls to it are calls to an unknown procedure"),
         (22, "EXTRINSIC(LANGUAGE='HPF', MODEL='LOCAL') procedure `L2` is not analyzed: its body works on each processor's part of the arrays; calls to it are calls to an unknown procedure"),

@@ -1114,15 +1114,23 @@ fn procedure_bodies_in_an_interface_block_do_not_end_the_unit() {
 end subroutine s
 ",
     );
-    // Each INTERFACE is announced where it is parsed, the nested one too.
-    let shown: Vec<(u32, bool)> = d.iter().map(|x| (x.line, x.is_error())).collect();
-    assert_eq!(shown, [(2, false), (7, false)], "{d:?}");
+    // The block is a declaration naming its procedures, the nested one
+    // inside F's body is skipped with it.
+    assert!(d.is_empty(), "{d:?}");
     assert_eq!(p.units.len(), 1);
     let kinds: Vec<&StmtKind> = p.units[0].body.iter().map(|s| &s.kind).collect();
-    assert!(matches!(
-        kinds[..],
-        [StmtKind::Opaque { .. }, StmtKind::Call { .. }]
-    ));
+    assert!(matches!(kinds[..], [StmtKind::Call { .. }]));
+    let named: Vec<Vec<&str>> = p.units[0]
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Interface { procedures, .. } => {
+                Some(procedures.iter().map(|n| n.text.as_str()).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(named, [["G", "F"]]);
 }
 
 #[test]
@@ -1338,20 +1346,23 @@ fn deep_nesting_is_refused_not_overflowed() {
 }
 
 #[test]
-fn a_module_is_skipped_and_internal_procedures_become_units() {
+fn modules_and_internal_procedures_become_units() {
     let (p, d) = parse_source(
         "m.f90",
         "module m\n  integer :: q\ncontains\n  subroutine z()\n  end subroutine z\nend module m\n\
          program t\n  call s(1.0)\ncontains\n  subroutine s(y)\n    real, intent(in) :: y\n    print *, y\n  end subroutine s\nend program t\n",
     );
-    let msgs: Vec<String> = d.iter().map(|x| x.to_string()).collect();
-    assert_eq!(msgs.len(), 1, "{msgs:?}");
-    assert!(
-        msgs[0].starts_with("m.f90:1:1: warning: MODULE is not modelled; it is skipped"),
-        "{msgs:?}"
+    assert!(d.is_empty(), "{d:?}");
+    let units: Vec<(&str, Option<&str>)> = p
+        .units
+        .iter()
+        .map(|u| (u.name.text.as_str(), u.host.as_deref()))
+        .collect();
+    assert_eq!(
+        units,
+        [("M", None), ("Z", Some("M")), ("T", None), ("S", Some("T"))]
     );
-    let units: Vec<&str> = p.units.iter().map(|u| u.name.text.as_str()).collect();
-    assert_eq!(units, ["T", "S"]);
-    assert_eq!(p.units[0].end.line, 14);
-    assert_eq!(shape(&p.units[1].body), "Print");
+    assert_eq!(p.units[0].kind, UnitKind::Module);
+    assert_eq!(p.units[2].end.line, 14);
+    assert_eq!(shape(&p.units[3].body), "Print");
 }

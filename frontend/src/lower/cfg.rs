@@ -271,6 +271,34 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.number(s.pos, s.label, "format", false);
                 return None;
             }
+            StmtKind::Allocate {
+                deallocate,
+                objects,
+                stat,
+                source,
+            } => {
+                let what = if *deallocate {
+                    "deallocate"
+                } else {
+                    "allocate"
+                };
+                let id = self.number(s.pos, s.label, what, true);
+                let mut r = StmtRefs::default();
+                for e in objects
+                    .iter()
+                    .flat_map(Expr::allocated_bounds)
+                    .chain(source)
+                {
+                    self.read(&mut r, e);
+                }
+                self.emit_refs(id, r);
+                let mut r = StmtRefs::default();
+                for v in stat {
+                    self.write(&mut r, v, true);
+                }
+                self.emit_refs(id, r);
+                single(id, true)
+            }
             StmtKind::Opaque { reason } => {
                 let id = self.number(s.pos, s.label, "opaque", true);
                 self.g.facts.opaque.push(Opaque {

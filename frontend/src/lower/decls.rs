@@ -39,6 +39,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             UnitKind::Subroutine => "subroutine",
             UnitKind::Function => "function",
             UnitKind::BlockData => "block_data",
+            UnitKind::Module => "module",
         };
         let file = self.g.path(unit.name.pos);
         self.g.facts.unit.push(UnitFact {
@@ -196,7 +197,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             DeclKind::Parameter(_)
             | DeclKind::ImplicitNone
             | DeclKind::Implicit(_)
-            | DeclKind::UseHpfLibrary { .. } => {}
+            | DeclKind::UseHpfLibrary { .. }
+            | DeclKind::Use { .. }
+            | DeclKind::Access { .. }
+            | DeclKind::Interface { .. } => {}
         }
     }
 

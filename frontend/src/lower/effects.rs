@@ -135,21 +135,31 @@ impl CallEffects {
     /// The effects of every unit of `program`: each unit's own, then its
     /// callees' until nothing changes.
     pub fn of(program: &Program) -> CallEffects {
-        let names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
-        let direct: Vec<Direct> = program
+        let names: HashSet<&str> = program.procedure_names();
+        // A generic name calls one of its specific procedures.
+        let generics = program.generics.iter().map(|(g, specifics)| {
+            let direct = Direct {
+                touch: Touch::default(),
+                callees: specifics.iter().cloned().collect(),
+                unknown: false,
+            };
+            (g.as_str(), direct)
+        });
+        let direct: Vec<(&str, Direct)> = program
             .units
             .iter()
-            .map(|u| Direct::of(u, &names))
+            .map(|u| (u.name.text.as_str(), Direct::of(u, &names)))
+            .chain(generics)
             .collect();
         let mut touch: HashMap<String, Option<Touch>> = HashMap::new();
-        for (u, d) in program.units.iter().zip(&direct) {
+        for (name, d) in &direct {
             let own = (!d.unknown).then(|| d.touch.clone());
-            touch.insert(u.name.text.clone(), own);
+            touch.insert(name.to_string(), own);
         }
         loop {
             let mut changed = false;
-            for (u, d) in program.units.iter().zip(&direct) {
-                let mut acc = touch[&u.name.text].clone();
+            for (name, d) in &direct {
+                let mut acc = touch[*name].clone();
                 for callee in &d.callees {
                     acc = match (acc, touch.get(callee)) {
                         (Some(mut a), Some(Some(b))) => {
@@ -159,8 +169,8 @@ impl CallEffects {
                         _ => None,
                     };
                 }
-                if acc != touch[&u.name.text] {
-                    touch.insert(u.name.text.clone(), acc);
+                if acc != touch[*name] {
+                    touch.insert(name.to_string(), acc);
                     changed = true;
                 }
             }
@@ -308,6 +318,19 @@ impl Walk<'_, '_> {
                 outputs.iter().for_each(|e| self.write(e));
             }
             StmtKind::Opaque { .. } => self.unknown = true,
+            StmtKind::Allocate {
+                objects,
+                stat,
+                source,
+                ..
+            } => {
+                objects
+                    .iter()
+                    .flat_map(Expr::allocated_bounds)
+                    .for_each(|e| self.read(e));
+                stat.iter().for_each(|e| self.write(e));
+                source.iter().for_each(|e| self.read(e));
+            }
             StmtKind::Goto(_)
             | StmtKind::Continue
             | StmtKind::Return

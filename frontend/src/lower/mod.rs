@@ -49,7 +49,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use kaiseki_facts::FactBase;
 
-use crate::ast::{Pos, Program, Unit};
+use crate::ast::{Pos, Program, Unit, UnitKind};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::symbols::Symbols;
 pub use effects::CallEffects;
@@ -100,7 +100,7 @@ pub fn lower_units(
     keep: impl Fn(usize) -> bool,
     first: NextIds,
 ) -> (FactBase, Vec<(usize, Diagnostic)>, NextIds) {
-    let unit_names: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
+    let unit_names: HashSet<&str> = program.procedure_names();
     let mut g = Global {
         program,
         facts: FactBase::default(),
@@ -126,6 +126,11 @@ pub fn lower_units(
         let (syms, problems) = Symbols::build(unit, &unit_names);
         for (pos, msg) in problems {
             g.report(Severity::Error, pos, msg);
+        }
+        // A module's variables and constants are lowered in the units
+        // that see them (see `crate::scopes`); it has no statements.
+        if unit.kind == UnitKind::Module {
+            continue;
         }
         UnitLowerer::new(&mut g, unit, &syms, effects).run();
     }

@@ -64,8 +64,10 @@ fn program(decls: Vec<Decl>, body: Vec<Stmt>, end_line: u32) -> Program {
             end: at(end_line, 7),
             end_label: None,
             contains: false,
+            host: None,
             extrinsic_local: None,
         }],
+        generics: Default::default(),
     }
 }
 

@@ -231,7 +231,10 @@ impl UnitInfo {
                 | DeclKind::Namelist(_)
                 | DeclKind::ImplicitNone
                 | DeclKind::Hpf(_)
-                | DeclKind::UseHpfLibrary { .. } => {}
+                | DeclKind::UseHpfLibrary { .. }
+                | DeclKind::Use { .. }
+                | DeclKind::Access { .. }
+                | DeclKind::Interface { .. } => {}
             }
         }
         info.data_inits(&data);

@@ -756,6 +756,10 @@ impl<'p> Interp<'p> {
                     format!("statement not supported by the judge: {reason}"),
                 )
             }
+            // Arrays are sized by their declarations when the unit starts.
+            StmtKind::Allocate { .. } => {
+                return fail(s.pos, "ALLOCATE is not supported by the judge")
+            }
         }
         Ok(Flow::Next)
     }

@@ -1,0 +1,293 @@
+//! Host association of internal procedures, as lambda lifting (see the
+//! parent module).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use super::walk::{decl_exprs, declared_names, for_each_expr_mut, referenced_names};
+use super::{entity, host_index, literal};
+use crate::ast::{
+    Decl, DeclKind, Entity, Expr, ExprKind, Name, Pos, Program, Stmt, StmtKind, Unit, UnitKind,
+};
+use crate::fold::Const;
+use crate::symbols::Symbols;
+
+/// Lambda lifting of host association (see the module documentation):
+/// each internal procedure gets the host variables it (or an internal
+/// procedure it calls) uses as extra dummies, and every call passes them.
+pub(super) fn lift_host_variables(program: &mut Program) {
+    let units = &program.units;
+    // Internal procedures (hosts that are not modules), by host index.
+    let mut by_host: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, u) in units.iter().enumerate() {
+        if let Some(h) = &u.host {
+            if let Some(hi) = host_index(program, i, h) {
+                if units[hi].kind != UnitKind::Module {
+                    by_host.entry(hi).or_default().push(i);
+                }
+            }
+        }
+    }
+    for (host, inner) in by_host {
+        lift_one_host(program, host, &inner);
+    }
+}
+
+/// What lifting gives each internal procedure of one host: the host
+/// variables appended to its dummies, and the declarations they (and the
+/// host constants their bounds use) take.
+struct Lifting {
+    lifted: HashMap<String, Vec<String>>,
+    decls: Vec<(usize, Vec<Decl>)>,
+}
+
+fn lift_one_host(program: &mut Program, host: usize, inner: &[usize]) {
+    let Some(plan) = plan_lifting(program, host, inner) else {
+        return;
+    };
+    for (i, decls) in plan.decls {
+        let u = &mut program.units[i];
+        let pos = u.name.pos;
+        if let Some(vars) = plan.lifted.get(&u.name.text) {
+            u.args.extend(vars.iter().map(|v| Name {
+                text: v.clone(),
+                pos,
+            }));
+        }
+        u.decls.extend(decls);
+    }
+    let lifted = plan.lifted;
+
+    // Every call of a lifted procedure in the host and its internal
+    // procedures passes the variables.
+    for i in std::iter::once(host).chain(inner.iter().copied()) {
+        let u = &mut program.units[i];
+        let own = declared_names(u);
+        let lifted: HashMap<&str, &Vec<String>> = lifted
+            .iter()
+            .filter(|(n, _)| !own.contains(n.as_str()) || **n == u.name.text)
+            .map(|(n, v)| (n.as_str(), v))
+            .collect();
+        for s in &mut u.body {
+            pass_lifted(s, &lifted);
+        }
+    }
+}
+
+fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Option<Lifting> {
+    let names: HashSet<&str> = program.procedure_names();
+    let h = &program.units[host];
+    let (hsyms, _) = Symbols::build(h, &names);
+    let shared = common_names(h);
+    let host_declared = declared_names(h);
+    let mut host_vars = host_declared.clone();
+    host_vars.extend(referenced_names(h));
+    // A host variable: a name of the host's that is no procedure, no
+    // constant and no COMMON (or module) storage, which every unit that
+    // sees it declares already.
+    let is_host_var = |n: &str| {
+        host_vars.contains(n)
+            && !names.contains(n)
+            && !program.generics.contains_key(n)
+            && hsyms.param(n).is_none()
+            && !shared.contains(n)
+            && n != h.name.text
+            && !(hsyms
+                .intrinsic(n, crate::intrinsics::Form::Function)
+                .is_some()
+                && !hsyms.is_array(n)
+                && !host_declared.contains(n))
+    };
+    let inner_names: Vec<String> = inner
+        .iter()
+        .map(|&i| program.units[i].name.text.clone())
+        .collect();
+    // Each internal procedure's own uses of host variables, and its calls.
+    let mut uses: Vec<BTreeSet<String>> = Vec::new();
+    let mut calls: Vec<BTreeSet<usize>> = Vec::new();
+    for &i in inner {
+        let u = &program.units[i];
+        let own = declared_names(u);
+        let refs = referenced_names(u);
+        uses.push(
+            refs.iter()
+                .filter(|n| !own.contains(n.as_str()) && is_host_var(n))
+                .cloned()
+                .collect(),
+        );
+        calls.push(
+            inner_names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| refs.contains(*n))
+                .map(|(k, _)| k)
+                .collect(),
+        );
+    }
+    // Bounds of the lifted arrays name host variables too; and what a
+    // procedure calls, it passes on.
+    loop {
+        let mut changed = false;
+        for k in 0..inner.len() {
+            let mut add: BTreeSet<String> = BTreeSet::new();
+            for v in &uses[k] {
+                for d in hsyms.dims(v) {
+                    for b in d.lower.iter().chain(&d.upper) {
+                        b.any_name(&mut |n, _| {
+                            if is_host_var(n) {
+                                add.insert(n.to_string());
+                            }
+                            false
+                        });
+                    }
+                }
+            }
+            for &c in &calls[k] {
+                add.extend(uses[c].iter().cloned());
+            }
+            let before = uses[k].len();
+            uses[k].extend(add);
+            changed |= uses[k].len() != before;
+        }
+        if !changed {
+            break;
+        }
+    }
+    let lifted: HashMap<String, Vec<String>> = inner_names
+        .iter()
+        .zip(&uses)
+        .filter(|(_, u)| !u.is_empty())
+        .map(|(n, u)| (n.clone(), u.iter().cloned().collect()))
+        .collect();
+    if lifted.is_empty() {
+        return None;
+    }
+    // The declarations the lifted dummies take from the host.
+    let decl_of = |v: &str, pos: Pos| -> Decl {
+        Decl {
+            pos,
+            kind: DeclKind::Type {
+                ty: hsyms.type_of(v),
+                bytes: hsyms.elem_bytes(v),
+                parameter: false,
+                entities: vec![entity(v, pos, hsyms.dims(v).to_vec())],
+            },
+        }
+    };
+    let mut new_decls: Vec<(usize, Vec<Decl>)> = Vec::new();
+    for (k, &i) in inner.iter().enumerate() {
+        let pos = program.units[i].name.pos;
+        new_decls.push((i, uses[k].iter().map(|v| decl_of(v, pos)).collect()));
+    }
+    // Host constants the lifted bounds use.
+    let params: Vec<(String, Const)> = hsyms
+        .param_order
+        .iter()
+        .filter_map(|p| hsyms.param(p).map(|c| (p.clone(), c.clone())))
+        .collect();
+    let mut decls = Vec::new();
+    for (i, mut own_decls) in new_decls {
+        let u = &program.units[i];
+        let pos = u.name.pos;
+        let own = declared_names(u);
+        let needed = referenced_in_decls(&own_decls);
+        for (p, c) in &params {
+            if needed.contains(p) && !own.contains(p) {
+                own_decls.insert(
+                    0,
+                    Decl {
+                        pos,
+                        kind: DeclKind::Type {
+                            ty: hsyms.type_of(p),
+                            bytes: hsyms.elem_bytes(p),
+                            parameter: true,
+                            entities: vec![Entity {
+                                init: Some(literal(c, pos)),
+                                ..entity(p, pos, Vec::new())
+                            }],
+                        },
+                    },
+                );
+            }
+        }
+        decls.push((i, own_decls));
+    }
+    Some(Lifting { lifted, decls })
+}
+
+/// The names of a unit in COMMON blocks (module variables among them).
+fn common_names(unit: &Unit) -> HashSet<String> {
+    unit.decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Common { entities, .. } => Some(entities),
+            _ => None,
+        })
+        .flatten()
+        .map(|e| e.name.text.clone())
+        .collect()
+}
+
+fn referenced_in_decls(decls: &[Decl]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for d in decls {
+        decl_exprs(&d.kind, &mut |e: &Expr| {
+            e.any_name(&mut |n, _| {
+                out.insert(n.to_string());
+                false
+            });
+        });
+    }
+    out
+}
+
+/// Appends the lifted variables to every call of a lifted procedure in `s`.
+fn pass_lifted(s: &mut Stmt, lifted: &HashMap<&str, &Vec<String>>) {
+    let pos = s.pos;
+    let extra = |vars: &Vec<String>| -> Vec<Expr> {
+        vars.iter()
+            .map(|v| Expr {
+                pos,
+                kind: ExprKind::Var(v.clone()),
+            })
+            .collect()
+    };
+    if let StmtKind::Call { name, args } = &mut s.kind {
+        if let Some(vars) = lifted.get(name.text.as_str()) {
+            args.extend(extra(vars));
+        }
+    }
+    for_each_expr_mut(s, &mut |e| lift_in_expr(e, lifted));
+}
+
+fn lift_in_expr(e: &mut Expr, lifted: &HashMap<&str, &Vec<String>>) {
+    let pos = e.pos;
+    match &mut e.kind {
+        ExprKind::Apply { name, args } => {
+            args.iter_mut().for_each(|a| lift_in_expr(a, lifted));
+            if let Some(vars) = lifted.get(name.as_str()) {
+                args.extend(vars.iter().map(|v| Expr {
+                    pos,
+                    kind: ExprKind::Var(v.clone()),
+                }));
+            }
+        }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .for_each(|x| lift_in_expr(x, lifted)),
+        ExprKind::Unary(_, x) => lift_in_expr(x, lifted),
+        ExprKind::Binary(_, a, b) => {
+            lift_in_expr(a, lifted);
+            lift_in_expr(b, lifted);
+        }
+        ExprKind::Var(_)
+        | ExprKind::Int(_)
+        | ExprKind::Real(_)
+        | ExprKind::Logical(_)
+        | ExprKind::Str(_) => {}
+    }
+}
