@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use super::walk::{decl_exprs, declared_names, for_each_expr_mut, referenced_names};
 use super::{entity, host_index, literal};
 use crate::ast::{
-    Decl, DeclKind, Entity, Expr, ExprKind, Name, Pos, Program, Stmt, StmtKind, Unit, UnitKind,
+    Decl, DeclKind, Entity, Expr, ExprKind, Name, Pos, Program, Stmt, StmtKind, UnitKind,
 };
 use crate::fold::Const;
 use crate::symbols::Symbols;
@@ -41,9 +41,7 @@ struct Lifting {
 }
 
 fn lift_one_host(program: &mut Program, host: usize, inner: &[usize]) {
-    let Some(plan) = plan_lifting(program, host, inner) else {
-        return;
-    };
+    let plan = plan_lifting(program, host, inner);
     for (i, decls) in plan.decls {
         let u = &mut program.units[i];
         let pos = u.name.pos;
@@ -73,23 +71,21 @@ fn lift_one_host(program: &mut Program, host: usize, inner: &[usize]) {
     }
 }
 
-fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Option<Lifting> {
+fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Lifting {
     let names: HashSet<&str> = program.procedure_names();
     let h = &program.units[host];
     let (hsyms, _) = Symbols::build(h, &names);
-    let shared = common_names(h);
     let host_declared = declared_names(h);
     let mut host_vars = host_declared.clone();
     host_vars.extend(referenced_names(h));
-    // A host variable: a name of the host's that is no procedure, no
-    // constant and no COMMON (or module) storage, which every unit that
-    // sees it declares already.
+    // A host variable: a name of the host's that is no procedure and no
+    // constant (module variables the internal procedure sees are declared
+    // in it already, see `scope_of`; host COMMON variables are passed too).
     let is_host_var = |n: &str| {
         host_vars.contains(n)
             && !names.contains(n)
             && !program.generics.contains_key(n)
             && hsyms.param(n).is_none()
-            && !shared.contains(n)
             && n != h.name.text
             && !(hsyms
                 .intrinsic(n, crate::intrinsics::Form::Function)
@@ -158,9 +154,6 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Option<Lifti
         .filter(|(_, u)| !u.is_empty())
         .map(|(n, u)| (n.clone(), u.iter().cloned().collect()))
         .collect();
-    if lifted.is_empty() {
-        return None;
-    }
     // The declarations the lifted dummies take from the host.
     let decl_of = |v: &str, pos: Pos| -> Decl {
         Decl {
@@ -178,7 +171,6 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Option<Lifti
         let pos = program.units[i].name.pos;
         new_decls.push((i, uses[k].iter().map(|v| decl_of(v, pos)).collect()));
     }
-    // Host constants the lifted bounds use.
     let params: Vec<(String, Const)> = hsyms
         .param_order
         .iter()
@@ -189,7 +181,9 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Option<Lifti
         let u = &program.units[i];
         let pos = u.name.pos;
         let own = declared_names(u);
-        let needed = referenced_in_decls(&own_decls);
+        // Host constants the unit or its lifted bounds use.
+        let mut needed = referenced_in_decls(&own_decls);
+        needed.extend(referenced_names(u));
         for (p, c) in &params {
             if needed.contains(p) && !own.contains(p) {
                 own_decls.insert(
@@ -211,20 +205,7 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Option<Lifti
         }
         decls.push((i, own_decls));
     }
-    Some(Lifting { lifted, decls })
-}
-
-/// The names of a unit in COMMON blocks (module variables among them).
-fn common_names(unit: &Unit) -> HashSet<String> {
-    unit.decls
-        .iter()
-        .filter_map(|d| match &d.kind {
-            DeclKind::Common { entities, .. } => Some(entities),
-            _ => None,
-        })
-        .flatten()
-        .map(|e| e.name.text.clone())
-        .collect()
+    Lifting { lifted, decls }
 }
 
 fn referenced_in_decls(decls: &[Decl]) -> HashSet<String> {

@@ -65,3 +65,32 @@ pub(super) fn intrinsic_module(name: &str) -> Option<Scope> {
     }
     Some(scope)
 }
+
+/// A name an intrinsic module's library brings besides its constants: a
+/// function of that library (by its prefix) with its result type, or one
+/// of its named constants whose value is not modelled (unknown storage that
+/// no unit writes); `None` when the name is not the library's.
+pub(super) fn library_item(module: &str, name: &str) -> Option<Item> {
+    let prefix = match module {
+        "IEEE_ARITHMETIC" | "IEEE_EXCEPTIONS" | "IEEE_FEATURES" => "IEEE_",
+        "OMP_LIB" | "OMP_LIB_KINDS" => "OMP_",
+        "MPI" | "MPI_F08" => "MPI_",
+        "ISO_C_BINDING" => "C_",
+        "ISO_FORTRAN_ENV" => "COMPILER_",
+        _ => return None,
+    };
+    if !name.starts_with(prefix) {
+        return None;
+    }
+    let ty = match name {
+        "OMP_GET_WTIME" | "OMP_GET_WTICK" | "MPI_WTIME" | "MPI_WTICK" => TypeSpec::Double,
+        "OMP_IN_PARALLEL" | "OMP_GET_DYNAMIC" | "OMP_GET_NESTED" | "OMP_TEST_LOCK"
+        | "C_ASSOCIATED" => TypeSpec::Logical,
+        "COMPILER_VERSION" | "COMPILER_OPTIONS" => TypeSpec::Character,
+        _ if name.starts_with("IEEE_IS_") || name.starts_with("IEEE_SUPPORT_") => TypeSpec::Logical,
+        _ if name.starts_with("IEEE_") => TypeSpec::Real,
+        _ if name.starts_with("OMP_") => TypeSpec::Integer,
+        _ => return Some(Item::Unknown(module.to_string())),
+    };
+    Some(Item::Function(ty))
+}

@@ -40,8 +40,8 @@ use crate::ast::{
 use crate::fold::{fold_int, Const};
 use crate::source::Reporter;
 use crate::symbols::Symbols;
-use intrinsic_modules::intrinsic_module;
-use walk::{declared_names, referenced_names};
+use intrinsic_modules::{intrinsic_module, library_item};
+use walk::{declared_names, plain_names, referenced_names};
 
 /// What a name visible in a unit stands for.
 #[derive(Clone, Debug)]
@@ -59,8 +59,10 @@ pub(super) enum Item {
         bytes: Option<i64>,
         value: Const,
     },
-    /// A procedure (module procedure, generic name, library routine).
+    /// A procedure (module procedure, generic name).
     Proc,
+    /// A function of an intrinsic module's library (`OMP_GET_WTIME`), of this type.
+    Function(TypeSpec),
     /// A name an unknown module may bring: storage of `/MODULE%?/`.
     Unknown(String),
 }
@@ -144,7 +146,9 @@ impl Resolver<'_> {
                 scope.extend(self.full[hi].clone().unwrap_or_default());
             }
         }
-        let mut opens_unknown = None;
+        // Unknown and intrinsic modules used without ONLY: the names the
+        // unit leaves undeclared may be theirs.
+        let mut opened: Vec<String> = Vec::new();
         let uses: Vec<Decl> = program.units[i]
             .decls
             .iter()
@@ -178,7 +182,19 @@ impl Resolver<'_> {
                     self.public[m].clone().unwrap_or_default()
                 }
                 None => match intrinsic_module(&module.text) {
-                    Some(s) => s,
+                    Some(mut given) => {
+                        for (_, remote) in &names {
+                            if !given.contains_key(remote) {
+                                let item = fallback(&module.text, remote)
+                                    .unwrap_or(Item::Unknown(module.text.clone()));
+                                given.insert(remote.clone(), item);
+                            }
+                        }
+                        if !only {
+                            opened.push(module.text.clone());
+                        }
+                        given
+                    }
                     None => {
                         if self.warned.insert(module.text.clone()) {
                             self.rep.warning(
@@ -191,7 +207,7 @@ impl Resolver<'_> {
                         }
                         let unknown = Item::Unknown(module.text.clone());
                         if !only {
-                            opens_unknown = Some(module.text.clone());
+                            opened.push(module.text.clone());
                         }
                         names
                             .iter()
@@ -207,7 +223,7 @@ impl Resolver<'_> {
             self.module_names(i, &mut program.units[i], &mut scope, procedures);
         }
         let unit = &mut program.units[i];
-        inject(unit, &scope, opens_unknown.as_deref());
+        inject(unit, &scope, &opened);
         self.full[i] = Some(scope);
         self.busy[i] = false;
     }
@@ -223,7 +239,7 @@ impl Resolver<'_> {
     ) {
         let module = unit.name.text.clone();
         // The used names first, so that the module's bounds fold with them.
-        inject(unit, scope, None);
+        inject(unit, scope, &[]);
         let units = HashSet::new();
         let (syms, _) = Symbols::build(unit, &units);
         let mut own = Scope::new();
@@ -417,11 +433,18 @@ pub(super) fn literal(c: &Const, pos: Pos) -> Expr {
 }
 
 /// Declares in `unit` the names of `scope` it references and does not
-/// declare itself; with `unknown` (a module none of the files defines,
-/// used without ONLY), also every other name it leaves undeclared.
-fn inject(unit: &mut Unit, scope: &Scope, unknown: Option<&str>) {
+/// declare itself; with `opened` (modules used without ONLY that no file
+/// defines, or intrinsic ones), also the other names it leaves undeclared
+/// that may be theirs.
+fn inject(unit: &mut Unit, scope: &Scope, opened: &[String]) {
+    if scope.is_empty() && opened.is_empty() {
+        return;
+    }
     let declared = declared_names(unit);
     let referenced = referenced_names(unit);
+    // What an unknown module may bring is storage; a name applied to
+    // arguments or called is a procedure (or an array) of unknown effect.
+    let plain = plain_names(unit);
     let pos = unit.name.pos;
     let mut decls = Vec::new();
     for name in &referenced {
@@ -430,11 +453,14 @@ fn inject(unit: &mut Unit, scope: &Scope, unknown: Option<&str>) {
         }
         let item = match scope.get(name) {
             Some(item) => item.clone(),
-            None => match unknown {
-                Some(m) if !is_known_procedure_name(name) => Item::Unknown(m.to_string()),
-                _ => continue,
+            None => match opened.iter().find_map(|m| fallback(m, name)) {
+                Some(item) => item,
+                None => continue,
             },
         };
+        if matches!(item, Item::Unknown(_)) && !plain.contains(name) {
+            continue;
+        }
         match item {
             Item::Var {
                 ty,
@@ -463,6 +489,15 @@ fn inject(unit: &mut Unit, scope: &Scope, unknown: Option<&str>) {
                 }],
             }),
             Item::Proc => {}
+            Item::Function(ty) => {
+                decls.push(DeclKind::Type {
+                    ty,
+                    bytes: None,
+                    parameter: false,
+                    entities: vec![entity(name, pos, Vec::new())],
+                });
+                decls.push(DeclKind::External(vec![entity(name, pos, Vec::new()).name]));
+            }
             Item::Unknown(m) => {
                 let first = name.chars().next().unwrap_or('A');
                 let ty = if ('I'..='N').contains(&first) {
@@ -494,11 +529,17 @@ fn inject(unit: &mut Unit, scope: &Scope, unknown: Option<&str>) {
     unit.decls.splice(at..at, new);
 }
 
-/// An undeclared name of a unit that uses an unknown module is taken to
-/// be the module's unless it is an intrinsic procedure's.
-fn is_known_procedure_name(name: &str) -> bool {
+/// What an undeclared `name` is when `module` (used without ONLY) may
+/// bring it: an intrinsic module's library function, or storage of an
+/// unknown module unless it is an intrinsic procedure's name.
+fn fallback(module: &str, name: &str) -> Option<Item> {
     use crate::intrinsics::{lookup, Form};
-    lookup(name, Form::Function).is_some() || lookup(name, Form::Subroutine).is_some()
+    if intrinsic_module(module).is_some() {
+        return library_item(module, name);
+    }
+    let intrinsic =
+        lookup(name, Form::Function).is_some() || lookup(name, Form::Subroutine).is_some();
+    (!intrinsic).then(|| Item::Unknown(module.to_string()))
 }
 
 #[cfg(test)]

@@ -36,10 +36,27 @@ pub(super) fn declared_names(unit: &Unit) -> HashSet<String> {
 
 /// Every name a unit's statements and declarations reference, sorted.
 pub(super) fn referenced_names(unit: &Unit) -> BTreeSet<String> {
+    names_where(unit, |_| true)
+}
+
+/// The names a unit references as variables, never applied to arguments
+/// nor called.
+pub(super) fn plain_names(unit: &Unit) -> BTreeSet<String> {
+    let applied = names_where(unit, |applied| applied);
+    let mut plain = names_where(unit, |applied| !applied);
+    plain.retain(|n| !applied.contains(n));
+    plain
+}
+
+/// The names a unit references where `keep` accepts how they stand
+/// (applied to arguments or called: true).
+fn names_where(unit: &Unit, keep: impl Fn(bool) -> bool) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut add = |e: &Expr| {
-        e.any_name(&mut |n, _| {
-            out.insert(n.to_string());
+        e.any_name(&mut |n, applied| {
+            if keep(applied) {
+                out.insert(n.to_string());
+            }
             false
         });
     };
@@ -136,7 +153,13 @@ fn stmt_exprs(s: &Stmt, f: &mut impl FnMut(&Expr)) {
         StmtKind::ComputedGoto { index, .. } => f(index),
         StmtKind::ArithIf { expr, .. } => f(expr),
         StmtKind::Call { name, args } => {
-            f(&name_expr(name));
+            f(&Expr {
+                pos: name.pos,
+                kind: ExprKind::Apply {
+                    name: name.text.clone(),
+                    args: Vec::new(),
+                },
+            });
             args.iter().for_each(f);
         }
         StmtKind::Read { control, items }
