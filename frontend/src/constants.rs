@@ -153,6 +153,16 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
                 }
                 arms.iter().map(|a| &a.cond).collect()
             }
+            StmtKind::Select {
+                selector, cases, ..
+            } => {
+                for case in cases {
+                    if !may_define(&case.body, syms, out) {
+                        return false;
+                    }
+                }
+                vec![selector]
+            }
             StmtKind::LogicalIf { cond, stmt } => {
                 if !may_define(std::slice::from_ref(stmt), syms, out) {
                     return false;
@@ -185,6 +195,8 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
             }
             StmtKind::Opaque { .. } => return false,
             StmtKind::Goto(_)
+            | StmtKind::Exit { .. }
+            | StmtKind::Cycle { .. }
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Stop

@@ -132,6 +132,15 @@ pub enum Tok {
     /// Put by [`crate::classify`]: the word opening OPEN, CLOSE, INQUIRE,
     /// REWIND, BACKSPACE or ENDFILE with a parenthesized specifier list.
     FileStmt(String),
+    /// Put by [`crate::classify`]: the keywords of EXIT and CYCLE, and of
+    /// the statements of a SELECT CASE construct (`SELECT CASE`, `CASE`,
+    /// `CASE DEFAULT`, `END SELECT`).
+    Exit,
+    Cycle,
+    SelectCase,
+    Case,
+    CaseDefault,
+    EndSelect,
 }
 
 impl Tok {
@@ -150,6 +159,12 @@ impl Tok {
             Tok::Format => "`FORMAT`".into(),
             Tok::CrayPointer => "`POINTER`".into(),
             Tok::FileStmt(w) => format!("`{w}`"),
+            Tok::Exit => "`EXIT`".into(),
+            Tok::Cycle => "`CYCLE`".into(),
+            Tok::SelectCase => "`SELECT CASE`".into(),
+            Tok::Case => "`CASE`".into(),
+            Tok::CaseDefault => "`CASE DEFAULT`".into(),
+            Tok::EndSelect => "`END SELECT`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

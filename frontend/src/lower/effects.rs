@@ -275,6 +275,14 @@ impl Walk<'_, '_> {
                     self.stmt(s);
                 }
             }
+            StmtKind::Select {
+                selector, cases, ..
+            } => {
+                self.read(selector);
+                for s in cases.iter().flat_map(|c| &c.body) {
+                    self.stmt(s);
+                }
+            }
             StmtKind::LogicalIf { cond, stmt } => {
                 self.read(cond);
                 self.stmt(stmt);
@@ -309,6 +317,8 @@ impl Walk<'_, '_> {
             }
             StmtKind::Opaque { .. } => self.unknown = true,
             StmtKind::Goto(_)
+            | StmtKind::Exit { .. }
+            | StmtKind::Cycle { .. }
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Stop
