@@ -36,7 +36,7 @@ use common::{
     scratch_dir, Dep,
 };
 use kaiseki_facts::FactBase;
-use kaiseki_judge::gen::{shared_nests, storage_program, Generated};
+use kaiseki_judge::gen::{control_nests, shared_nests, storage_program, Generated};
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -557,6 +557,19 @@ fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
         "{}",
         tally.report("shared_nests")
     );
+}
+
+/// The same nests with EXIT and CYCLE (also of an outer loop, by name)
+/// under IFs on DO variables and SELECT CASE on DO variables and their
+/// MOD in the bodies: no dependence is lost. (The precision is printed, not
+/// held to a figure.)
+#[test]
+fn control_flow_loses_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(40))
+        .map(|seed| Program::from(control_nests(seed)))
+        .collect();
+    let tally = check_all("control_nests", &programs);
+    eprintln!("control_nests precision {:.3}", tally.precision());
 }
 
 #[test]

@@ -3,7 +3,10 @@
 //! gfortran's REAL is single precision, the judge's is double).
 //! gfortran is required: without it these tests fail, they never skip.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, shared_nests, storage_program, Generated};
+use kaiseki_judge::gen::{
+    affine_nest, control_nests, parallel_control_loops, scalar_program, shared_nests,
+    storage_program, Generated,
+};
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
 
@@ -213,6 +216,14 @@ fn generated_loop_nests_print_what_gfortran_prints() {
 #[test]
 fn generated_shared_nests_print_what_gfortran_prints() {
     check_generated("shared", shared_nests, 0..25);
+}
+
+/// EXIT, CYCLE (also of an outer loop by name) and SELECT CASE run as
+/// gfortran runs them.
+#[test]
+fn generated_control_flow_prints_what_gfortran_prints() {
+    check_generated("control", control_nests, 0..25);
+    check_generated("parallel control", parallel_control_loops, 0..15);
 }
 
 #[test]

@@ -19,7 +19,12 @@
 //! label on END DO, a terminal statement, END IF or END names that node);
 //! a computed GOTO also falls through, and so does a READ or WRITE that
 //! may jump (END=, ERR=, EOR=); RETURN goes to the unit's `end`;
-//! STOP and `end` have no successor.
+//! STOP and `end` have no successor. An `exit` goes where its loop goes on
+//! (as the loop's header and `enddo` do), a `cycle` to its loop's `enddo`.
+//! SELECT CASE: `select` (reading the selector) goes to the first `case`,
+//! each `case` to its body and to the next `case` (the last one to the
+//! `case_default`, or the `endselect` when there is none), every body's
+//! end to the `endselect`.
 
 use crate::ast::{CaseArm, CaseValue, ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
 use crate::intrinsics::Form;

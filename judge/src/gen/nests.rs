@@ -62,8 +62,9 @@ struct Nest {
     induction: Option<Induction>,
     stmts: Vec<Placed>,
     labelled: bool,
-    /// The loops are named `L1`, `L2`, ... by level (`L1: DO ...`).
-    named: bool,
+    /// The loops are named `<prefix>L1`, `<prefix>L2`, ... by level
+    /// (`N1L1: DO ...`; a name is the unit's only construct of that name).
+    named: Option<String>,
 }
 
 /// Random nests sharing the arrays A and B, straight-line code before,
@@ -106,7 +107,11 @@ fn nests(seed: u64, control: bool) -> Generated {
         let before = straight_line(&mut g, if k == 0 { 0 } else { 1 });
         parts.push((
             before,
-            nest(&mut g, n, control.then_some(form == Form::Free)),
+            nest(
+                &mut g,
+                n,
+                control.then(|| (form == Form::Free).then(|| format!("N{k}"))),
+            ),
         ));
     }
     let tail = straight_line(&mut g, 0);
@@ -197,18 +202,18 @@ fn paren(c: i64) -> String {
 
 /// `EXIT` or `CYCLE` of the innermost loop, or of loop 1..=level by its
 /// name when the loops are named.
-fn loop_jump(g: &mut AffineGen, level: usize, named: bool) -> String {
+fn loop_jump(g: &mut AffineGen, level: usize, named: Option<&str>) -> String {
     let word = if g.rng.chance(50) { "EXIT" } else { "CYCLE" };
-    if named && g.rng.chance(60) {
+    if let Some(prefix) = named.filter(|_| g.rng.chance(60)) {
         let k = g.rng.range(1, level as i64);
-        format!("{word} L{k}")
+        format!("{word} {prefix}L{k}")
     } else {
         word.to_string()
     }
 }
 
 /// A SELECT CASE on a DO variable (or its MOD) whose arms assign.
-fn select_case(g: &mut AffineGen, level: usize, named: bool) -> Stmt {
+fn select_case(g: &mut AffineGen, level: usize, named: Option<&str>) -> Stmt {
     let k = g.rng.range(0, level as i64 - 1) as usize;
     let v = LOOP_VARS[k];
     let mut arms: Vec<(String, Vec<String>)> = Vec::new();
@@ -252,7 +257,7 @@ fn select_case(g: &mut AffineGen, level: usize, named: bool) -> Stmt {
 /// An assignment in the body of loop `level` (0: outside loops), under an
 /// IF on P or on a DO variable now and then; with `control` (whether the
 /// loops are named) also EXIT, CYCLE or SELECT CASE.
-fn statement(g: &mut AffineGen, level: usize, control: Option<bool>) -> Stmt {
+fn statement(g: &mut AffineGen, level: usize, control: Option<Option<&str>>) -> Stmt {
     if let Some(named) = control.filter(|_| level > 0) {
         match g.rng.range(0, 9) {
             0..=2 => {
@@ -292,7 +297,7 @@ fn statement(g: &mut AffineGen, level: usize, control: Option<bool>) -> Stmt {
 
 /// A nest; `control`: with EXIT, CYCLE and SELECT CASE, and whether its
 /// loops may be named (free form).
-fn nest(g: &mut AffineGen, n: Range, control: Option<bool>) -> Nest {
+fn nest(g: &mut AffineGen, n: Range, control: Option<Option<String>>) -> Nest {
     let depth = g.rng.range(1, 3) as usize;
     g.depth = depth;
     let headers: Vec<String> = (0..depth).map(|level| g.loop_header(level, n)).collect();
@@ -312,8 +317,11 @@ fn nest(g: &mut AffineGen, n: Range, control: Option<bool>) -> Nest {
         Induction { level, start, step }
     });
     let n_stmts = g.rng.range(1, 4);
-    let named = control == Some(true) && g.rng.chance(60);
-    let control = control.map(|_| named);
+    let named = match &control {
+        Some(Some(prefix)) if g.rng.chance(60) => Some(prefix.clone()),
+        _ => None,
+    };
+    let control = control.map(|_| named.as_deref());
     let stmts = (0..n_stmts)
         .map(|_| {
             let level = g.rng.range(1, depth as i64) as usize;
@@ -375,8 +383,8 @@ fn emit_level(e: &mut Emitter, nest: &Nest, level: usize) {
     if let Some(iv) = induction {
         e.stmt(&format!("M = {}", iv.start));
     }
-    if nest.named {
-        e.open_named_do(&format!("L{level}"), header);
+    if let Some(prefix) = &nest.named {
+        e.open_named_do(&format!("{prefix}L{level}"), header);
     } else {
         e.open_do(header, nest.labelled);
     }
