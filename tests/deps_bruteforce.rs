@@ -598,6 +598,46 @@ fn examples_lose_no_dependence() {
     check_all("examples", &programs);
 }
 
+/// WHERE statements (may-writes of sections, masks read), SELECT CASE on
+/// an input and EXIT/CYCLE of named loops, in a loop and between loops.
+#[test]
+fn where_select_case_and_named_jumps_lose_no_dependence() {
+    let source = "program wsc
+  integer :: n, i, j, k
+  real :: a(10), b(10), s
+  read *, n
+  s = 0.0
+  do i = 1, 10
+    a(i) = i
+    b(i) = 11 - i
+  end do
+  where (a > real(n)) b = a
+  where (b(2:9) < 4.0) a(1:8) = b(3:10) + 1.0
+  outer: do i = 1, 6
+    inner: do j = 1, 6
+      if (j > i + n) cycle outer
+      if (a(j) > 8.0) exit inner
+      if (i * j > 20) exit outer
+      s = s + a(j)
+      b(j) = s
+    end do inner
+    select case (mod(i + n, 3))
+    case (0)
+      a(i) = b(i + 1)
+    case (1:)
+      b(i) = a(i + 2)
+    case default
+      s = s + 1.0
+    end select
+  end do outer
+  k = i
+  print *, sum(a), sum(b), s, k, j
+end program wsc
+";
+    let inputs: &[&[&str]] = &[&["0"], &["1"], &["5"], &["-4"]];
+    check_all("where_select", &with_inputs("wsc.f90", source, inputs));
+}
+
 fn one_program(name: &str, source: &str, inputs: &[&str]) -> Vec<Program> {
     vec![Program {
         file_name: name.to_string(),

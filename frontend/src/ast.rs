@@ -344,6 +344,14 @@ pub enum StmtKind {
     Cycle {
         construct: Option<String>,
     },
+    /// `WHERE (mask) lhs = rhs`: each element of `lhs` whose element of
+    /// `mask` is true gets the element of `rhs` (a masked array
+    /// assignment). The WHERE construct is not modelled (opaque).
+    Where {
+        mask: Expr,
+        lhs: Expr,
+        rhs: Expr,
+    },
     /// `IF (cond) stmt`.
     LogicalIf {
         cond: Expr,

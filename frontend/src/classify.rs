@@ -421,6 +421,19 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             toks[s].1 = if w == "EXIT" { Tok::Exit } else { Tok::Cycle };
             return;
         }
+        // `WHERE (mask) lhs = rhs`: a masked array assignment.
+        "WHERE"
+            if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen)
+                && close_of(toks, s + 1).is_some_and(|c| is_assignment(toks, c + 1)) =>
+        {
+            let c = close_of(toks, s + 1).expect("checked");
+            toks[s].1 = Tok::Where;
+            classify_at(toks, c + 1, false, squeezed);
+            if matches!(toks.last(), Some((_, Tok::Unmodelled(_), _))) {
+                aside(toks, "WHERE statement".into(), None);
+            }
+            return;
+        }
         "WHERE" | "FORALL" => {
             if header_only(toks, s) {
                 let c = if w == "WHERE" { "WHERE" } else { "FORALL" };

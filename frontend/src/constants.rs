@@ -163,6 +163,10 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
                 }
                 vec![selector]
             }
+            StmtKind::Where { mask, lhs, rhs } => {
+                out.extend(base_name(lhs));
+                vec![mask, lhs, rhs]
+            }
             StmtKind::LogicalIf { cond, stmt } => {
                 if !may_define(std::slice::from_ref(stmt), syms, out) {
                     return false;

@@ -141,6 +141,9 @@ pub enum Tok {
     Case,
     CaseDefault,
     EndSelect,
+    /// Put by [`crate::classify`]: the WHERE of a WHERE statement
+    /// (`WHERE (mask) lhs = rhs`), not of a WHERE construct.
+    Where,
 }
 
 impl Tok {
@@ -165,6 +168,7 @@ impl Tok {
             Tok::Case => "`CASE`".into(),
             Tok::CaseDefault => "`CASE DEFAULT`".into(),
             Tok::EndSelect => "`END SELECT`".into(),
+            Tok::Where => "`WHERE`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

@@ -500,3 +500,28 @@ end program s
         .collect();
     assert_eq!(uses, [3]);
 }
+
+#[test]
+fn a_where_statement_reads_its_mask_and_may_write_its_left_side() {
+    let f = facts(
+        "w.f90",
+        "program w
+  real :: a(10), b(10)
+  b = 1.0
+  where (a > 0.0) b = a
+  print *, b
+end program w
+",
+    );
+    let k: Vec<String> = kinds(&f).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(k, ["decl", "assign", "where", "print", "end"]);
+    let uses: Vec<(i64, String)> = f.r#use.iter().map(|u| (u.stmt, u.var.clone())).collect();
+    assert!(uses.contains(&(3, "A".to_string())), "{uses:?}");
+    let defs: Vec<(i64, String)> = f.def.iter().map(|d| (d.stmt, d.var.clone())).collect();
+    assert!(defs.contains(&(3, "B".to_string())), "{defs:?}");
+    // A may-write: it kills nothing, so B = 1.0 still reaches the PRINT.
+    assert!(!f
+        .must_def
+        .iter()
+        .any(|k| f.def.iter().any(|d| d.r#ref == k.r#ref && d.stmt == 3)));
+}

@@ -197,6 +197,17 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 end_label,
                 ..
             } => self.select(s, selector, cases, *end, *end_label),
+            StmtKind::Where { mask, lhs, rhs } => {
+                // Reads the mask and the right side; may write (part of)
+                // the left side, so earlier values of it may live on.
+                let id = self.number(s.pos, s.label, "where", true);
+                let mut r = StmtRefs::default();
+                self.read(&mut r, mask);
+                self.read(&mut r, rhs);
+                self.write(&mut r, lhs, false);
+                self.emit_refs(id, r);
+                single(id, true)
+            }
             StmtKind::Exit { construct } => {
                 let id = self.number(s.pos, s.label, "exit", true);
                 self.loop_jump(id, construct.as_ref(), true);

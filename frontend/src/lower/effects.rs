@@ -287,6 +287,11 @@ impl Walk<'_, '_> {
                 self.read(cond);
                 self.stmt(stmt);
             }
+            StmtKind::Where { mask, lhs, rhs } => {
+                self.read(mask);
+                self.write(lhs);
+                self.read(rhs);
+            }
             StmtKind::ComputedGoto { index: e, .. } | StmtKind::ArithIf { expr: e, .. } => {
                 self.read(e)
             }

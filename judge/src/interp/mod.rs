@@ -726,6 +726,29 @@ impl<'p> Interp<'p> {
                     return self.exec_block(fr, body);
                 }
             }
+            StmtKind::Where { mask, lhs, rhs } => {
+                // The mask, then the right side (whole: every element of
+                // it is read), then the elements whose mask is true.
+                let m = self.eval(fr, mask)?;
+                let v = self.eval(fr, rhs)?;
+                let place = self.place(fr, lhs)?;
+                let n = place.indices.len();
+                let spread = |v: eval::Val, what: &str| -> Exec<Vec<Value>> {
+                    match v {
+                        eval::Val::Scalar(x) => Ok(vec![x; n]),
+                        eval::Val::Array(xs) if xs.len() == n => Ok(xs),
+                        eval::Val::Array(_) => {
+                            fail(s.pos, format!("WHERE: the {what} does not conform"))
+                        }
+                    }
+                };
+                let (ms, vs) = (spread(m, "mask")?, spread(v, "right side")?);
+                for ((&i, m), v) in place.indices.iter().zip(&ms).zip(&vs) {
+                    if m.as_logical().at(mask.pos)? {
+                        self.store(&place.binding, i, v, place.pos, false)?;
+                    }
+                }
+            }
             StmtKind::Exit { construct } => return Ok(Flow::Exit(construct.clone())),
             StmtKind::Cycle { construct } => return Ok(Flow::Cycle(construct.clone())),
             StmtKind::If {
