@@ -461,31 +461,32 @@ end program s
             "decl",
             "read",
             "select",
+            "case",
+            "assign",
+            "case",
             "case_default",
             "assign",
-            "case",
-            "assign",
-            "case",
             "endselect",
             "print",
             "end"
         ]
     );
     // select -> case (1, 3:5) -> case (:0) -> default; each case to its
-    // body (an empty one to the end select).
+    // body (an empty one to the end select). CASE DEFAULT is numbered
+    // last, with its body: every edge goes forward.
     let mut e = edges(&f);
     e.sort();
     assert_eq!(
         e,
         vec![
             (2, 3),
-            (3, 6),
+            (3, 4),
             (4, 5),
+            (4, 6),
             (5, 9),
             (6, 7),
-            (6, 8),
-            (7, 9),
-            (8, 4),
+            (6, 9),
+            (7, 8),
             (8, 9),
             (9, 10),
             (10, 11)

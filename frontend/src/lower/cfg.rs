@@ -382,7 +382,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// SELECT CASE: the `select` node reads the selector once; each CASE
     /// is a `case` node testing it, in a chain as ELSE IFs are (in the
     /// order written; at most one matches), whose last one goes to the
-    /// CASE DEFAULT (a `case_default` node) or to the `endselect`.
+    /// CASE DEFAULT (a `case_default` node, numbered after the CASEs with
+    /// its body) or to the `endselect`.
     fn select(
         &mut self,
         s: &'a Stmt,
@@ -400,7 +401,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         let mut prev = sel;
         let mut default = None;
         let mut to_end = Vec::new();
-        for case in cases {
+        // CASE DEFAULT is numbered after the other CASEs wherever it is
+        // written: every edge but a loop's back edge goes to a higher id
+        // (the dataflow's sparse graphs rely on it).
+        let ordered = cases
+            .iter()
+            .filter(|c| c.values.is_some())
+            .chain(cases.iter().filter(|c| c.values.is_none()));
+        for case in ordered {
             self.flush_decls(Some(case.pos));
             let node = match &case.values {
                 Some(values) => {
