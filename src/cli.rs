@@ -110,7 +110,7 @@ pub enum Command {
     },
     /// Say for every loop whether its iterations can run in parallel, what that takes and what stops it.
     #[command(
-        after_help = "Examples:\n  kaiseki parallel prog.f\n  kaiseki parallel prog.f --format csv > loops.csv\n\nVerdicts: parallel, parallel-with-transforms (the private, lastprivate, reductions and\ninductions columns say which), sequential (blockers: each carried dependence as\n`kind VAR src_line->dst_line`), excluded (I/O, calls, jumps out, STOP, DO WHILE)."
+        after_help = "Examples:\n  kaiseki parallel prog.f\n  kaiseki parallel prog.f --format csv > loops.csv\n\nVerdicts: parallel, parallel-with-transforms (the private, lastprivate, reductions and\ninductions columns say which), sequential (blockers: each carried dependence as\n`kind VAR src_line->dst_line`), excluded (I/O, calls, EXIT and jumps out, STOP, DO WHILE),\nunknown (an opaque statement, or one kaiseki could not read, in the loop)."
     )]
     Parallel {
         #[arg(required = true)]

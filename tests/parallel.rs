@@ -405,3 +405,107 @@ fn loops_read_from_include_files_get_no_directive() {
         assert_eq!(run(&omp, threads), want, "{threads} threads");
     }
 }
+
+/// EXIT leaves a loop (excluded, its blocker `exit LINE`), CYCLE only ends
+/// an iteration (the loop stays parallel when its body is), and the arms
+/// of a SELECT CASE carry what they carry.
+#[test]
+fn exit_cycle_and_select_case_get_the_verdicts_of_their_control_flow() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/control.f90");
+    let v = verdicts(&path);
+    let row = |line: i64| {
+        v.get(&line)
+            .unwrap_or_else(|| panic!("no row for line {line}: {v:?}"))
+    };
+    assert_eq!(row(8)[0], "excluded", "EXIT: {:?}", row(8));
+    assert_eq!(row(8)[5], "exit 10");
+    assert_eq!(row(12)[0], "parallel", "only a CYCLE: {:?}", row(12));
+    assert_eq!(
+        row(16)[..2],
+        ["parallel-with-transforms", "T"],
+        "CYCLE after the temporary's definition: {:?}",
+        row(16)
+    );
+    // CYCLE OUTER leaves the inner loop, not the outer one.
+    assert!(PARALLEL.contains(&row(21)[0].as_str()), "{:?}", row(21));
+    assert_eq!(row(22)[0], "excluded", "{:?}", row(22));
+    assert_eq!(row(22)[5], "jump out 23");
+    // EXIT L2 leaves both loops.
+    assert_eq!(row(27)[..1], ["excluded"], "{:?}", row(27));
+    assert_eq!(row(27)[5], "exit 29");
+    assert_eq!(row(28)[5], "exit 29");
+    // One arm writes A(I), the other reads A(I-1): a carried flow.
+    assert_eq!(row(32)[0], "sequential", "{:?}", row(32));
+    assert_eq!(row(32)[5], "flow A 35->37");
+    assert_eq!(row(40)[0], "parallel", "{:?}", row(40));
+    // The OpenMP program: directives on the parallel loops only.
+    let emitted = openmp(&path, &scratch_dir("openmp_control"));
+    let directed = directed_lines(&emitted);
+    assert_eq!(
+        directed.into_iter().collect::<Vec<_>>(),
+        [12, 16, 21, 40],
+        "{emitted}"
+    );
+}
+
+/// The lines of the original program (1-based) that `openmp` put a
+/// directive before: every line it adds starts with `!$OMP`.
+fn directed_lines(emitted: &str) -> std::collections::BTreeSet<usize> {
+    let mut out = std::collections::BTreeSet::new();
+    let (mut orig, mut pending) = (0, false);
+    for l in emitted.lines() {
+        let t = l.trim_start().to_uppercase();
+        if t.starts_with("!$OMP") {
+            pending |= !t.starts_with("!$OMP END");
+        } else {
+            orig += 1;
+            if pending {
+                out.insert(orig);
+            }
+            pending = false;
+        }
+    }
+    out
+}
+
+const PARALLEL: [&str; 2] = ["parallel", "parallel-with-transforms"];
+
+/// A statement kaiseki could not read makes every loop around it
+/// `unknown`, with that statement as its blocker, and gets no directive.
+#[test]
+fn a_loop_holding_a_statement_kaiseki_could_not_read_is_unknown() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/unreadable.f90");
+    let out = common::kaiseki([
+        "parallel".as_ref(),
+        path.as_os_str(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+    ]);
+    assert_eq!(out.code, Some(1), "the error makes the run fail");
+    assert!(out.stderr.contains("unreadable.f90:6:"), "{}", out.stderr);
+    let rows: Vec<&str> = out.stdout.lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        [
+            "UNREADABLE,5,I,1,unknown,,,,,opaque statement 6 (statement kaiseki could not read)",
+            "UNREADABLE,8,I,1,parallel,,,,,"
+        ],
+        "{}",
+        out.stdout
+    );
+    let dir = scratch_dir("openmp_unreadable");
+    let target = dir.join("omp_unreadable.f90");
+    let out = common::kaiseki([
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        target.as_os_str(),
+    ]);
+    assert_eq!(out.code, Some(1));
+    let emitted = std::fs::read_to_string(&target).expect("the program is written");
+    assert_eq!(
+        directed_lines(&emitted).into_iter().collect::<Vec<_>>(),
+        [8],
+        "{emitted}"
+    );
+}

@@ -29,7 +29,7 @@ use common::{kaiseki_ok, lower_source, scaled, scratch_dir};
 use kaiseki_codegen::parallel::{decisions, rows, to_csv, LoopDecision, RELATIONS};
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
-use kaiseki_judge::gen::{parallel_loops, Generated};
+use kaiseki_judge::gen::{parallel_control_loops, parallel_loops, Generated};
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
 use kaiseki_rules::{builtin_program, FunctorRegistry, Select};
@@ -377,6 +377,37 @@ fn loops_called_parallel_run_in_any_order_and_carry_only_what_they_name() {
     // the runs never take, a subscript through a scalar whose range only
     // the runs show).
     assert!(recall >= 0.95, "recall {recall:.3}");
+}
+
+/// The same with CYCLE, EXIT and SELECT CASE in the bodies: no unsound
+/// claim; loops with only CYCLE are still called parallel.
+#[test]
+fn loops_with_exit_cycle_and_select_case_are_judged_soundly() {
+    let n = scaled(40);
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for seed in 0..n {
+        check(&parallel_control_loops(seed), &mut tally, &mut failures);
+    }
+    let (truth, hit) = tally.truth;
+    println!(
+        "parallel_control_loops: {} programs, {} loops, {} called parallel, {} reordered runs; \
+         {truth} parallel by the runs, {hit} of them called parallel",
+        tally.programs, tally.loops, tally.claimed, tally.reordered_runs
+    );
+    for m in &tally.misses {
+        println!("  missed: {m}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} unsound claims; the first in full:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    assert!(
+        tally.reordered_runs > 0 && hit > 0,
+        "nothing called parallel"
+    );
 }
 
 #[test]

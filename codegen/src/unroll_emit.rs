@@ -352,6 +352,11 @@ fn all_loops<'a>(body: &'a [Stmt], around: &[&'a Stmt]) -> Vec<(&'a Stmt, Vec<&'
                     out.extend(all_loops(&e.body, around));
                 }
             }
+            StmtKind::Select { cases, .. } => {
+                for c in cases {
+                    out.extend(all_loops(&c.body, around));
+                }
+            }
             _ => {}
         }
     }
@@ -403,7 +408,7 @@ fn last_line(s: &Stmt) -> usize {
         StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => {
             body.last().map_or(s.pos.line as usize, last_line)
         }
-        StmtKind::If { end, .. } => end.line as usize,
+        StmtKind::If { end, .. } | StmtKind::Select { end, .. } => end.line as usize,
         _ => s.pos.line as usize,
     }
 }

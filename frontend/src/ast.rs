@@ -348,11 +348,15 @@ pub enum StmtKind {
         end: LoopEnd,
         /// Asserted by `!HPF$ INDEPENDENT`.
         independent: Option<Independent>,
+        /// The construct name (`OUTER: DO I = ...`), upper case.
+        construct: Option<String>,
     },
     DoWhile {
         cond: Expr,
         body: Vec<Stmt>,
         end: LoopEnd,
+        /// The construct name (`OUTER: DO WHILE (...)`), upper case.
+        construct: Option<String>,
     },
     /// Block IF: the IF and each ELSE IF arm (condition, where its keyword
     /// stands, body), then the ELSE part and the END IF.
@@ -361,6 +365,34 @@ pub enum StmtKind {
         else_part: Option<ElsePart>,
         end: Pos,
         end_label: Option<u32>,
+    },
+    /// SELECT CASE: the selector, read once, then the CASE blocks as
+    /// written (CASE DEFAULT among them, with no values), and END SELECT.
+    Select {
+        selector: Expr,
+        cases: Vec<CaseArm>,
+        end: Pos,
+        end_label: Option<u32>,
+        /// The construct name (`S: SELECT CASE (K)`), upper case.
+        construct: Option<String>,
+    },
+    /// EXIT: leaves the DO or DO WHILE loop named `construct` (the
+    /// innermost one around when `None`) for the statement after it.
+    /// Structuring checks that such a loop is open around the statement.
+    Exit {
+        construct: Option<String>,
+    },
+    /// CYCLE: ends the current iteration of that loop (goes to its end).
+    Cycle {
+        construct: Option<String>,
+    },
+    /// `WHERE (mask) lhs = rhs`: each element of `lhs` whose element of
+    /// `mask` is true gets the element of `rhs` (a masked array
+    /// assignment). The WHERE construct is not modelled (opaque).
+    Where {
+        mask: Expr,
+        lhs: Expr,
+        rhs: Expr,
     },
     /// `IF (cond) stmt`.
     LogicalIf {
@@ -502,6 +534,22 @@ pub struct IfArm {
     /// IF statement's [`Stmt::label`].
     pub label: Option<u32>,
     pub body: Vec<Stmt>,
+}
+
+/// One CASE block of a SELECT CASE: `values` is `None` for CASE DEFAULT.
+#[derive(Clone, Debug)]
+pub struct CaseArm {
+    pub values: Option<Vec<CaseValue>>,
+    pub pos: Pos,
+    pub label: Option<u32>,
+    pub body: Vec<Stmt>,
+}
+
+/// A value or range of a CASE selector list: `3`, `3:5`, `:0`, `7:`.
+#[derive(Clone, Debug)]
+pub enum CaseValue {
+    Single(Expr),
+    Range(Option<Expr>, Option<Expr>),
 }
 
 #[derive(Clone, Debug)]

@@ -105,16 +105,22 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
 const UNMODELLED_JUMPS: &[&str] = &["CYCLE", "EXIT"];
 
 /// Classifies one statement's tokens in place; `squeezed`: a fixed-form
-/// statement without its blanks, whose keywords may run into names. `Err`
-/// holds a warning for a directive that is ignored as a whole.
-pub fn classify(toks: &mut Vec<Spanned>, hpf: bool, squeezed: bool) -> Result<(), String> {
+/// statement without its blanks, whose keywords may run into names. `Ok`
+/// holds the construct name the statement starts with (`OUTER: DO ...`),
+/// removed from the tokens; `Err` a warning for a directive that is
+/// ignored as a whole.
+pub fn classify(
+    toks: &mut Vec<Spanned>,
+    hpf: bool,
+    squeezed: bool,
+) -> Result<Option<String>, String> {
     if hpf {
         return match toks.first() {
             Some((at, Tok::Kw(k), _)) if HPF_DIRECTIVES.contains(k) => {
                 let at = *at;
                 rejoin_names(toks, 1, toks.len());
                 toks.insert(0, (at, Tok::Hpf, at));
-                Ok(())
+                Ok(None)
             }
             Some((_, t, _)) => Err(match word(t) {
                 Some(w) => match ignored_hpf_directive(w, word_at(toks, 1)) {
@@ -131,12 +137,14 @@ pub fn classify(toks: &mut Vec<Spanned>, hpf: bool, squeezed: bool) -> Result<()
             None => Err("empty HPF directive; ignored".into()),
         };
     }
-    // A construct name (`OUTER: DO ...`) does not matter to the tree.
+    // A construct name (`OUTER: DO ...`): EXIT and CYCLE may name it.
+    let mut construct = None;
     if toks.len() > 2 && word(&toks[0].1).is_some() && toks[1].1 == Tok::Colon {
+        construct = word(&toks[0].1).map(str::to_string);
         toks.drain(0..2);
     }
     classify_at(toks, 0, true, squeezed);
-    Ok(())
+    Ok(construct)
 }
 
 /// The upper-case word of a keyword or name token.
@@ -348,9 +356,14 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             aside(toks, "ELSEWHERE".into(), Some(ConstructRole::Middle));
             return;
         }
+        "END" if next.as_deref() == Some("SELECT") => {
+            // `END SELECT [name]`: one token for the two words.
+            let end = toks[s + 1].2;
+            toks.splice(s..s + 2, [(toks[s].0, Tok::EndSelect, end)]);
+            return;
+        }
         "END" => {
             let closes = match next.as_deref() {
-                Some("SELECT") => Some("SELECT"),
                 Some("WHERE") => Some("WHERE"),
                 Some("FORALL") => Some("FORALL"),
                 Some("INTERFACE") => Some("INTERFACE"),
@@ -368,13 +381,50 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             }
             return;
         }
+        // `SELECT CASE (selector)`: one token for the two words.
+        "SELECT"
+            if next.as_deref() == Some("CASE")
+                && toks.get(s + 2).is_some_and(|t| t.1 == Tok::LParen)
+                && close_of(toks, s + 2) == Some(toks.len() - 1) =>
+        {
+            let end = toks[s + 1].2;
+            toks.splice(s..s + 2, [(toks[s].0, Tok::SelectCase, end)]);
+            return;
+        }
         "SELECT" => {
             let what = format!("SELECT {} construct", next.unwrap_or_default());
             aside(toks, what, Some(ConstructRole::Open("SELECT")));
             return;
         }
+        "CASE" if next.as_deref() == Some("DEFAULT") && toks.len() <= s + 3 => {
+            let end = toks[s + 1].2;
+            toks.splice(s..s + 2, [(toks[s].0, Tok::CaseDefault, end)]);
+            return;
+        }
+        "CASE" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            toks[s].1 = Tok::Case;
+            return;
+        }
         "CASE" => {
             aside(toks, "CASE".into(), Some(ConstructRole::Middle));
+            return;
+        }
+        // `EXIT [name]`, `CYCLE [name]`.
+        "EXIT" | "CYCLE" if toks.len() <= s + 2 && (toks.len() == s + 1 || next.is_some()) => {
+            toks[s].1 = if w == "EXIT" { Tok::Exit } else { Tok::Cycle };
+            return;
+        }
+        // `WHERE (mask) lhs = rhs`: a masked array assignment.
+        "WHERE"
+            if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen)
+                && close_of(toks, s + 1).is_some_and(|c| is_assignment(toks, c + 1)) =>
+        {
+            let c = close_of(toks, s + 1).expect("checked");
+            toks[s].1 = Tok::Where;
+            classify_at(toks, c + 1, false, squeezed);
+            if matches!(toks.last(), Some((_, Tok::Unmodelled(_), _))) {
+                aside(toks, "WHERE statement".into(), None);
+            }
             return;
         }
         "WHERE" | "FORALL" => {
@@ -576,18 +626,38 @@ mod tests {
         assert!(is_unmodelled(&t[0], "REWIND statement"));
         let t = classified("INQUIRE (IOLENGTH=N) A, B");
         assert!(is_unmodelled(&t[0], "INQUIRE statement"));
-        let t = classified("IF (X) EXIT");
-        assert!(is_unmodelled(&t[4], "EXIT statement (a jump)"));
+        let t = classified("EXIT (X)");
+        assert!(is_unmodelled(&t[0], "EXIT statement (a jump)"));
         let t = classified("WHERE (A > 0)");
         assert!(
             matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Open("WHERE")))
         );
         let t = classified("WHERE (A > 0) A = 1");
         assert!(matches!(&t[0], Tok::Unmodelled(u) if u.role.is_none()));
-        let t = classified("END SELECT");
+        let t = classified("SELECT TYPE (P)");
         assert!(
-            matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Close("SELECT")))
+            matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Open("SELECT")))
         );
+    }
+
+    #[test]
+    fn exit_cycle_and_select_case_get_their_own_tokens() {
+        let t = classified("IF (X) EXIT");
+        assert_eq!(t[4], Tok::Exit);
+        let t = classified("CYCLE OUTER");
+        assert_eq!(t, [Tok::Cycle, Tok::Ident("OUTER".into())]);
+        assert_eq!(classified("SELECT CASE (K)")[0], Tok::SelectCase);
+        assert_eq!(classified("SELECTCASE (K)")[0], Tok::SelectCase);
+        assert_eq!(classified("CASE (1, 3:5)")[0], Tok::Case);
+        assert_eq!(classified("CASE DEFAULT")[0], Tok::CaseDefault);
+        assert_eq!(classified("END SELECT")[0], Tok::EndSelect);
+        assert_eq!(classified("ENDSELECT S")[0], Tok::EndSelect);
+        // A construct name is taken off the statement.
+        let mut t = crate::lexer::tokenize("OUTER: DO I = 1, N", 0).0;
+        assert_eq!(classify(&mut t, false, false), Ok(Some("OUTER".into())));
+        assert_eq!(t[0].1, Tok::Kw(Kw::Do));
+        // Assigned to, they are names.
+        assert_eq!(classified("EXIT = 1")[0], Tok::Ident("EXIT".into()));
     }
 
     #[test]

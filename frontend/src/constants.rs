@@ -163,6 +163,20 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
                 }
                 arms.iter().map(|a| &a.cond).collect()
             }
+            StmtKind::Select {
+                selector, cases, ..
+            } => {
+                for case in cases {
+                    if !may_define(&case.body, syms, out) {
+                        return false;
+                    }
+                }
+                vec![selector]
+            }
+            StmtKind::Where { mask, lhs, rhs } => {
+                out.extend(base_name(lhs));
+                vec![mask, lhs, rhs]
+            }
             StmtKind::LogicalIf { cond, stmt } => {
                 if !may_define(std::slice::from_ref(stmt), syms, out) {
                     return false;
@@ -195,6 +209,8 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
             }
             StmtKind::Opaque { .. } => return false,
             StmtKind::Goto(_)
+            | StmtKind::Exit { .. }
+            | StmtKind::Cycle { .. }
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Stop

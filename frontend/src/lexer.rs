@@ -137,6 +137,18 @@ pub enum Tok {
     /// Put by [`crate::classify`]: the word opening OPEN, CLOSE, INQUIRE,
     /// REWIND, BACKSPACE or ENDFILE with a parenthesized specifier list.
     FileStmt(String),
+    /// Put by [`crate::classify`]: the keywords of EXIT and CYCLE, and of
+    /// the statements of a SELECT CASE construct (`SELECT CASE`, `CASE`,
+    /// `CASE DEFAULT`, `END SELECT`).
+    Exit,
+    Cycle,
+    SelectCase,
+    Case,
+    CaseDefault,
+    EndSelect,
+    /// Put by [`crate::classify`]: the WHERE of a WHERE statement
+    /// (`WHERE (mask) lhs = rhs`), not of a WHERE construct.
+    Where,
 }
 
 impl Tok {
@@ -155,6 +167,13 @@ impl Tok {
             Tok::Format => "`FORMAT`".into(),
             Tok::CrayPointer => "`POINTER`".into(),
             Tok::FileStmt(w) => format!("`{w}`"),
+            Tok::Exit => "`EXIT`".into(),
+            Tok::Cycle => "`CYCLE`".into(),
+            Tok::SelectCase => "`SELECT CASE`".into(),
+            Tok::Case => "`CASE`".into(),
+            Tok::CaseDefault => "`CASE DEFAULT`".into(),
+            Tok::EndSelect => "`END SELECT`".into(),
+            Tok::Where => "`WHERE`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

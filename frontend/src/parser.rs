@@ -404,23 +404,37 @@ impl Ctx<'_> {
     }
 }
 
-/// Parses one logical statement; `None` when it had an error (reported) or
-/// nothing to keep.
+/// Parses one logical statement; `None` when it had nothing to keep (an
+/// ignored directive, or an HPF directive with an error). A statement with
+/// an error (reported) is [`Parsed::Unreadable`].
 pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement> {
     let (mut toks, problem) = tokenize(&st.text, st.code_start);
     let first = toks.first()?.0;
     let pos = st.pos_at(first);
-    if let Err(warning) = classify(&mut toks, st.hpf, st.squeezed) {
-        rep.warning(pos, warning);
-        return None;
-    }
+    let construct = match classify(&mut toks, st.hpf, st.squeezed) {
+        Ok(c) => c,
+        Err(warning) => {
+            rep.warning(pos, warning);
+            return None;
+        }
+    };
+    let unreadable = |toks: &[crate::lexer::Spanned]| {
+        (!st.hpf).then(|| Statement {
+            label: st.label.map(|l| l.0),
+            pos,
+            kind: Parsed::Unreadable {
+                executable: looks_executable(toks),
+            },
+            construct: None,
+        })
+    };
     if let Some(p) = problem {
         let set_aside = toks.iter().any(|(s, t, e)| {
             matches!(t, Tok::Unmodelled(_) | Tok::Format) && (*s..*e).contains(&p.at)
         });
         if !set_aside {
             rep.error(st.pos_at(p.at), p.message);
-            return None;
+            return unreadable(&toks);
         }
     }
     let operators = toks.iter().filter(|t| is_operator(&t.1)).count();
@@ -429,20 +443,26 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
             pos,
             format!("statement too complex ({operators} operators and parentheses; at most {MAX_OPERATORS})"),
         );
-        return None;
+        return unreadable(&toks);
     }
     let ctx = Ctx {
         stmt: st,
         notes: RefCell::new(Vec::new()),
     };
     let end = toks.last().map_or(first, |t| t.2);
+    let executable = looks_executable(&toks);
     let parsed = grammar::StatementParser::new().parse(&ctx, toks);
     let mut kind = match parsed {
         Ok(k) => *k,
         Err(e) => {
             let (at, message) = describe_error(e, end);
             rep.error(st.pos_at(at), message);
-            return None;
+            return (!st.hpf).then(|| Statement {
+                label: st.label.map(|l| l.0),
+                pos,
+                kind: Parsed::Unreadable { executable },
+                construct: None,
+            });
         }
     };
     let mut made_opaque = false;
@@ -475,7 +495,48 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
         label: st.label.map(|l| l.0),
         pos,
         kind,
+        construct,
     })
+}
+
+/// Whether a statement that could not be read is executable as far as its
+/// first word tells: not a declaration, a unit's header or END.
+fn looks_executable(toks: &[crate::lexer::Spanned]) -> bool {
+    use crate::lexer::Kw;
+    match toks.first().map(|t| &t.1) {
+        Some(Tok::Kw(k)) => !matches!(
+            k,
+            Kw::Program
+                | Kw::Subroutine
+                | Kw::Function
+                | Kw::Block
+                | Kw::Data
+                | Kw::End
+                | Kw::Recursive
+                | Kw::Pure
+                | Kw::Elemental
+                | Kw::Integer
+                | Kw::Real
+                | Kw::Double
+                | Kw::Complex
+                | Kw::Logical
+                | Kw::Character
+                | Kw::Dimension
+                | Kw::Parameter
+                | Kw::Common
+                | Kw::Equivalence
+                | Kw::Save
+                | Kw::External
+                | Kw::Intrinsic
+                | Kw::Implicit
+                | Kw::Contains
+                | Kw::Extrinsic
+                | Kw::Use
+                | Kw::Namelist
+        ),
+        Some(Tok::Hpf | Tok::CrayPointer | Tok::Format) | None => false,
+        Some(_) => true,
+    }
 }
 
 /// Statements the classifier set aside are announced here, once each.

@@ -2,13 +2,15 @@
 //! a single logical statement. [`crate::structure`] nests these into units,
 //! loops and IF blocks.
 
-use crate::ast::{DeclKind, Expr, Name, Pos, StmtKind, TypeSpec};
+use crate::ast::{CaseValue, DeclKind, Expr, Name, Pos, StmtKind, TypeSpec};
 
 #[derive(Clone, Debug)]
 pub struct Statement {
     pub label: Option<u32>,
     pub pos: Pos,
     pub kind: Parsed,
+    /// The construct name before the statement (`OUTER: DO ...`), upper case.
+    pub construct: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -49,6 +51,18 @@ pub enum Parsed {
         cond: Expr,
     },
     IfThen(Expr),
+    /// `SELECT CASE (selector)`.
+    SelectCase(Expr),
+    /// `CASE (values)`; `None` for CASE DEFAULT.
+    Case(Option<Vec<CaseValue>>),
+    EndSelect,
+    /// A statement that could not be read (its error was reported);
+    /// `executable`: it does not look like a declaration or a unit's
+    /// header. Inside executable code it stands as an opaque statement,
+    /// so that no loop around it is judged as if it were not there.
+    Unreadable {
+        executable: bool,
+    },
     ElseIf(Expr),
     Else,
     EndIf,

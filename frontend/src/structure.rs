@@ -8,7 +8,7 @@
 //! repaired (blocks are closed where the error is found), never fatal.
 
 use crate::ast::{
-    ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt, StmtKind, Unit, UnitKind,
+    CaseArm, ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt, StmtKind, Unit, UnitKind,
 };
 use crate::source::Reporter;
 use crate::statement::{ConstructRole, Parsed, Statement};
@@ -26,6 +26,8 @@ enum Block {
         /// The terminal label of a labelled DO.
         target: Option<u32>,
         body: Vec<Stmt>,
+        /// The construct name (`OUTER: DO ...`).
+        construct: Option<String>,
     },
     If {
         label: Option<u32>,
@@ -40,6 +42,14 @@ enum Block {
         generic: Option<Name>,
         procedures: Vec<Name>,
         depth: usize,
+    },
+    /// SELECT CASE and the CASE blocks read so far.
+    Select {
+        label: Option<u32>,
+        pos: Pos,
+        selector: Expr,
+        arms: Vec<CaseArm>,
+        construct: Option<String>,
     },
     /// An unmodelled construct (SELECT CASE, WHERE, ...) being skipped.
     Construct {
@@ -73,6 +83,7 @@ impl Block {
             Block::Loop { pos, .. } => format!("the DO loop at line {}", pos.line),
             Block::If { pos, .. } => format!("the IF block at line {}", pos.line),
             Block::Interface { .. } => "the INTERFACE block".into(),
+            Block::Select { pos, .. } => format!("the SELECT CASE at line {}", pos.line),
             Block::Construct { pos, what, .. } => format!("the {what} at line {}", pos.line),
         }
     }
@@ -85,6 +96,7 @@ impl Block {
                 pos,
                 head,
                 body,
+                construct,
                 ..
             } => {
                 let kind = match *head {
@@ -102,11 +114,13 @@ impl Block {
                         body,
                         end: loop_end,
                         independent,
+                        construct,
                     },
                     LoopHead::While(cond) => StmtKind::DoWhile {
                         cond,
                         body,
                         end: loop_end,
+                        construct,
                     },
                 };
                 Stmt { label, pos, kind }
@@ -124,6 +138,23 @@ impl Block {
                     else_part,
                     end,
                     end_label,
+                },
+            },
+            Block::Select {
+                label,
+                pos,
+                selector,
+                arms,
+                construct,
+            } => Stmt {
+                label,
+                pos,
+                kind: StmtKind::Select {
+                    selector,
+                    cases: arms,
+                    end,
+                    end_label,
+                    construct,
                 },
             },
             Block::Construct {
@@ -256,7 +287,12 @@ impl Builder<'_> {
                 return;
             }
         }
-        let Statement { label, pos, kind } = s;
+        let Statement {
+            label,
+            pos,
+            kind,
+            construct,
+        } = s;
         let header = match kind {
             Parsed::Program(name) => Some(new_unit(UnitKind::Program, name, vec![], None)),
             Parsed::Subroutine {
@@ -306,7 +342,7 @@ impl Builder<'_> {
                 return;
             }
             other => {
-                self.body_statement(label, pos, other);
+                self.body_statement(label, pos, other, construct);
                 return;
             }
         };
@@ -355,7 +391,13 @@ impl Builder<'_> {
         &mut self.open[last]
     }
 
-    fn body_statement(&mut self, label: Option<u32>, pos: Pos, kind: Parsed) {
+    fn body_statement(
+        &mut self,
+        label: Option<u32>,
+        pos: Pos,
+        kind: Parsed,
+        construct: Option<String>,
+    ) {
         if let Parsed::EndUnit = kind {
             // A lone END is a whole (empty) main program.
             self.current(pos);
@@ -369,14 +411,32 @@ impl Builder<'_> {
             }
         }
         match kind {
-            Parsed::Exec(k) => self.push(
-                Stmt {
+            Parsed::Exec(k) => {
+                let k = self.loop_jump(pos, k);
+                self.push(
+                    Stmt {
+                        label,
+                        pos,
+                        kind: k,
+                    },
                     label,
-                    pos,
-                    kind: k,
-                },
-                label,
-            ),
+                )
+            }
+            Parsed::Unreadable { executable } => {
+                // Inside executable code (or plainly executable itself) the
+                // statement stays, opaque: the loops around it are not
+                // judged as if it were not there.
+                let started = self
+                    .open
+                    .last()
+                    .is_some_and(|o| !o.unit.body.is_empty() || !o.blocks.is_empty());
+                if executable || started {
+                    let kind = StmtKind::Opaque {
+                        reason: UNREADABLE.into(),
+                    };
+                    self.push(Stmt { label, pos, kind }, label);
+                }
+            }
             Parsed::Decls(ds) => {
                 let o = self.current(pos);
                 o.unit
@@ -408,6 +468,7 @@ impl Builder<'_> {
                     head: Box::new(head),
                     target,
                     body: Vec::new(),
+                    construct,
                 });
             }
             Parsed::DoWhile { target, cond } => self.open_block(Block::Loop {
@@ -416,7 +477,28 @@ impl Builder<'_> {
                 head: Box::new(LoopHead::While(cond)),
                 target,
                 body: Vec::new(),
+                construct,
             }),
+            Parsed::SelectCase(selector) => self.open_block(Block::Select {
+                label,
+                pos,
+                selector,
+                arms: Vec::new(),
+                construct,
+            }),
+            Parsed::Case(values) => self.else_arm(pos, "CASE", |block| match block {
+                Block::Select { arms, .. } => {
+                    arms.push(CaseArm {
+                        values,
+                        pos,
+                        label,
+                        body: Vec::new(),
+                    });
+                    true
+                }
+                _ => false,
+            }),
+            Parsed::EndSelect => self.end_block(label, pos, "END SELECT"),
             Parsed::IfThen(cond) => self.open_block(Block::If {
                 label,
                 pos,
@@ -535,6 +617,7 @@ impl Builder<'_> {
         let pos = match &b {
             Block::Loop { pos, .. }
             | Block::If { pos, .. }
+            | Block::Select { pos, .. }
             | Block::Construct { pos, .. }
             | Block::Interface { pos, .. } => *pos,
         };
@@ -557,6 +640,16 @@ impl Builder<'_> {
     /// ends.
     fn push(&mut self, stmt: Stmt, terminal: Option<u32>) {
         let pos = stmt.pos;
+        let o = self.current(pos);
+        if let Some(Block::Select { arms, .. }) = o.blocks.last() {
+            if arms.is_empty() {
+                self.rep.error(
+                    pos,
+                    "statement before the first CASE of a SELECT CASE; ignored",
+                );
+                return;
+            }
+        }
         let o = self.current(pos);
         body_of(o).push(stmt);
         if let Some(l) = terminal {
@@ -608,31 +701,77 @@ impl Builder<'_> {
         let o = self.current(pos);
         let ok = o.blocks.last_mut().is_some_and(add);
         if !ok {
-            self.rep.error(
-                pos,
-                format!("{what} without a matching IF ... THEN; ignored"),
-            );
+            let opener = if what == "CASE" {
+                "SELECT CASE"
+            } else {
+                "IF ... THEN"
+            };
+            self.rep
+                .error(pos, format!("{what} without a matching {opener}; ignored"));
+        }
+    }
+
+    /// An EXIT or CYCLE (also as a logical IF's statement) must stand in
+    /// the DO loop it names, or in some DO loop when it names none; one
+    /// that does not is reported and becomes opaque.
+    fn loop_jump(&mut self, pos: Pos, kind: StmtKind) -> StmtKind {
+        let (what, construct) = match &kind {
+            StmtKind::Exit { construct } => ("EXIT", construct),
+            StmtKind::Cycle { construct } => ("CYCLE", construct),
+            StmtKind::LogicalIf { cond, stmt } => {
+                let Stmt {
+                    label,
+                    pos: inner_pos,
+                    kind: inner,
+                } = (**stmt).clone();
+                let inner = self.loop_jump(inner_pos, inner);
+                return StmtKind::LogicalIf {
+                    cond: cond.clone(),
+                    stmt: Box::new(Stmt {
+                        label,
+                        pos: inner_pos,
+                        kind: inner,
+                    }),
+                };
+            }
+            _ => return kind,
+        };
+        let o = self.current(pos);
+        let found = o.blocks.iter().any(|b| match b {
+            Block::Loop { construct: c, .. } => construct.is_none() || c == construct,
+            _ => false,
+        });
+        if found {
+            return kind;
+        }
+        let message = match construct {
+            Some(n) => format!("{what} {n}: no DO loop named {n} is open around it"),
+            None => format!("{what} outside a DO loop"),
+        };
+        self.rep.error(pos, message);
+        StmtKind::Opaque {
+            reason: format!("{what} statement without its loop"),
         }
     }
 
     /// END IF / END DO: closes the innermost block of that kind; blocks
     /// still open inside it are reported and closed too.
     fn end_block(&mut self, label: Option<u32>, pos: Pos, what: &str) {
-        let is_do = what == "END DO";
         let o = self.current(pos);
         let found = o.blocks.iter().rposition(|b| match b {
-            Block::Loop { .. } => is_do,
-            Block::If { .. } => !is_do,
+            Block::Loop { .. } => what == "END DO",
+            Block::If { .. } => what == "END IF",
+            Block::Select { .. } => what == "END SELECT",
             Block::Construct { .. } | Block::Interface { .. } => false,
         });
         let Some(i) = found else {
-            self.rep.error(
-                pos,
-                format!(
-                    "{what} without a matching {}",
-                    if is_do { "DO" } else { "IF ... THEN" }
-                ),
-            );
+            let opener = match what {
+                "END DO" => "DO",
+                "END IF" => "IF ... THEN",
+                _ => "SELECT CASE",
+            };
+            self.rep
+                .error(pos, format!("{what} without a matching {opener}"));
             return;
         };
         self.close_inner(pos, i, |inner| {
@@ -665,6 +804,23 @@ impl Builder<'_> {
                 role: ConstructRole::Open(k),
                 ..
             } if k == *kind => *depth += 1,
+            // SELECT TYPE nests with SELECT CASE; END SELECT closes either.
+            Parsed::SelectCase(_) if *kind == "SELECT" => *depth += 1,
+            Parsed::EndSelect if *kind == "SELECT" => {
+                *depth -= 1;
+                if *depth == 0 {
+                    let block = o.blocks.pop().expect("a construct is open");
+                    let stmt = block.close(
+                        s.pos,
+                        None,
+                        LoopEnd::EndDo {
+                            pos: s.pos,
+                            label: None,
+                        },
+                    );
+                    self.push(stmt, s.label);
+                }
+            }
             Parsed::Construct {
                 role: ConstructRole::Close(k),
                 ..
@@ -758,6 +914,7 @@ impl Builder<'_> {
                 } => format!("{} never reaches its terminal label {t}", b.describe()),
                 Block::Loop { .. } => format!("{} has no END DO", b.describe()),
                 Block::If { .. } => format!("{} has no END IF", b.describe()),
+                Block::Select { .. } => format!("{} has no END SELECT", b.describe()),
                 Block::Construct { what, .. } => format!("the {what} is not closed before END"),
                 Block::Interface { .. } => "the INTERFACE block is not closed before END".into(),
             };
@@ -795,6 +952,13 @@ fn body_of(o: &mut Open) -> &mut Vec<Stmt> {
             Some(a) => &mut a.body,
             None => &mut o.unit.body,
         },
+        Some(Block::Select { arms, .. }) => match arms.last_mut() {
+            Some(a) => &mut a.body,
+            None => &mut o.unit.body,
+        },
         Some(Block::Construct { .. } | Block::Interface { .. }) | None => &mut o.unit.body,
     }
 }
+
+/// The reason of the opaque statement an unreadable one becomes.
+pub const UNREADABLE: &str = "statement kaiseki could not read";

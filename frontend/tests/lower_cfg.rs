@@ -389,3 +389,140 @@ end program p
         .collect();
     assert!(f.must_def.iter().all(|m| !opaque_defs.contains(&m.r#ref)));
 }
+
+#[test]
+fn exit_and_cycle_go_past_and_to_the_end_of_their_loops() {
+    let f = facts(
+        "x.f90",
+        "program x
+  integer :: i, j, n
+  outer: do i = 1, n
+    do j = 1, n
+      if (j > i) cycle outer
+      if (j == 2) exit
+      n = n + 1
+    end do
+    if (i > 5) exit outer
+  end do outer
+  print *, n
+end program x
+",
+    );
+    let k: Vec<(i64, String)> = kinds(&f);
+    let id = |kind: &str, nth: usize| {
+        k.iter()
+            .filter(|(_, x)| x == kind)
+            .nth(nth)
+            .map(|(s, _)| *s)
+            .unwrap_or_else(|| panic!("no {kind} {nth}: {k:?}"))
+    };
+    let (do_i, do_j) = (id("do", 0), id("do", 1));
+    let (enddo_j, enddo_i) = (id("enddo", 0), id("enddo", 1));
+    let (cycle, exit_j, exit_i) = (id("cycle", 0), id("exit", 0), id("exit", 1));
+    let print = id("print", 0);
+    let out = |s: i64| -> Vec<i64> {
+        edges(&f)
+            .into_iter()
+            .filter(|e| e.0 == s)
+            .map(|e| e.1)
+            .collect()
+    };
+    // CYCLE OUTER: the end of the outer loop (its next iteration), only.
+    assert_eq!(out(cycle), [enddo_i]);
+    // EXIT: where the inner loop goes on (the logical IF after it).
+    assert_eq!(out(exit_j), [id("logical_if", 2)]);
+    assert_eq!(out(exit_i), [print]);
+    assert!(out(do_i).contains(&print) && out(enddo_i).contains(&print));
+    assert!(out(enddo_j).contains(&(do_j + 1)));
+}
+
+#[test]
+fn select_case_is_a_chain_of_tests_on_one_read_of_the_selector() {
+    let f = facts(
+        "s.f90",
+        "program s
+  integer :: k, x
+  read *, k
+  select case (k)
+  case default
+    x = 0
+  case (1, 3:5)
+    x = 1
+  case (:0)
+  end select
+  print *, x
+end program s
+",
+    );
+    let k: Vec<String> = kinds(&f).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(
+        k,
+        [
+            "decl",
+            "read",
+            "select",
+            "case",
+            "assign",
+            "case",
+            "case_default",
+            "assign",
+            "endselect",
+            "print",
+            "end"
+        ]
+    );
+    // select -> case (1, 3:5) -> case (:0) -> default; each case to its
+    // body (an empty one to the end select). CASE DEFAULT is numbered
+    // last, with its body: every edge goes forward.
+    let mut e = edges(&f);
+    e.sort();
+    assert_eq!(
+        e,
+        vec![
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (4, 6),
+            (5, 9),
+            (6, 7),
+            (6, 9),
+            (7, 8),
+            (8, 9),
+            (9, 10),
+            (10, 11)
+        ]
+    );
+    // The selector is read once, by the SELECT.
+    let uses: Vec<i64> = f
+        .r#use
+        .iter()
+        .filter(|u| u.var == "K")
+        .map(|u| u.stmt)
+        .collect();
+    assert_eq!(uses, [3]);
+}
+
+#[test]
+fn a_where_statement_reads_its_mask_and_may_write_its_left_side() {
+    let f = facts(
+        "w.f90",
+        "program w
+  real :: a(10), b(10)
+  b = 1.0
+  where (a > 0.0) b = a
+  print *, b
+end program w
+",
+    );
+    let k: Vec<String> = kinds(&f).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(k, ["decl", "assign", "where", "print", "end"]);
+    let uses: Vec<(i64, String)> = f.r#use.iter().map(|u| (u.stmt, u.var.clone())).collect();
+    assert!(uses.contains(&(3, "A".to_string())), "{uses:?}");
+    let defs: Vec<(i64, String)> = f.def.iter().map(|d| (d.stmt, d.var.clone())).collect();
+    assert!(defs.contains(&(3, "B".to_string())), "{defs:?}");
+    // A may-write: it kills nothing, so B = 1.0 still reaches the PRINT.
+    assert!(!f
+        .must_def
+        .iter()
+        .any(|k| f.def.iter().any(|d| d.r#ref == k.r#ref && d.stmt == 3)));
+}

@@ -87,6 +87,20 @@ fn shape(stmts: &[Stmt]) -> String {
             StmtKind::Continue => "C".into(),
             StmtKind::LogicalIf { .. } => "LIf".into(),
             StmtKind::Opaque { .. } => "Opaque".into(),
+            StmtKind::Select { cases, .. } => {
+                let s: Vec<String> = cases
+                    .iter()
+                    .map(|c| match c.values {
+                        Some(_) => shape(&c.body),
+                        None => format!("default {}", shape(&c.body)),
+                    })
+                    .collect();
+                format!("Select[{}]", s.join(" | "))
+            }
+            StmtKind::Exit { construct: None } => "Exit".into(),
+            StmtKind::Exit { construct: Some(n) } => format!("Exit {n}"),
+            StmtKind::Cycle { construct: None } => "Cycle".into(),
+            StmtKind::Cycle { construct: Some(n) } => format!("Cycle {n}"),
             k => format!("{k:?}")
                 .split([' ', '(', '{'])
                 .next()
@@ -1141,20 +1155,19 @@ fn unmodelled_statements_are_opaque_with_warnings() {
          where (a > 0) a = 0\n  backspace 5\n  read (5, nml=grp)\n  rewind 5\n  x = 1\nend\n",
     );
     assert!(errors(&d).is_empty(), "{d:?}");
+    // SELECT CASE is modelled (a construct of its own).
     assert_eq!(
         shape(&p.units[0].body),
-        "Opaque,Opaque,Opaque,Opaque,Opaque,Opaque,A"
+        "Opaque,Select[A | default A],Opaque,Opaque,Opaque,Opaque,A"
     );
-    assert_eq!(d.len(), 6, "one warning per opaque statement: {d:?}");
-    assert!(d[4].message.contains("READ with NML="), "{}", d[4]);
-    assert_eq!((d[1].line, d[1].col), (3, 3));
-    assert!(d[1].message.contains("SELECT CASE"), "{}", d[1]);
+    assert_eq!(d.len(), 5, "one warning per opaque statement: {d:?}");
+    assert!(d[3].message.contains("READ with NML="), "{}", d[3]);
 }
 
 // ------------------------------------------------------------------ errors
 
 #[test]
-fn a_bad_statement_is_dropped_and_the_rest_parses() {
+fn a_bad_statement_stays_opaque_and_the_rest_parses() {
     let (p, d) = parse_source(
         "e.f",
         "      SUBROUTINE ONE\n      X = (1 + 2\n      Y = 2\n      END\n      SUBROUTINE TWO\n      Z = 3\n      END\n",
@@ -1165,7 +1178,9 @@ fn a_bad_statement_is_dropped_and_the_rest_parses() {
     assert!(errs[0].message.contains("end of statement"), "{}", errs[0]);
     assert_eq!(errs[0].source_line.as_deref(), Some("      X = (1 + 2"));
     assert_eq!(p.units.len(), 2);
-    assert_eq!(shape(&p.units[0].body), "A");
+    // The executable statement it could not read stays, opaque: a loop
+    // around it must not be judged as if it were not there.
+    assert_eq!(shape(&p.units[0].body), "Opaque,A");
     assert_eq!(shape(&p.units[1].body), "A");
 }
 
@@ -1365,4 +1380,128 @@ fn modules_and_internal_procedures_become_units() {
     assert_eq!(p.units[0].kind, UnitKind::Module);
     assert_eq!(p.units[2].end.line, 14);
     assert_eq!(shape(&p.units[3].body), "Print");
+}
+
+// ------------------------------------------------------------------ control
+
+#[test]
+fn exit_cycle_and_named_loops() {
+    let (p, d) = parse_source(
+        "c.f90",
+        "program c\n  outer: do i = 1, n\n    inner: do j = 1, n\n      if (j > i) cycle outer\n\
+         \x20     if (a(j) < 0) exit\n      exit inner\n    end do inner\n    do while (x > 0)\n\
+         \x20     cycle\n    end do\n    if (i > 3) exit outer\n  end do outer\nend\n",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        shape(&p.units[0].body),
+        "Do[Do[LIf,LIf,Exit INNER],While[Cycle],LIf]"
+    );
+    let StmtKind::Do {
+        construct, body, ..
+    } = &p.units[0].body[0].kind
+    else {
+        panic!()
+    };
+    assert_eq!(construct.as_deref(), Some("OUTER"));
+    let StmtKind::Do { construct, .. } = &body[0].kind else {
+        panic!()
+    };
+    assert_eq!(construct.as_deref(), Some("INNER"));
+}
+
+#[test]
+fn exit_or_cycle_without_its_loop_is_an_error_and_opaque() {
+    let (p, d) = parse_source(
+        "e.f90",
+        "program e\n  exit\n  a: do i = 1, 2\n    cycle b\n  end do a\nend\n",
+    );
+    let errs = errors(&d);
+    assert_eq!(errs.len(), 2, "{d:?}");
+    assert_eq!((errs[0].line, errs[0].col), (2, 3));
+    assert!(
+        errs[0].message.contains("EXIT outside a DO loop"),
+        "{}",
+        errs[0]
+    );
+    assert_eq!((errs[1].line, errs[1].col), (4, 5));
+    assert!(
+        errs[1].message.contains("no DO loop named B"),
+        "{}",
+        errs[1]
+    );
+    assert_eq!(shape(&p.units[0].body), "Opaque,Do[Opaque]");
+}
+
+#[test]
+fn select_case_with_ranges_default_and_names() {
+    let (p, d) = parse_source(
+        "s.f90",
+        "program s\n  character c\n  sel: select case (mod(i, 4))\n  case (1, 3:5, :0, 7:) sel\n    x = 1\n\
+         \x20 case default\n    x = 2\n  case (2)\n  end select sel\n  select case (c)\n  case ('a':'f')\n\
+         \x20   y = 1\n  end select\n  select case (l)\n  case (.true.)\n    y = 2\n  end select\nend\n",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(
+        shape(&p.units[0].body),
+        "Select[A | default A | ],Select[A],Select[A]"
+    );
+    let StmtKind::Select {
+        cases, construct, ..
+    } = &p.units[0].body[0].kind
+    else {
+        panic!()
+    };
+    assert_eq!(construct.as_deref(), Some("SEL"));
+    let values = cases[0].values.as_ref().unwrap();
+    assert_eq!(values.len(), 4);
+    assert!(matches!(values[1], CaseValue::Range(Some(_), Some(_))));
+    assert!(matches!(values[2], CaseValue::Range(None, Some(_))));
+    assert!(matches!(values[3], CaseValue::Range(Some(_), None)));
+}
+
+#[test]
+fn fixed_form_select_case_and_exit() {
+    let (p, d) = parse_source(
+        "f.f",
+        "      PROGRAM F\n      DO 10 I = 1, 5\n      SELECTCASE (I)\n      CASE (1)\n      X = 1\n\
+         \x20     CASE DEFAULT\n      IF (I .GT. 3) EXIT\n      ENDSELECT\n   10 CONTINUE\n      END\n",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(shape(&p.units[0].body), "Do@10[Select[A | default LIf],C]");
+}
+
+#[test]
+fn an_unreadable_declaration_before_the_executable_part_is_dropped() {
+    let (p, d) = parse_source(
+        "u.f90",
+        "subroutine u(n)\n  integer n(\n  real x\n  do i = 1, n\n    x = = 1\n  end do\n  real y(\nend\n",
+    );
+    assert_eq!(errors(&d).len(), 3, "{d:?}");
+    // The declaration before any executable statement is dropped; the
+    // assignment in the loop, and the declaration after the executable
+    // part started, stay as opaque statements.
+    assert_eq!(shape(&p.units[0].body), "Do[Opaque],Opaque");
+    let StmtKind::Do { body, .. } = &p.units[0].body[0].kind else {
+        panic!()
+    };
+    assert!(
+        matches!(&body[0].kind, StmtKind::Opaque { reason } if reason.contains("could not read"))
+    );
+}
+
+#[test]
+fn where_statements_are_masked_assignments_and_where_constructs_opaque() {
+    let (p, d) = parse_source(
+        "w.f90",
+        "program w\n  real a(10), b(10)\n  where (a > 0) b = a\n  where (b(2:9) < 4.0) a(1:8) = b(3:10)\n\
+         \x20 where (a > 1)\n    a = 1\n  elsewhere\n    a = 2\n  end where\nend\n",
+    );
+    assert_eq!(d.len(), 1, "the construct's warning: {d:?}");
+    assert!(d[0].message.contains("WHERE construct"), "{}", d[0]);
+    assert_eq!(shape(&p.units[0].body), "Where,Where,Opaque");
+    assert!(matches!(
+        &p.units[0].body[1].kind,
+        StmtKind::Where { lhs, .. } if matches!(&lhs.kind, ExprKind::Apply { name, .. } if name == "A")
+    ));
 }

@@ -47,6 +47,7 @@ fn children(s: &Stmt) -> Vec<&[Stmt]> {
             .map(|a| &a.body[..])
             .chain(else_part.iter().map(|e| &e.body[..]))
             .collect(),
+        StmtKind::Select { cases, .. } => cases.iter().map(|c| &c.body[..]).collect(),
         StmtKind::LogicalIf { stmt, .. } => vec![std::slice::from_ref(&**stmt)],
         _ => Vec::new(),
     }
@@ -330,7 +331,9 @@ fn mentions_stmt(s: &Stmt, v: &str) -> bool {
 /// Whether the statement (or one inside it) may define `v`.
 fn defines(s: &Stmt, v: &str) -> bool {
     match &s.kind {
-        StmtKind::Assign { lhs, .. } => mentions(lhs, v) && matches!(lhs.kind, ExprKind::Var(_)),
+        StmtKind::Assign { lhs, .. } | StmtKind::Where { lhs, .. } => {
+            mentions(lhs, v) && matches!(lhs.kind, ExprKind::Var(_))
+        }
         StmtKind::Do { var, .. } if var.text == v => true,
         StmtKind::Read { .. } | StmtKind::Call { .. } | StmtKind::Opaque { .. } => true,
         _ => children(s).iter().any(|b| b.iter().any(|s| defines(s, v))),
@@ -380,6 +383,22 @@ fn stmt_names(s: &Stmt, out: &mut BTreeSet<String>) {
         }
         StmtKind::DoWhile { cond, .. } | StmtKind::LogicalIf { cond, .. } => expr(cond, out),
         StmtKind::If { arms, .. } => arms.iter().for_each(|a| expr(&a.cond, out)),
+        StmtKind::Where { mask, lhs, rhs } => {
+            [mask, lhs, rhs].into_iter().for_each(|e| expr(e, out))
+        }
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            expr(selector, out);
+            for v in cases.iter().flat_map(|c| c.values.iter().flatten()) {
+                match v {
+                    kaiseki_frontend::ast::CaseValue::Single(e) => expr(e, out),
+                    kaiseki_frontend::ast::CaseValue::Range(lo, hi) => {
+                        lo.iter().chain(hi).for_each(|e| expr(e, out))
+                    }
+                }
+            }
+        }
         StmtKind::Write { items, .. }
         | StmtKind::Print { items, .. }
         | StmtKind::Read { items, .. } => {

@@ -3,7 +3,10 @@
 //! gfortran's REAL is single precision, the judge's is double).
 //! gfortran is required: without it these tests fail, they never skip.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, shared_nests, storage_program, Generated};
+use kaiseki_judge::gen::{
+    affine_nest, control_nests, parallel_control_loops, scalar_program, shared_nests,
+    storage_program, Generated,
+};
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
 
@@ -215,6 +218,14 @@ fn generated_shared_nests_print_what_gfortran_prints() {
     check_generated("shared", shared_nests, 0..25);
 }
 
+/// EXIT, CYCLE (also of an outer loop by name) and SELECT CASE run as
+/// gfortran runs them.
+#[test]
+fn generated_control_flow_prints_what_gfortran_prints() {
+    check_generated("control", control_nests, 0..25);
+    check_generated("parallel control", parallel_control_loops, 0..15);
+}
+
 #[test]
 fn generated_storage_programs_print_what_gfortran_prints() {
     check_generated("storage", storage_program, 0..25);
@@ -284,6 +295,60 @@ fn io_statements_print_what_gfortran_prints() {
         })
         .collect();
     if let Err(e) = agree(&work_dir("io"), "iog.f", source, &inputs) {
+        panic!("{e}");
+    }
+}
+
+/// WHERE statements (a whole array, sections, a scalar right side),
+/// SELECT CASE on characters and logicals, named EXIT and CYCLE.
+#[test]
+fn where_select_case_and_named_loops_print_what_gfortran_prints() {
+    let source = "program w
+  real :: a(10), b(10)
+  integer :: i, j, k
+  character :: c
+  logical :: l
+  do i = 1, 10
+    a(i) = i
+    b(i) = 11 - i
+  end do
+  where (a > 5.0) b = a
+  where (b(2:9) < 4.0) a(1:8) = b(3:10) + 1.0
+  where (a(1:5) > 2.0 .and. b(6:10) > 2.0) a(6:10) = 0.0
+  print *, a, b
+  k = 0
+  outer: do i = 1, 5
+    inner: do j = 1, 5
+      if (j > i) cycle outer
+      if (i * j > 12) exit outer
+      k = k + i * j
+    end do inner
+  end do outer
+  print *, i, j, k
+  do i = 1, 6
+    c = 'x'
+    if (i == 1) c = 'a'
+    if (i == 2) c = 'b'
+    if (i == 5) c = 'e'
+    if (i == 4) c = 'c'
+    l = mod(i, 2) == 0
+    select case (c)
+    case ('a':'b', 'e')
+      k = k + 1
+    case default
+      k = k + 10
+    end select
+    select case (l)
+    case (.true.)
+      k = k * 2
+    case (.false.)
+      k = k - 1
+    end select
+  end do
+  print *, k
+end program w
+";
+    if let Err(e) = agree(&work_dir("where"), "w.f90", source, &[vec![]]) {
         panic!("{e}");
     }
 }

@@ -2,7 +2,8 @@
 //! program parses and runs in the judge on all its inputs, in bounds.
 
 use kaiseki_judge::gen::{
-    affine_nest, parallel_loops, scalar_program, shared_nests, storage_program, Generated,
+    affine_nest, control_nests, parallel_control_loops, parallel_loops, scalar_program,
+    shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
 use std::collections::BTreeSet;
@@ -286,6 +287,34 @@ fn shared_nests_run_on_all_inputs_and_take_both_arms() {
             .collect();
         assert_eq!(p, BTreeSet::from(["0", "1"]), "{:?}", g.inputs);
     }
+}
+
+#[test]
+fn control_programs_run_and_have_exit_cycle_and_select_case() {
+    let mut seen = BTreeSet::new();
+    for seed in 0..80 {
+        for g in [control_nests(seed), parallel_control_loops(seed)] {
+            runs_cleanly(&g);
+            for w in [
+                "EXIT\n",
+                "CYCLE\n",
+                "EXIT N",
+                "CYCLE N",
+                "SELECT CASE",
+                "CASE DEFAULT",
+                "CASE (:",
+                ":)",
+                "END DO N",
+            ] {
+                if g.source.contains(w) {
+                    seen.insert(w);
+                }
+            }
+        }
+    }
+    assert_eq!(seen.len(), 9, "{seen:?}");
+    assert_eq!(control_nests(3).source, control_nests(3).source);
+    assert_ne!(control_nests(3).source, shared_nests(3).source);
 }
 
 #[test]

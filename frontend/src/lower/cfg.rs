@@ -19,9 +19,14 @@
 //! label on END DO, a terminal statement, END IF or END names that node);
 //! a computed GOTO also falls through, and so does a READ or WRITE that
 //! may jump (END=, ERR=, EOR=); RETURN goes to the unit's `end`;
-//! STOP and `end` have no successor.
+//! STOP and `end` have no successor. An `exit` goes where its loop goes on
+//! (as the loop's header and `enddo` do), a `cycle` to its loop's `enddo`.
+//! SELECT CASE: `select` (reading the selector) goes to the first `case`,
+//! each `case` to its body and to the next `case` (the last one to the
+//! `case_default`, or the `endselect` when there is none), every body's
+//! end to the `endselect`.
 
-use crate::ast::{ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
+use crate::ast::{CaseArm, CaseValue, ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
 use crate::intrinsics::Form;
 use kaiseki_facts::{CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtFile, StmtLabel};
 
@@ -168,6 +173,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 body,
                 end,
                 independent,
+                construct,
             } => self.do_loop(
                 s,
                 var,
@@ -176,8 +182,42 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 body,
                 end,
                 independent.as_ref(),
+                construct.as_ref(),
             ),
-            StmtKind::DoWhile { cond, body, end } => self.do_while(s, cond, body, end),
+            StmtKind::DoWhile {
+                cond,
+                body,
+                end,
+                construct,
+            } => self.do_while(s, cond, body, end, construct.as_ref()),
+            StmtKind::Select {
+                selector,
+                cases,
+                end,
+                end_label,
+                ..
+            } => self.select(s, selector, cases, *end, *end_label),
+            StmtKind::Where { mask, lhs, rhs } => {
+                // Reads the mask and the right side; may write (part of)
+                // the left side, so earlier values of it may live on.
+                let id = self.number(s.pos, s.label, "where", true);
+                let mut r = StmtRefs::default();
+                self.read(&mut r, mask);
+                self.read(&mut r, rhs);
+                self.write(&mut r, lhs, false);
+                self.emit_refs(id, r);
+                single(id, true)
+            }
+            StmtKind::Exit { construct } => {
+                let id = self.number(s.pos, s.label, "exit", true);
+                self.loop_jump(id, construct.as_ref(), true);
+                single(id, false)
+            }
+            StmtKind::Cycle { construct } => {
+                let id = self.number(s.pos, s.label, "cycle", true);
+                self.loop_jump(id, construct.as_ref(), false);
+                single(id, false)
+            }
             StmtKind::If {
                 arms,
                 else_part,
@@ -347,6 +387,100 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             for t in targets {
                 self.edge(id, t);
             }
+        }
+    }
+
+    /// An EXIT (`exit`) or CYCLE of the loop named `construct`, or of the
+    /// innermost loop: wired when that loop's end is numbered. (Structuring
+    /// made one without such a loop opaque; should one get here, it goes
+    /// to the unit's end.)
+    fn loop_jump(&mut self, id: i64, construct: Option<&String>, exit: bool) {
+        let frame = self
+            .loops
+            .iter_mut()
+            .rev()
+            .find(|f| construct.is_none() || f.construct.as_ref() == construct);
+        match frame {
+            Some(f) if exit => f.exits.push(id),
+            Some(f) => f.cycles.push(id),
+            None => self.returns.push(id),
+        }
+    }
+
+    /// SELECT CASE: the `select` node reads the selector once; each CASE
+    /// is a `case` node testing it, in a chain as ELSE IFs are (in the
+    /// order written; at most one matches), whose last one goes to the
+    /// CASE DEFAULT (a `case_default` node, numbered after the CASEs with
+    /// its body) or to the `endselect`.
+    fn select(
+        &mut self,
+        s: &'a Stmt,
+        selector: &'a Expr,
+        cases: &'a [CaseArm],
+        end: Pos,
+        end_label: Option<u32>,
+    ) -> Frag {
+        let sel = self.number(s.pos, s.label, "select", true);
+        let mut r = StmtRefs::default();
+        self.read(&mut r, selector);
+        self.emit_refs(sel, r);
+        // The SELECT is guarded by an outer test; its parts are not.
+        let outer_guard = self.guard.take();
+        let mut prev = sel;
+        let mut default = None;
+        let mut to_end = Vec::new();
+        // CASE DEFAULT is numbered after the other CASEs wherever it is
+        // written: every edge but a loop's back edge goes to a higher id
+        // (the dataflow's sparse graphs rely on it).
+        let ordered = cases
+            .iter()
+            .filter(|c| c.values.is_some())
+            .chain(cases.iter().filter(|c| c.values.is_none()));
+        for case in ordered {
+            self.flush_decls(Some(case.pos));
+            let node = match &case.values {
+                Some(values) => {
+                    let node = self.number(case.pos, case.label, "case", true);
+                    let mut r = StmtRefs::default();
+                    for v in values {
+                        match v {
+                            CaseValue::Single(e) => self.read(&mut r, e),
+                            CaseValue::Range(lo, hi) => {
+                                for e in lo.iter().chain(hi) {
+                                    self.read(&mut r, e);
+                                }
+                            }
+                        }
+                    }
+                    self.emit_refs(node, r);
+                    self.edge(prev, node);
+                    prev = node;
+                    node
+                }
+                None => {
+                    let node = self.number(case.pos, case.label, "case_default", true);
+                    default = Some(node);
+                    node
+                }
+            };
+            let body = self.seq(&case.body);
+            match body.entry {
+                Some(e) => self.edge(node, e),
+                None => to_end.push(node),
+            }
+            to_end.extend(body.exits);
+        }
+        self.flush_decls(Some(end));
+        self.guard = outer_guard;
+        let endselect = self.number(end, end_label, "endselect", true);
+        match default {
+            Some(d) => self.edge(prev, d),
+            None => to_end.push(prev),
+        }
+        self.connect(&to_end, endselect);
+        Frag {
+            entry: Some(sel),
+            exits: vec![endselect],
         }
     }
 

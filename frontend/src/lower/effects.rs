@@ -285,9 +285,22 @@ impl Walk<'_, '_> {
                     self.stmt(s);
                 }
             }
+            StmtKind::Select {
+                selector, cases, ..
+            } => {
+                self.read(selector);
+                for s in cases.iter().flat_map(|c| &c.body) {
+                    self.stmt(s);
+                }
+            }
             StmtKind::LogicalIf { cond, stmt } => {
                 self.read(cond);
                 self.stmt(stmt);
+            }
+            StmtKind::Where { mask, lhs, rhs } => {
+                self.read(mask);
+                self.write(lhs);
+                self.read(rhs);
             }
             StmtKind::ComputedGoto { index: e, .. } | StmtKind::ArithIf { expr: e, .. } => {
                 self.read(e)
@@ -332,6 +345,8 @@ impl Walk<'_, '_> {
                 source.iter().for_each(|e| self.read(e));
             }
             StmtKind::Goto(_)
+            | StmtKind::Exit { .. }
+            | StmtKind::Cycle { .. }
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Stop

@@ -43,6 +43,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         body: &'a [Stmt],
         end: &'a LoopEnd,
         independent: Option<&Independent>,
+        construct: Option<&String>,
     ) -> Frag {
         let id = self.number(s.pos, s.label, "do", true);
         let mut r = StmtRefs::default();
@@ -69,6 +70,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             id,
             var: Some(var.text.clone()),
             range,
+            construct: construct.cloned(),
+            exits: Vec::new(),
+            cycles: Vec::new(),
         });
         let inner = self.seq(body);
         let end_id = self.end_node(end, body, s.pos);
@@ -76,7 +80,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.name_ref(&mut r, &var.text, var.pos, Access::Use);
         self.name_ref(&mut r, &var.text, var.pos, Access::MustDef);
         self.emit_refs(end_id, r);
-        self.loops.pop();
+        let frame = self.loops.pop().expect("the loop's frame");
         self.g.facts.loop_end.push(LoopEndFact {
             r#loop: id,
             stmt: end_id,
@@ -87,9 +91,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             self.edge(x, end_id);
         }
         self.edge(end_id, first);
+        for c in frame.cycles {
+            self.edge(c, end_id);
+        }
+        let mut exits = vec![id, end_id];
+        exits.extend(frame.exits);
         Frag {
             entry: Some(id),
-            exits: vec![id, end_id],
+            exits,
         }
     }
 
@@ -99,6 +108,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         cond: &'a Expr,
         body: &'a [Stmt],
         end: &'a LoopEnd,
+        construct: Option<&String>,
     ) -> Frag {
         let id = self.number(s.pos, s.label, "do_while", true);
         self.condition(id, cond);
@@ -107,10 +117,13 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             id,
             var: None,
             range: None,
+            construct: construct.cloned(),
+            exits: Vec::new(),
+            cycles: Vec::new(),
         });
         let inner = self.seq(body);
         let end_id = self.end_node(end, body, s.pos);
-        self.loops.pop();
+        let frame = self.loops.pop().expect("the loop's frame");
         self.g.facts.loop_end.push(LoopEndFact {
             r#loop: id,
             stmt: end_id,
@@ -120,9 +133,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             self.edge(x, end_id);
         }
         self.edge(end_id, id);
+        for c in frame.cycles {
+            self.edge(c, end_id);
+        }
+        let mut exits = vec![id];
+        exits.extend(frame.exits);
         Frag {
             entry: Some(id),
-            exits: vec![id],
+            exits,
         }
     }
 

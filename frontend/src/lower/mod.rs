@@ -189,6 +189,13 @@ struct LoopFrame {
     /// The least and greatest values the DO variable takes in the body,
     /// when its bounds are known (see [`loops`]).
     range: Option<(i64, i64)>,
+    /// The construct name (`OUTER: DO ...`).
+    construct: Option<String>,
+    /// The EXIT statements that leave this loop (they go where the loop
+    /// goes on) and the CYCLE statements that go to its end, wired when
+    /// the loop's end is numbered.
+    exits: Vec<i64>,
+    cycles: Vec<i64>,
 }
 
 /// The state of lowering one unit.

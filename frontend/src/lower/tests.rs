@@ -44,6 +44,7 @@ fn labelled_do(line: u32, v: &str, label: u32, body: Vec<Stmt>) -> Stmt {
             body,
             end: LoopEnd::Label(label),
             independent: None,
+            construct: None,
         },
     )
 }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::ast::{DeclKind, Entity, Expr, ExprKind, IoItem, Name, Stmt, StmtKind, Unit};
+use crate::ast::{CaseValue, DeclKind, Entity, Expr, ExprKind, IoItem, Name, Stmt, StmtKind, Unit};
 
 /// The names a unit declares itself: its name, dummies, and the names of
 /// its declarations.
@@ -150,6 +150,18 @@ fn stmt_exprs(s: &Stmt, f: &mut impl FnMut(&Expr)) {
             f(cond);
             stmt_exprs(stmt, f);
         }
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            f(selector);
+            for c in cases {
+                for v in c.values.iter().flatten() {
+                    case_value_exprs(v).for_each(&mut *f);
+                }
+                c.body.iter().for_each(|s| stmt_exprs(s, f));
+            }
+        }
+        StmtKind::Where { mask, lhs, rhs } => [mask, lhs, rhs].into_iter().for_each(f),
         StmtKind::ComputedGoto { index, .. } => f(index),
         StmtKind::ArithIf { expr, .. } => f(expr),
         StmtKind::Call { name, args } => {
@@ -181,12 +193,22 @@ fn stmt_exprs(s: &Stmt, f: &mut impl FnMut(&Expr)) {
             ..
         } => objects.iter().chain(stat).chain(source).for_each(f),
         StmtKind::Goto(_)
+        | StmtKind::Exit { .. }
+        | StmtKind::Cycle { .. }
         | StmtKind::Continue
         | StmtKind::Return
         | StmtKind::Stop
         | StmtKind::Format
         | StmtKind::Opaque { .. } => {}
     }
+}
+
+fn case_value_exprs(v: &CaseValue) -> impl Iterator<Item = &Expr> {
+    match v {
+        CaseValue::Single(e) => vec![e],
+        CaseValue::Range(lo, hi) => lo.iter().chain(hi).collect(),
+    }
+    .into_iter()
 }
 
 fn io_item_exprs(i: &IoItem, f: &mut impl FnMut(&Expr)) {
@@ -242,6 +264,15 @@ pub(super) fn for_each_expr_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
             f(cond);
             for_each_expr_mut(stmt, f);
         }
+        StmtKind::Select {
+            selector, cases, ..
+        } => {
+            f(selector);
+            for c in cases {
+                c.body.iter_mut().for_each(|s| for_each_expr_mut(s, f));
+            }
+        }
+        StmtKind::Where { mask, lhs, rhs } => [mask, lhs, rhs].into_iter().for_each(f),
         StmtKind::ComputedGoto { index, .. } => f(index),
         StmtKind::ArithIf { expr, .. } => f(expr),
         StmtKind::Call { args, .. } => args.iter_mut().for_each(f),
@@ -252,6 +283,8 @@ pub(super) fn for_each_expr_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
             objects, source, ..
         } => objects.iter_mut().chain(source).for_each(f),
         StmtKind::File { .. }
+        | StmtKind::Exit { .. }
+        | StmtKind::Cycle { .. }
         | StmtKind::Goto(_)
         | StmtKind::Continue
         | StmtKind::Return

@@ -15,6 +15,8 @@ pub struct Emitter {
     next_label: u32,
     /// The label that closes each open DO (None: closed by END DO).
     open_loops: Vec<Option<u32>>,
+    /// The construct name of each open DO, if it has one.
+    open_names: Vec<Option<String>>,
 }
 
 impl Emitter {
@@ -25,6 +27,7 @@ impl Emitter {
             depth: 0,
             next_label: 100,
             open_loops: Vec::new(),
+            open_names: Vec::new(),
         }
     }
 
@@ -76,14 +79,25 @@ impl Emitter {
             None => self.stmt(&format!("DO {header}")),
         }
         self.open_loops.push(label);
+        self.open_names.push(None);
+        self.depth += 1;
+    }
+
+    /// Opens `name: DO var = bounds`, closed by `END DO name`.
+    pub fn open_named_do(&mut self, name: &str, header: &str) {
+        self.stmt(&format!("{name}: DO {header}"));
+        self.open_loops.push(None);
+        self.open_names.push(Some(name.to_string()));
         self.depth += 1;
     }
 
     pub fn close_do(&mut self) {
         self.depth = self.depth.saturating_sub(1);
-        match self.open_loops.pop().flatten() {
-            Some(l) => self.labelled(Some(l), "CONTINUE"),
-            None => self.stmt("END DO"),
+        let name = self.open_names.pop().flatten();
+        match (self.open_loops.pop().flatten(), name) {
+            (Some(l), _) => self.labelled(Some(l), "CONTINUE"),
+            (None, Some(n)) => self.stmt(&format!("END DO {n}")),
+            (None, None) => self.stmt("END DO"),
         }
     }
 

@@ -14,8 +14,8 @@ mod storage;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
 pub use hpf::hpf_program;
-pub use nests::shared_nests;
-pub use parallel::parallel_loops;
+pub use nests::{control_nests, shared_nests};
+pub use parallel::{parallel_control_loops, parallel_loops};
 pub use scalar::scalar_program;
 pub use storage::storage_program;
 

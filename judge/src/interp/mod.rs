@@ -158,6 +158,16 @@ enum Flow {
     /// A jump not yet resolved, with where the jump stands.
     Goto(u32, Pos),
     Return,
+    /// EXIT or CYCLE of the loop of that construct name (the innermost
+    /// one when `None`), on its way out to that loop.
+    Exit(Option<String>),
+    Cycle(Option<String>),
+}
+
+/// Whether an EXIT or CYCLE naming `target` (or none) is for the loop of
+/// construct name `construct`.
+fn jump_is_for(target: &Option<String>, construct: Option<&str>) -> bool {
+    target.is_none() || target.as_deref() == construct
 }
 
 /// The names visible in one activation of a unit.
@@ -302,6 +312,7 @@ impl<'p> Interp<'p> {
                     format!("GO TO {l}: no such label reachable from here (jumps into blocks are not supported)"),
                 ),
                 Flow::Next | Flow::Return => Ok(fr),
+                Flow::Exit(_) | Flow::Cycle(_) => fail(call_pos, "EXIT or CYCLE outside its loop"),
             }
         });
         self.active_units.pop();
@@ -652,7 +663,7 @@ impl<'p> Interp<'p> {
                     Some(j) => i = j,
                     None => return Ok(Flow::Goto(label, from)),
                 },
-                Flow::Return => return Ok(Flow::Return),
+                f @ (Flow::Return | Flow::Exit(_) | Flow::Cycle(_)) => return Ok(f),
             }
         }
         Ok(Flow::Next)
@@ -676,11 +687,70 @@ impl<'p> Interp<'p> {
                 step,
                 body,
                 end,
+                construct,
                 ..
-            } => return self.exec_do(fr, s.pos, var, [lower, upper], step.as_ref(), body, end),
-            StmtKind::DoWhile { cond, body, end } => {
-                return self.exec_do_while(fr, s.pos, cond, body, end)
+            } => {
+                return self.exec_do(
+                    fr,
+                    s.pos,
+                    var,
+                    [lower, upper],
+                    step.as_ref(),
+                    body,
+                    (end, construct.as_deref()),
+                )
             }
+            StmtKind::DoWhile {
+                cond,
+                body,
+                end,
+                construct,
+            } => return self.exec_do_while(fr, s.pos, cond, body, (end, construct.as_deref())),
+            StmtKind::Select {
+                selector, cases, ..
+            } => {
+                let v = self.eval_scalar(fr, selector)?;
+                let mut default = None;
+                for case in cases {
+                    let Some(values) = &case.values else {
+                        default = Some(&case.body);
+                        continue;
+                    };
+                    for cv in values {
+                        if self.case_matches(fr, &v, cv, case.pos)? {
+                            return self.exec_block(fr, &case.body);
+                        }
+                    }
+                }
+                if let Some(body) = default {
+                    return self.exec_block(fr, body);
+                }
+            }
+            StmtKind::Where { mask, lhs, rhs } => {
+                // The mask, then the right side (whole: every element of
+                // it is read), then the elements whose mask is true.
+                let m = self.eval(fr, mask)?;
+                let v = self.eval(fr, rhs)?;
+                let place = self.place(fr, lhs)?;
+                let n = place.indices.len();
+                let spread = |v: eval::Val, what: &str| -> Exec<Vec<Value>> {
+                    match v {
+                        eval::Val::Scalar(x) => Ok(vec![x; n]),
+                        eval::Val::Array(xs) if xs.len() == n => Ok(xs),
+                        eval::Val::Array(_) => {
+                            fail(s.pos, format!("WHERE: the {what} does not conform"))
+                        }
+                    }
+                };
+                let (ms, vs) = (spread(m, "mask")?, spread(v, "right side")?);
+                for ((&i, m), v) in place.indices.iter().zip(&ms).zip(&vs) {
+                    if m.as_logical().at(mask.pos)? {
+                        self.store(&place.binding, i, v, place.pos, false)?;
+                    }
+                }
+            }
+            StmtKind::Exit { construct } => return Ok(Flow::Exit(construct.clone())),
+            StmtKind::Cycle { construct } => return Ok(Flow::Cycle(construct.clone())),
             StmtKind::If {
                 arms, else_part, ..
             } => {
@@ -776,7 +846,7 @@ impl<'p> Interp<'p> {
         bounds: [&ast::Expr; 2],
         step: Option<&ast::Expr>,
         body: &[Stmt],
-        end: &LoopEnd,
+        (end, construct): (&LoopEnd, Option<&str>),
     ) -> Exec<Flow> {
         let lower = self.eval_scalar(fr, bounds[0])?;
         let upper = self.eval_scalar(fr, bounds[1])?;
@@ -800,7 +870,14 @@ impl<'p> Interp<'p> {
                 let next = value::binary(ast::BinOp::Add, &v, &step).at(var.pos)?;
                 values.push(std::mem::replace(&mut v, next));
             }
-            return self.exec_do_reordered(fr, do_pos, &var.text, (values, v), body, end_label);
+            return self.exec_do_reordered(
+                fr,
+                do_pos,
+                &var.text,
+                (values, v),
+                body,
+                (end_label, construct),
+            );
         }
         self.enter_loop(do_pos);
         let mut flow = Flow::Next;
@@ -809,6 +886,9 @@ impl<'p> Interp<'p> {
             match self.exec_block(fr, body) {
                 Ok(Flow::Next) => {}
                 Ok(Flow::Goto(l, _)) if Some(l) == end_label => {}
+                Ok(Flow::Cycle(n)) if jump_is_for(&n, construct) => {}
+                // Left at once: no increment.
+                Ok(Flow::Exit(n)) if jump_is_for(&n, construct) => break,
                 Ok(other) => {
                     flow = other;
                     break;
@@ -838,7 +918,7 @@ impl<'p> Interp<'p> {
         do_pos: Pos,
         cond: &ast::Expr,
         body: &[Stmt],
-        end: &LoopEnd,
+        (end, construct): (&LoopEnd, Option<&str>),
     ) -> Exec<Flow> {
         let end_label = loop_end_label(end);
         self.enter_loop(do_pos);
@@ -858,11 +938,51 @@ impl<'p> Interp<'p> {
             match self.exec_block(fr, body) {
                 Ok(Flow::Next) => {}
                 Ok(Flow::Goto(l, _)) if Some(l) == end_label => {}
+                Ok(Flow::Cycle(n)) if jump_is_for(&n, construct) => {}
+                Ok(Flow::Exit(n)) if jump_is_for(&n, construct) => break Ok(Flow::Next),
                 other => break other,
             }
         };
         self.exit_loop();
         result
+    }
+
+    /// Whether a CASE value or range holds the selector's value `v`
+    /// (integer, character or logical).
+    fn case_matches(
+        &mut self,
+        fr: &mut Frame,
+        v: &Value,
+        cv: &ast::CaseValue,
+        pos: Pos,
+    ) -> Exec<bool> {
+        let test = |op: ast::BinOp, a: &Value, b: &Value| -> Result<bool, String> {
+            match (a, b) {
+                (Value::Logical(x), Value::Logical(y)) => Ok(x == y),
+                _ => value::binary(op, a, b)?.as_logical(),
+            }
+        };
+        Ok(match cv {
+            ast::CaseValue::Single(e) => {
+                let c = self.eval_scalar(fr, e)?;
+                test(ast::BinOp::Eq, v, &c).at(pos)?
+            }
+            ast::CaseValue::Range(lo, hi) => {
+                if let Some(e) = lo {
+                    let c = self.eval_scalar(fr, e)?;
+                    if !test(ast::BinOp::Le, &c, v).at(pos)? {
+                        return Ok(false);
+                    }
+                }
+                if let Some(e) = hi {
+                    let c = self.eval_scalar(fr, e)?;
+                    if !test(ast::BinOp::Le, v, &c).at(pos)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+        })
     }
 
     fn enter_loop(&mut self, do_pos: Pos) {
@@ -898,9 +1018,12 @@ fn find_label(stmts: &[Stmt], label: u32) -> Option<usize> {
         .or_else(|| {
             stmts
                 .iter()
-                .position(
-                    |s| matches!(&s.kind, StmtKind::If { end_label: Some(l), .. } if *l == label),
-                )
+                .position(|s| match &s.kind {
+                    StmtKind::If { end_label, .. } | StmtKind::Select { end_label, .. } => {
+                        *end_label == Some(label)
+                    }
+                    _ => false,
+                })
                 .map(|j| j + 1)
         })
 }

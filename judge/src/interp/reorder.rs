@@ -182,7 +182,7 @@ impl Interp<'_> {
         var: &str,
         (values, after): (Vec<Value>, Value),
         body: &[Stmt],
-        end_label: Option<u32>,
+        (end_label, construct): (Option<u32>, Option<&str>),
     ) -> Exec<Flow> {
         let Some(plan) = self.reorder.clone() else {
             return fail(do_pos, "no loop to reorder");
@@ -201,6 +201,7 @@ impl Interp<'_> {
                 match self.exec_block(fr, body)? {
                     Flow::Next => {}
                     Flow::Goto(l, _) if Some(l) == end_label => {}
+                    Flow::Cycle(n) if n.is_none() || n.as_deref() == construct => {}
                     _ => return fail(do_pos, "control leaves a loop run in parallel"),
                 }
                 for (r, (_, place, _, locs)) in vars.reductions.iter().enumerate() {
@@ -447,6 +448,11 @@ fn inner_do_vars(body: &[Stmt], out: &mut BTreeSet<String>) {
                 }
                 if let Some(e) = else_part {
                     inner_do_vars(&e.body, out);
+                }
+            }
+            StmtKind::Select { cases, .. } => {
+                for c in cases {
+                    inner_do_vars(&c.body, out);
                 }
             }
             StmtKind::LogicalIf { stmt, .. } => inner_do_vars(std::slice::from_ref(stmt), out),
