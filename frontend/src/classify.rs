@@ -283,13 +283,8 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         if let Some(w) = word_at(toks, s).map(str::to_string) {
             toks[s].1 = Tok::Ident(w);
         }
-        if contains(toks, s, &Tok::Percent) {
-            set_aside(
-                toks,
-                s,
-                "assignment to a derived-type component".into(),
-                None,
-            );
+        if let Some(what) = percent_not_modelled(toks, s) {
+            set_aside(toks, s, what.into(), None);
         } else if contains(toks, s, &Tok::LCtor) {
             set_aside(toks, s, "assignment of an array constructor".into(), None);
         }
@@ -361,7 +356,12 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
                 Some("WHERE") => Some("WHERE"),
                 Some("FORALL") => Some("FORALL"),
                 Some("INTERFACE") => Some("INTERFACE"),
-                Some("TYPE") => Some("TYPE"),
+                Some("TYPE") => {
+                    // `END TYPE [name]`: one token, the name may follow.
+                    let (at, end) = (toks[s].0, toks[s + 1].2);
+                    toks.splice(s..s + 2, [(at, Tok::EndTypeDef, end)]);
+                    return;
+                }
                 Some("MODULE") => Some("MODULE"),
                 Some("ASSOCIATE") => Some("ASSOCIATE"),
                 Some("FILE") => {
@@ -409,16 +409,32 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             );
             return;
         }
-        "TYPE" => {
-            if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) {
-                aside(toks, "declaration of a derived-type object".into(), None);
+        "TYPE" | "CLASS" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            let close = close_of(toks, s + 1);
+            let star = toks.get(s + 2).is_some_and(|t| t.1 == Tok::Star);
+            let function = close.is_some_and(|c| {
+                toks[c + 1..].iter().any(|t| word(&t.1) == Some("FUNCTION"))
+                    && !toks[c + 1..].iter().any(|t| t.1 == Tok::DColon)
+            });
+            if star {
+                aside(toks, format!("{w}(*) declaration (polymorphism)"), None);
+            } else if function {
+                aside(toks, "FUNCTION returning a derived type".into(), None);
             } else {
-                aside(
-                    toks,
-                    "derived-type definition".into(),
-                    Some(ConstructRole::Open("TYPE")),
-                );
+                // `TYPE(T) [, attrs] [::] entities`: the grammar reads it.
+                toks[s].1 = Tok::DerivedType;
+                rejoin_names(toks, s + 1, toks.len());
             }
+            return;
+        }
+        "TYPE" if next.as_deref() == Some("IS") => {
+            aside(toks, "TYPE IS".into(), Some(ConstructRole::Middle));
+            return;
+        }
+        "TYPE" => {
+            // `TYPE name`, `TYPE, attrs :: name`, `TYPE :: name`.
+            toks[s].1 = Tok::TypeDefOpen;
+            rejoin_names(toks, s + 1, toks.len());
             return;
         }
         "MODULE" => {
@@ -454,13 +470,28 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         }
         _ => {}
     }
-    if contains(toks, s, &Tok::Percent) {
-        aside(toks, "reference to a derived-type component".into(), None);
+    if let Some(what) = percent_not_modelled(toks, s) {
+        aside(toks, what.into(), None);
+    } else if w == "CALL" && toks.get(s + 2).is_some_and(|t| t.1 == Tok::Percent) {
+        aside(toks, "call of a type-bound procedure".into(), None);
     } else if contains(toks, s, &Tok::Arrow) {
         aside(toks, "pointer assignment".into(), None);
     } else if contains(toks, s, &Tok::LCtor) && !is_type_word(&w) {
         aside(toks, "array constructor".into(), None);
     }
+}
+
+/// Why a `%` in `toks[s..]` cannot be read: component references (`P%X`,
+/// `P(I)%X`) follow a name or a `)`; a `%` anywhere else is DEC's `%VAL`,
+/// `%REF` or `%LOC`.
+fn percent_not_modelled(toks: &[Spanned], s: usize) -> Option<&'static str> {
+    let odd = (s..toks.len()).any(|i| {
+        toks[i].1 == Tok::Percent
+            && (i == s
+                || !(word(&toks[i - 1].1).is_some() || toks[i - 1].1 == Tok::RParen)
+                || word_at(toks, i + 1).is_none())
+    });
+    odd.then_some("%VAL, %REF or %LOC (a DEC extension)")
 }
 
 /// Marks the `(` opening each implied-DO list of an I/O list that starts

@@ -132,6 +132,15 @@ pub enum Tok {
     /// Put by [`crate::classify`]: the word opening OPEN, CLOSE, INQUIRE,
     /// REWIND, BACKSPACE or ENDFILE with a parenthesized specifier list.
     FileStmt(String),
+    /// Put by [`crate::classify`]: the `TYPE` (or `CLASS`) of a declaration
+    /// of derived-type objects, `TYPE(T) [, attrs] [::] entities`.
+    DerivedType,
+    /// Put by [`crate::classify`]: the `TYPE` opening a derived-type
+    /// definition, `TYPE [, attrs ::] name`.
+    TypeDefOpen,
+    /// Put by [`crate::classify`]: `END TYPE` closing a derived-type
+    /// definition.
+    EndTypeDef,
 }
 
 impl Tok {
@@ -150,6 +159,8 @@ impl Tok {
             Tok::Format => "`FORMAT`".into(),
             Tok::CrayPointer => "`POINTER`".into(),
             Tok::FileStmt(w) => format!("`{w}`"),
+            Tok::DerivedType | Tok::TypeDefOpen => "`TYPE`".into(),
+            Tok::EndTypeDef => "`END TYPE`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

@@ -10,6 +10,7 @@ pub mod ast;
 mod classify;
 mod constants;
 pub mod data;
+mod derived;
 pub mod diagnostics;
 mod files;
 mod fixed_words;
@@ -54,10 +55,12 @@ pub fn parse_files<P: AsRef<std::path::Path>>(
             Err(e) => rep.file_error(&path, e),
         }
     }
-    let program = ast::Program {
-        files: rep.files,
+    let mut program = ast::Program {
+        files: Vec::new(),
         units,
     };
+    derived::flatten(&mut program, &mut rep);
+    program.files = rep.files;
     (program, rep.diags)
 }
 
@@ -68,10 +71,12 @@ pub fn parse_source(path: &str, text: &str) -> (ast::Program, Vec<Diagnostic>) {
     let mut units = Vec::new();
     let opts = SourceOptions::default();
     parse_text(path, text, Input::Text(text), &opts, &mut rep, &mut units);
-    let program = ast::Program {
-        files: rep.files,
+    let mut program = ast::Program {
+        files: Vec::new(),
         units,
     };
+    derived::flatten(&mut program, &mut rep);
+    program.files = rep.files;
     (program, rep.diags)
 }
 

@@ -8,7 +8,8 @@
 //! repaired (blocks are closed where the error is found), never fatal.
 
 use crate::ast::{
-    ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt, StmtKind, Unit, UnitKind,
+    Decl, DeclKind, ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt, StmtKind, Unit,
+    UnitKind,
 };
 use crate::source::Reporter;
 use crate::statement::{ConstructRole, Parsed, Statement};
@@ -151,8 +152,20 @@ impl PendingIndependent {
     }
 }
 
+/// A derived-type definition being read: `TYPE name` up to `END TYPE`.
+struct TypeDefBuilder {
+    pos: Pos,
+    name: Name,
+    components: Vec<DeclKind>,
+    unsupported: Option<String>,
+    /// After the type's CONTAINS: its type-bound procedures, skipped.
+    contains: bool,
+}
+
 /// One unit being built.
 struct Open {
+    /// Inside a derived-type definition.
+    typedef: Option<TypeDefBuilder>,
     unit: Unit,
     blocks: Vec<Block>,
     independent: Option<PendingIndependent>,
@@ -244,6 +257,9 @@ impl Builder<'_> {
                 self.in_construct(s);
                 return;
             }
+            if o.typedef.is_some() && self.in_typedef(&s) {
+                return;
+            }
         }
         let Statement { label, pos, kind } = s;
         let header = match kind {
@@ -303,6 +319,7 @@ impl Builder<'_> {
         }
         self.out.push(None);
         self.open.push(Open {
+            typedef: None,
             unit,
             blocks: Vec::new(),
             independent: None,
@@ -431,6 +448,16 @@ impl Builder<'_> {
             Parsed::Independent { indices, new } => {
                 self.current(pos).independent = Some(PendingIndependent { pos, indices, new })
             }
+            Parsed::TypeDef { name, unsupported } => {
+                self.current(pos).typedef = Some(TypeDefBuilder {
+                    pos,
+                    name,
+                    components: Vec::new(),
+                    unsupported,
+                    contains: false,
+                });
+            }
+            Parsed::EndTypeDef => self.rep.error(pos, "END TYPE without a TYPE statement"),
             Parsed::Contains => {
                 let o = self.current(pos);
                 o.contains = true;
@@ -647,6 +674,64 @@ impl Builder<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Inside a derived-type definition: its component declarations up to
+    /// END TYPE, which adds the definition to the unit's declarations.
+    /// SEQUENCE, PRIVATE, PUBLIC and the type-bound procedures after the
+    /// type's CONTAINS are skipped. Returns false for a statement that
+    /// ends the unit (the definition is closed first, with an error).
+    fn in_typedef(&mut self, s: &Statement) -> bool {
+        let mut misplaced = false;
+        let o = self.current(s.pos);
+        let Some(t) = o.typedef.as_mut() else {
+            return false;
+        };
+        match &s.kind {
+            Parsed::Decls(ds) if !t.contains => {
+                for d in ds {
+                    match d {
+                        DeclKind::Type { .. } | DeclKind::Derived { .. } => {
+                            t.components.push(d.clone())
+                        }
+                        // What the component attributes SAVE, EXTERNAL,
+                        // INTRINSIC would add.
+                        DeclKind::Save(_) | DeclKind::External(_) | DeclKind::Intrinsic(_) => {}
+                        _ => misplaced = true,
+                    }
+                }
+            }
+            Parsed::Contains => t.contains = true,
+            Parsed::EndTypeDef => {
+                let t = o.typedef.take().expect("checked above");
+                o.unit.decls.push(Decl {
+                    pos: t.pos,
+                    kind: DeclKind::TypeDef {
+                        name: t.name,
+                        components: t.components,
+                        unsupported: t.unsupported,
+                    },
+                });
+            }
+            Parsed::EndUnit { .. } => {
+                let t = o.typedef.take().expect("checked above");
+                let msg = format!("TYPE {} has no END TYPE before END", t.name.text);
+                self.rep.error(s.pos, msg);
+                return false;
+            }
+            _ if t.contains => {}
+            Parsed::Exec(StmtKind::Opaque { reason })
+                if matches!(
+                    reason.as_str(),
+                    "SEQUENCE statement" | "PRIVATE statement" | "PUBLIC statement"
+                ) => {}
+            _ => misplaced = true,
+        }
+        if misplaced {
+            let msg = "only component declarations may stand in a derived-type definition; ignored";
+            self.rep.error(s.pos, msg);
+        }
+        true
     }
 
     /// A MODULE is skipped up to its END MODULE (or plain END).

@@ -196,7 +196,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             DeclKind::Parameter(_)
             | DeclKind::ImplicitNone
             | DeclKind::Implicit(_)
-            | DeclKind::UseHpfLibrary { .. } => {}
+            | DeclKind::UseHpfLibrary { .. }
+            | DeclKind::TypeDef { .. }
+            | DeclKind::Derived { .. } => {}
         }
     }
 

@@ -231,7 +231,9 @@ impl UnitInfo {
                 | DeclKind::Namelist(_)
                 | DeclKind::ImplicitNone
                 | DeclKind::Hpf(_)
-                | DeclKind::UseHpfLibrary { .. } => {}
+                | DeclKind::UseHpfLibrary { .. }
+                | DeclKind::TypeDef { .. }
+                | DeclKind::Derived { .. } => {}
             }
         }
         info.data_inits(&data);
