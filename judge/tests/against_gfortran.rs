@@ -3,7 +3,9 @@
 //! gfortran's REAL is single precision, the judge's is double).
 //! gfortran is required: without it these tests fail, they never skip.
 
-use kaiseki_judge::gen::{affine_nest, scalar_program, shared_nests, storage_program, Generated};
+use kaiseki_judge::gen::{
+    affine_nest, derived_nest, scalar_program, shared_nests, storage_program, Generated,
+};
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
 
@@ -208,6 +210,14 @@ fn generated_scalar_programs_print_what_gfortran_prints() {
 #[test]
 fn generated_loop_nests_print_what_gfortran_prints() {
     check_generated("nest", affine_nest, 0..25);
+}
+
+/// The nests with their arrays as derived-type components (structures of
+/// arrays, arrays of structures, nested components), flattened by the
+/// frontend: the interpreter runs the flattened program.
+#[test]
+fn generated_derived_type_nests_print_what_gfortran_prints() {
+    check_generated("derived", derived_nest, 0..25);
 }
 
 #[test]
