@@ -36,7 +36,9 @@ use common::{
     scratch_dir, Dep,
 };
 use kaiseki_facts::FactBase;
-use kaiseki_judge::gen::{shared_nests, storage_program, Generated};
+use kaiseki_judge::gen::{
+    derived_nest, derived_parallel_loops, shared_nests, storage_program, Generated,
+};
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -268,12 +270,20 @@ fn in_subscript(p: &Program, arrays: &HashSet<&str>, pos: (u32, u32)) -> bool {
                 let name: String = head
                     .chars()
                     .rev()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '%')
                     .collect::<Vec<_>>()
                     .into_iter()
                     .rev()
                     .collect();
-                if arrays.contains(name.to_ascii_uppercase().as_str()) {
+                let name = name.to_ascii_uppercase();
+                // A derived-type component is the array `P%X` (frontend
+                // `derived`): `P%X(`, `P(` of `P(I)%X`, `%X(` of `P(I)%X(`.
+                let component = |a: &&str| {
+                    a.strip_prefix(name.as_str())
+                        .is_some_and(|rest| rest.starts_with('%'))
+                        || (name.starts_with('%') && a.ends_with(name.as_str()))
+                };
+                if arrays.contains(name.as_str()) || arrays.iter().any(component) {
                     return true;
                 }
             }
@@ -515,6 +525,20 @@ fn scalar_programs_lose_no_dependence() {
 #[test]
 fn affine_nests_lose_no_dependence() {
     check_all("affine", &from_generated(0, scaled(100)));
+}
+
+/// The programs of `affine_nest` and `parallel_loops` with their arrays
+/// as derived-type components (a structure of arrays copied whole, arrays
+/// of structures, nested components), which the frontend flattens into
+/// one variable per component (`G%A`, `PA%A` for `PA(J)%A(I)`, `W%IN%A`):
+/// the dependences of the runs are found under those names.
+#[test]
+fn derived_type_components_lose_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(50))
+        .flat_map(|seed| [derived_nest(seed), derived_parallel_loops(seed)])
+        .map(Program::from)
+        .collect();
+    check_all("derived", &programs);
 }
 
 /// EQUIVALENCE classes and a COMMON block laid out differently in the

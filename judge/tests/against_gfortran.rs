@@ -4,7 +4,8 @@
 //! gfortran is required: without it these tests fail, they never skip.
 
 use kaiseki_judge::gen::{
-    affine_nest, derived_nest, scalar_program, shared_nests, storage_program, Generated,
+    affine_nest, derived_nest, derived_parallel_loops, scalar_program, shared_nests,
+    storage_program, Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -218,6 +219,7 @@ fn generated_loop_nests_print_what_gfortran_prints() {
 #[test]
 fn generated_derived_type_nests_print_what_gfortran_prints() {
     check_generated("derived", derived_nest, 0..25);
+    check_generated("derived_parallel", derived_parallel_loops, 0..25);
 }
 
 #[test]

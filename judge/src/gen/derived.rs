@@ -1,15 +1,16 @@
-//! The programs of [`super::affine_nest`] with their arrays A and B made
-//! derived-type components, in one of three shapes drawn from the seed:
-//! - a structure of arrays: `M%A(I,J)`, `M%B(I)` in one object, copied
-//!   whole (`M2 = M`) before the checksums are printed from the copy;
+//! The programs of [`super::affine_nest`] and [`super::parallel_loops`]
+//! with their arrays A and B made derived-type components, in one of three
+//! shapes drawn from the seed:
+//! - a structure of arrays: `G%A(I,J)`, `G%B(I)` in one object, copied
+//!   whole (`G2 = G`) before the checksums are printed from the copy;
 //! - arrays of structures: `A(I,J)` is `PA(J)%A(I)`, `B(I)` is `PB(I)%B`
 //!   (the last dimension is the object's);
 //! - nested components: `W%IN(2)%A(I,J)`, `W%IN(1)%B(I)`.
 //!
 //! Every reference keeps its subscripts, so the real dependences are the
-//! nest's, under the flattened names (`M%A`, `PA%A`, `W%IN%A`).
+//! nest's, under the flattened names (`G%A`, `PA%A`, `W%IN%A`).
 
-use super::{affine_nest, Generated, Rng};
+use super::{affine_nest, parallel_loops, Generated, Rng};
 
 /// The arguments of the parenthesis opening at `open` (`s[open] == '('`),
 /// split at its top-level commas, and the index after its `)`.
@@ -87,7 +88,17 @@ fn wrap_fixed(line: &str) -> Vec<String> {
 
 /// [`super::affine_nest`]`(seed)` with A and B as derived-type components.
 pub fn derived_nest(seed: u64) -> Generated {
-    let g = affine_nest(seed);
+    derive(affine_nest(seed), seed)
+}
+
+/// [`super::parallel_loops`]`(seed)` with A and B as derived-type components.
+pub fn derived_parallel_loops(seed: u64) -> Generated {
+    derive(parallel_loops(seed), seed)
+}
+
+/// `g` (declaring `REAL A(..), B(..), scalars` and printing `SUM(A),
+/// SUM(B), ...` last) with A and B as derived-type components.
+fn derive(g: Generated, seed: u64) -> Generated {
     let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9) ^ 0xD1);
     let shape = rng.range(0, 2);
     let fixed = g.file_name.ends_with(".f");
@@ -103,7 +114,9 @@ pub fn derived_nest(seed: u64) -> Generated {
     let a_open = decl.find("A(").expect("A") + 1;
     let (a_dims, _) = args_at(&chars, a_open).expect("A's bounds");
     let b_open = decl.find("B(").expect("B") + 1;
-    let (b_dims, _) = args_at(&chars, b_open).expect("B's bounds");
+    let (b_dims, b_end) = args_at(&chars, b_open).expect("B's bounds");
+    let scalars: String = chars[b_end..].iter().collect();
+    let scalars = scalars.trim_start_matches(", ").to_string();
     let dims = |name: &str| if name == "A" { &a_dims } else { &b_dims };
     let lower = |bounds: &str| bounds.split(':').next().unwrap_or("1").to_string();
 
@@ -119,12 +132,12 @@ pub fn derived_nest(seed: u64) -> Generated {
                 format!("  REAL A({}), B({})", a_dims.join(","), b_dims.join(",")),
                 "END TYPE GRID".to_string(),
             ]);
-            objects.push("TYPE(GRID) M, M2".into());
-            after_nest.push("M2 = M".into());
-            refs = Box::new(|n, args| format!("M%{n}({})", args.join(",")));
+            objects.push("TYPE(GRID) G, G2".into());
+            after_nest.push("G2 = G".into());
+            refs = Box::new(|n, args| format!("G%{n}({})", args.join(",")));
             sums = vec![
-                ("SUM(A)".into(), "SUM(M2%A)".into()),
-                ("SUM(B)".into(), "SUM(M2%B)".into()),
+                ("SUM(A)".into(), "SUM(G2%A)".into()),
+                ("SUM(B)".into(), "SUM(G2%B)".into()),
             ];
         }
         1 => {
@@ -180,11 +193,22 @@ pub fn derived_nest(seed: u64) -> Generated {
         }
     }
 
-    let mut out: Vec<String> = Vec::new();
+    // Whole statements: a reference may be split over continuation lines.
+    let mut statements: Vec<String> = Vec::new();
     for line in g.source.lines() {
+        match (line.strip_prefix("     & "), statements.last_mut()) {
+            (Some(rest), Some(last)) if fixed => {
+                last.push(' ');
+                last.push_str(rest);
+            }
+            _ => statements.push(line.to_string()),
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for line in &statements {
         let trimmed = line.trim_start();
         if trimmed.starts_with("REAL A(") {
-            out.push(format!("{indent}REAL S, T"));
+            out.push(format!("{indent}REAL {scalars}"));
             out.extend(objects.iter().map(|o| format!("{indent}{o}")));
             continue;
         }
@@ -196,7 +220,7 @@ pub fn derived_nest(seed: u64) -> Generated {
             out.extend(after_nest.iter().map(|s| format!("{indent}{s}")));
         }
         out.push(l);
-        if trimmed == "PROGRAM NEST" {
+        if trimmed.starts_with("PROGRAM ") {
             out.extend(types.iter().map(|t| format!("{indent}{t}")));
         }
     }
@@ -208,7 +232,7 @@ pub fn derived_nest(seed: u64) -> Generated {
     let mut source = lines.join("\n");
     source.push('\n');
     Generated {
-        file_name: g.file_name.replace("gen_nest", "gen_derived"),
+        file_name: format!("derived_{}", g.file_name),
         source,
         inputs: g.inputs,
     }
@@ -230,7 +254,7 @@ mod tests {
             let g = derived_nest(seed);
             let bare = |l: &&str| l.contains(" A(") && !l.contains("REAL A(");
             assert!(!g.source.lines().any(|l| bare(&l)), "{}", g.source);
-            if g.source.contains("M2 = M") {
+            if g.source.contains("G2 = G") {
                 shapes.insert(0);
             } else if g.source.contains("%IN(") {
                 shapes.insert(2);

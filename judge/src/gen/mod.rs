@@ -14,7 +14,7 @@ mod scalar;
 mod storage;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
-pub use derived::derived_nest;
+pub use derived::{derived_nest, derived_parallel_loops};
 pub use hpf::hpf_program;
 pub use nests::shared_nests;
 pub use parallel::parallel_loops;
