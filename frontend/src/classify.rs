@@ -423,6 +423,7 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             } else {
                 // `TYPE(T) [, attrs] [::] entities`: the grammar reads it.
                 toks[s].1 = Tok::DerivedType;
+                drop_pointer_inits(toks, s);
                 rejoin_names(toks, s + 1, toks.len());
             }
             return;
@@ -470,6 +471,9 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         }
         _ => {}
     }
+    if is_type_word(&w) {
+        drop_pointer_inits(toks, s);
+    }
     if let Some(what) = percent_not_modelled(toks, s) {
         aside(toks, what.into(), None);
     } else if w == "CALL" && toks.get(s + 2).is_some_and(|t| t.1 == Tok::Percent) {
@@ -478,6 +482,37 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         aside(toks, "pointer assignment".into(), None);
     } else if contains(toks, s, &Tok::LCtor) && !is_type_word(&w) {
         aside(toks, "array constructor".into(), None);
+    }
+}
+
+/// Drops the pointer initializations (`=> NULL()`) of a type declaration
+/// at `s`: like default initializers of components, they say nothing
+/// the analyses use.
+fn drop_pointer_inits(toks: &mut Vec<Spanned>, s: usize) {
+    let mut i = s;
+    let mut depth = 0usize;
+    while i < toks.len() {
+        match toks[i].1 {
+            Tok::LParen | Tok::LCtor => depth += 1,
+            Tok::RParen | Tok::RCtor => depth = depth.saturating_sub(1),
+            Tok::Arrow if depth == 0 => {
+                let mut end = i + 1;
+                let mut d = 0usize;
+                while end < toks.len() {
+                    match toks[end].1 {
+                        Tok::LParen | Tok::LCtor => d += 1,
+                        Tok::RParen | Tok::RCtor => d = d.saturating_sub(1),
+                        Tok::Comma if d == 0 => break,
+                        _ => {}
+                    }
+                    end += 1;
+                }
+                toks.drain(i..end);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
     }
 }
 

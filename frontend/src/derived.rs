@@ -1196,6 +1196,7 @@ mod tests {
   type :: box
     type(point) :: corner(2)
     real, allocatable :: w(:)
+    real, pointer :: v(:) => null()
   end type
 ";
 
@@ -1217,6 +1218,7 @@ mod tests {
             ("B%CORNER%X", 1),
             ("B%CORNER%TAG", 2),
             ("B%W", 1),
+            ("B%V", 1),
         ] {
             assert!(
                 d.contains(&(want.0.to_string(), want.1)),
