@@ -541,6 +541,72 @@ fn derived_type_components_lose_no_dependence() {
     check_all("derived", &programs);
 }
 
+/// Derived-type objects passed whole (an object, an element of an array
+/// of structures, a sub-object) to subroutines whose dummies are of the
+/// type: the call passes the leaves (sections of the flattened arrays for
+/// an element), the callee writes some and reads others; whole-object
+/// assignments inside and outside loops, components in DO bounds and IF
+/// conditions, a structure in an I/O list.
+#[test]
+fn derived_type_arguments_and_whole_objects_lose_no_dependence() {
+    let source = "program objs
+  implicit none
+  type pt
+    sequence
+    integer :: k
+    real :: v(3)
+  end type pt
+  type bag
+    sequence
+    type(pt) :: a, b(4)
+    real :: w
+  end type bag
+  type(pt) :: p(5), q
+  type(bag) :: g
+  integer :: i, n
+  read *, n
+  q%k = 2
+  q%v = 1.0
+  g%w = 0.0
+  do i = 1, 5
+    p(i)%k = i
+    p(i)%v(1) = real(i)
+    p(i)%v(2) = 0.0
+    p(i)%v(3) = 0.0
+  end do
+  do i = 1, 4
+    g%b(i) = p(i + 1)
+  end do
+  g%a = q
+  do i = 2, min(n, 5)
+    call step(p(i), p(i - 1))
+    if (p(i)%k > q%k) call step(g%b(p(i)%k - 1), g%a)
+  end do
+  do i = 1, g%b(2)%k
+    g%w = g%w + g%b(i)%v(1)
+  end do
+  q = p(n)
+  print *, q, g%w, g%b(3)%v
+end program objs
+subroutine step(x, y)
+  implicit none
+  type pt
+    sequence
+    integer :: k
+    real :: v(3)
+  end type pt
+  type(pt) :: x, y
+  x%v(2) = y%v(1) + real(x%k)
+  x%v(3) = x%v(2) * 2.0
+end subroutine step
+";
+    let inputs: &[&[&str]] = &[&["1"], &["3"], &["5"]];
+    check_all(
+        "derived_objects",
+        &with_inputs("derived_objects.f90", source, inputs),
+    );
+}
+
 /// EQUIVALENCE classes and a COMMON block laid out differently in the
 /// main program and its subroutines: dependences between two names of
 /// one cell, in a unit and at its calls.

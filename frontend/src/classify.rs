@@ -428,6 +428,10 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             }
             return;
         }
+        "SEQUENCE" if toks.len() == s + 1 => {
+            toks[s].1 = Tok::Sequence;
+            return;
+        }
         "TYPE" if next.as_deref() == Some("IS") => {
             aside(toks, "TYPE IS".into(), Some(ConstructRole::Middle));
             return;

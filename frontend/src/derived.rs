@@ -78,6 +78,25 @@ struct TypeDef {
     unsupported: Option<String>,
 }
 
+impl TypeDef {
+    /// The definition as text, to compare two of one name.
+    fn signature(&self) -> String {
+        let mut out = format!("{:?}", self.unsupported);
+        for c in &self.comps {
+            out.push_str(&format!(" {} {:?} (", c.name, c.kind));
+            for d in &c.dims {
+                let text = |e: &Option<Expr>| {
+                    e.as_ref()
+                        .map_or("*".to_string(), crate::fold::text_as_written)
+                };
+                out.push_str(&format!("{}:{},", text(&d.lower), text(&d.upper)));
+            }
+            out.push(')');
+        }
+        out
+    }
+}
+
 /// Every type of the program by name, with its leaves (or why it has
 /// none that can be used).
 struct Types {
@@ -88,34 +107,68 @@ struct Types {
 /// Deeper nesting of types is refused (and recursion with it).
 const MAX_TYPE_DEPTH: usize = 32;
 
+/// The TypeDefs of a unit: name, where, definition.
+fn type_defs(unit: &Unit) -> impl Iterator<Item = (&Name, TypeDef)> {
+    unit.decls.iter().filter_map(|d| match &d.kind {
+        DeclKind::TypeDef {
+            name,
+            components,
+            unsupported,
+        } => Some((name, type_def(components, unsupported))),
+        _ => None,
+    })
+}
+
 impl Types {
+    /// The program's table: every unit's TypeDefs by name, the first of
+    /// a name where two differ (a warning says so: the table is by name,
+    /// not by scope, so two modules defining one name differently clash;
+    /// a unit that defines the type itself uses its own, see
+    /// [`Types::for_unit`]).
     fn new(program: &Program, rep: &mut Reporter) -> Types {
         let mut defs: HashMap<String, TypeDef> = HashMap::new();
         for unit in &program.units {
-            for d in &unit.decls {
-                let DeclKind::TypeDef {
-                    name,
-                    components,
-                    unsupported,
-                } = &d.kind
-                else {
-                    continue;
-                };
-                if defs.contains_key(&name.text) {
-                    // Two modules defining one type name clash here: the
-                    // table is by name, not by scope.
-                    rep.warning(
-                        name.pos,
-                        format!(
-                            "derived type {} is defined twice; its first definition is used",
-                            name.text
-                        ),
-                    );
-                    continue;
+            for (name, def) in type_defs(unit) {
+                match defs.get(&name.text) {
+                    Some(first) if first.signature() != def.signature() => {
+                        rep.warning(
+                            name.pos,
+                            format!(
+                                "derived type {} is defined differently elsewhere; units that do not define it use the first definition",
+                                name.text
+                            ),
+                        );
+                    }
+                    Some(_) => {}
+                    None => {
+                        defs.insert(name.text.clone(), def);
+                    }
                 }
-                defs.insert(name.text.clone(), type_def(components, unsupported));
             }
         }
+        Types::with(defs)
+    }
+
+    /// The table a unit sees: its own TypeDefs before the program's (a
+    /// sequence type defined again in each unit, as F77-style codes do);
+    /// `None` when they change nothing.
+    fn for_unit(&self, unit: &Unit) -> Option<Types> {
+        let own: Vec<(&Name, TypeDef)> = type_defs(unit)
+            .filter(|(n, d)| {
+                self.defs
+                    .get(&n.text)
+                    .is_none_or(|g| g.signature() != d.signature())
+            })
+            .collect();
+        if own.is_empty() {
+            return None;
+        }
+        let mut defs = self.defs.clone();
+        defs.extend(own.into_iter().map(|(n, d)| (n.text.clone(), d)));
+        Some(Types::with(defs))
+    }
+
+    fn with(defs: HashMap<String, TypeDef>) -> Types {
         let mut types = Types {
             defs,
             leaves: HashMap::new(),
@@ -285,11 +338,13 @@ pub fn flatten(program: &mut Program, rep: &mut Reporter) {
     }
     for unit in &mut program.units {
         let objects = objects_of(unit);
+        let own = types.for_unit(unit);
         let mut cx = Cx {
-            types: &types,
+            types: own.as_ref().unwrap_or(&types),
             objects,
             everywhere: &everywhere,
             bad: HashMap::new(),
+            arrays: Default::default(),
             rep,
         };
         cx.unit(unit);
@@ -453,7 +508,24 @@ struct Designated {
 #[derive(Clone)]
 enum Sub {
     Given(Expr),
-    Whole(Pos),
+    /// A dimension taken whole, with its first index when the
+    /// declaration gives it (not for `:` or `*`).
+    Whole(Pos, Option<Expr>),
+}
+
+/// The subscripts that take each of `dims` whole.
+fn whole(dims: &[DimSpec], pos: Pos) -> impl Iterator<Item = Sub> + '_ {
+    dims.iter().map(move |d| {
+        let first = match (&d.lower, &d.upper) {
+            (Some(l), _) => Some(l.clone()),
+            (None, Some(_)) => Some(Expr {
+                pos,
+                kind: ExprKind::Int(1),
+            }),
+            (None, None) => None,
+        };
+        Sub::Whole(pos, first)
+    })
 }
 
 enum Target {
@@ -463,7 +535,11 @@ enum Target {
 
 impl Designated {
     /// The reference to the leaf reached by following `leaf` from here.
-    fn leaf_expr(&self, leaf: Option<&Leaf>) -> Expr {
+    /// `argument`: for an actual argument, a section whose whole
+    /// dimensions all come before its subscripted ones (an element of an
+    /// array of structures: `P%V(:, I)`) is passed as its first element
+    /// (`P%V(1, I)`), the same storage by sequence association.
+    fn leaf_expr(&self, leaf: Option<&Leaf>, argument: bool) -> Expr {
         let mut name = self.name.clone();
         let mut subs = Vec::new();
         if let Some(l) = leaf {
@@ -471,17 +547,29 @@ impl Designated {
                 name.push('%');
                 name.push_str(p);
             }
-            subs.extend(l.dims.iter().map(|_| Sub::Whole(self.pos)));
+            subs.extend(whole(&l.dims, self.pos));
         }
         subs.extend(self.subs.iter().cloned());
-        let kind = if subs.iter().all(|s| matches!(s, Sub::Whole(_))) {
+        let wholes = subs
+            .iter()
+            .take_while(|s| matches!(s, Sub::Whole(_, Some(_))))
+            .count();
+        let leading = subs[wholes..].iter().all(|s| matches!(s, Sub::Given(_)));
+        if argument && wholes > 0 && wholes < subs.len() && leading {
+            for s in &mut subs[..wholes] {
+                if let Sub::Whole(_, Some(first)) = s {
+                    *s = Sub::Given(first.clone());
+                }
+            }
+        }
+        let kind = if subs.iter().all(|s| matches!(s, Sub::Whole(..))) {
             ExprKind::Var(name)
         } else {
             let args = subs
                 .into_iter()
                 .map(|s| match s {
                     Sub::Given(e) => e,
-                    Sub::Whole(pos) => Expr {
+                    Sub::Whole(pos, _) => Expr {
                         pos,
                         kind: ExprKind::Range {
                             lower: None,
@@ -508,6 +596,9 @@ struct Cx<'a> {
     /// Objects that cannot be flattened, and why: every statement using
     /// one is opaque.
     bad: HashMap<String, String>,
+    /// The names the unit declares with dimensions: `NAME(...)` is one of
+    /// their elements, not a call.
+    arrays: std::collections::HashSet<String>,
     rep: &'a mut Reporter,
 }
 
@@ -520,9 +611,15 @@ fn part_of(e: &Expr) -> Option<(&str, Option<&[Expr]>)> {
     }
 }
 
-fn subs_of(args: Option<&[Expr]>, rank: usize, pos: Pos, what: &str) -> Result<Vec<Sub>, String> {
+fn subs_of(
+    args: Option<&[Expr]>,
+    dims: &[DimSpec],
+    pos: Pos,
+    what: &str,
+) -> Result<Vec<Sub>, String> {
+    let rank = dims.len();
     match args {
-        None => Ok((0..rank).map(|_| Sub::Whole(pos)).collect()),
+        None => Ok(whole(dims, pos).collect()),
         Some(a) if a.len() == rank => Ok(a.iter().cloned().map(Sub::Given).collect()),
         Some(_) if rank == 0 => Err(format!(
             "{what} is a scalar: a substring or a type-bound procedure call"
@@ -558,7 +655,7 @@ impl Cx<'_> {
             }
             return Ok(None);
         };
-        let mut per_part = vec![subs_of(args, obj.dims.len(), pos, first)?];
+        let mut per_part = vec![subs_of(args, &obj.dims, pos, first)?];
         let mut name = first.to_string();
         let mut ty = obj.type_name.clone();
         let mut leaf = false;
@@ -581,7 +678,7 @@ impl Cx<'_> {
             };
             name.push('%');
             name.push_str(pname);
-            per_part.push(subs_of(args, c.dims.len(), pos, &name)?);
+            per_part.push(subs_of(args, &c.dims, pos, &name)?);
             match &c.kind {
                 CompKind::Leaf { .. } => leaf = true,
                 CompKind::Nested(t) => ty = t.clone(),
@@ -769,6 +866,18 @@ impl Cx<'_> {
         unit.decls = out;
         unit.args = unit.args.iter().flat_map(&names_of).collect();
         self.bad = bad;
+        self.arrays = unit
+            .decls
+            .iter()
+            .flat_map(|d| match &d.kind {
+                DeclKind::Type { entities, .. }
+                | DeclKind::Dimension(entities)
+                | DeclKind::Common { entities, .. } => entities.as_slice(),
+                _ => &[],
+            })
+            .filter(|e| !e.dims.is_empty())
+            .map(|e| e.name.text.clone())
+            .collect();
         let mut body = std::mem::take(&mut unit.body);
         self.body(&mut body);
         unit.body = body;
@@ -941,11 +1050,17 @@ impl Cx<'_> {
     fn args(&self, args: &mut Vec<Expr>, intrinsic: bool) -> Result<(), String> {
         let mut out = Vec::with_capacity(args.len());
         for mut a in args.drain(..) {
-            match self.structure(&a)? {
-                Some(_) if intrinsic => {
-                    return Err("a derived-type object passed to an intrinsic procedure".into())
-                }
-                Some((_, leaves)) => out.extend(leaves),
+            match self.designate(&a)? {
+                Some(d) => match &d.target {
+                    Target::Struct(_) if intrinsic => {
+                        return Err("a derived-type object passed to an intrinsic procedure".into())
+                    }
+                    Target::Struct(t) => {
+                        let leaves = self.types.leaves(t)?;
+                        out.extend(leaves.iter().map(|l| d.leaf_expr(Some(l), !intrinsic)));
+                    }
+                    Target::Leaf => out.push(d.leaf_expr(None, !intrinsic)),
+                },
                 None => {
                     self.expr(&mut a)?;
                     out.push(a);
@@ -960,6 +1075,25 @@ impl Cx<'_> {
     /// array of structures, a sub-object), its type and the references to
     /// its leaves in order.
     fn structure(&self, e: &Expr) -> Result<Option<(String, Vec<Expr>)>, String> {
+        let Some(d) = self.designate(e)? else {
+            return Ok(None);
+        };
+        match &d.target {
+            Target::Leaf => Ok(None),
+            Target::Struct(t) => {
+                let leaves = self.types.leaves(t)?;
+                Ok(Some((
+                    t.clone(),
+                    leaves.iter().map(|l| d.leaf_expr(Some(l), false)).collect(),
+                )))
+            }
+        }
+    }
+
+    /// What `e` designates when it is a component reference or names a
+    /// derived-type object (whole, or an element of an array of
+    /// structures); its subscripts rewritten.
+    fn designate(&self, e: &Expr) -> Result<Option<Designated>, String> {
         let mut parts: Vec<Expr> = match &e.kind {
             ExprKind::Apply { name, args } if name == COMPONENT_REF => args.clone(),
             ExprKind::Var(n) | ExprKind::Apply { name: n, .. } => {
@@ -987,19 +1121,7 @@ impl Cx<'_> {
                 }
             }
         }
-        let Some(d) = self.resolve(&parts, e.pos)? else {
-            return Ok(None);
-        };
-        match &d.target {
-            Target::Leaf => Ok(None),
-            Target::Struct(t) => {
-                let leaves = self.types.leaves(t)?;
-                Ok(Some((
-                    t.clone(),
-                    leaves.iter().map(|l| d.leaf_expr(Some(l))).collect(),
-                )))
-            }
-        }
+        self.resolve(&parts, e.pos)
     }
 
     /// Rewrites the component references of an expression into references
@@ -1026,7 +1148,7 @@ impl Cx<'_> {
                 }
                 let d = self.resolve(&parts, pos)?.expect("a component reference");
                 match d.target {
-                    Target::Leaf => *e = d.leaf_expr(None),
+                    Target::Leaf => *e = d.leaf_expr(None, false),
                     Target::Struct(_) => {
                         return Err(format!(
                             "the derived-type object {} used as a value",
@@ -1052,7 +1174,11 @@ impl Cx<'_> {
                         "an element of the array of structures {name} used as a value"
                     ));
                 }
-                let intrinsic = is_intrinsic(name, crate::intrinsics::Form::Function);
+                // Subscripts of an array, like an intrinsic's arguments,
+                // keep their sections (a vector subscript) and take no
+                // whole object.
+                let intrinsic = is_intrinsic(name, crate::intrinsics::Form::Function)
+                    || self.arrays.contains(name.as_str());
                 self.args(args, intrinsic)?;
             }
             ExprKind::Range {
@@ -1239,7 +1365,7 @@ mod tests {
     #[test]
     fn whole_objects_are_their_leaves() {
         let src = format!(
-            "subroutine s(p, n)\n{POINT}  type(point) :: p(n), q\n  integer :: n, i\n  q = p(1)\n  if (q%x > 0) p(2) = q\n  call use(p(i), q%tag)\n  print *, q\n  do i = 1, p(1)%tag(2)\n  end do\nend\n"
+            "subroutine s(p, n)\n{POINT}  type(point) :: p(n), q\n  integer :: n, i\n  real :: arr(10)\n  q = p(1)\n  if (q%x > 0) p(2) = q\n  call use(p(i), q%tag)\n  print *, q\n  do i = 1, p(1)%tag(2)\n  end do\n  q%tag = int(arr(p(i)%tag))\nend\n"
         );
         let (units, diags) = parse(&src);
         assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
@@ -1256,9 +1382,11 @@ mod tests {
                 "P%X(2)=Q%X",
                 "P%Y(2)=Q%Y",
                 "P%TAG(:,2)=Q%TAG",
-                "CALL USE(P%X(I),P%Y(I),P%TAG(:,I),Q%TAG)",
+                "CALL USE(P%X(I),P%Y(I),P%TAG(1,I),Q%TAG)",
                 "PRINT Q%X,Q%Y,Q%TAG",
                 "DO ..P%TAG(2,1)",
+                // A vector subscript stays a section.
+                "Q%TAG=INT(ARR(P%TAG(:,I)))",
             ]
         );
     }

@@ -141,6 +141,9 @@ pub enum Tok {
     /// Put by [`crate::classify`]: `END TYPE` closing a derived-type
     /// definition.
     EndTypeDef,
+    /// Put by [`crate::classify`]: a SEQUENCE statement (of a derived-type
+    /// definition), which says nothing the analyses use.
+    Sequence,
 }
 
 impl Tok {
@@ -161,6 +164,7 @@ impl Tok {
             Tok::FileStmt(w) => format!("`{w}`"),
             Tok::DerivedType | Tok::TypeDefOpen => "`TYPE`".into(),
             Tok::EndTypeDef => "`END TYPE`".into(),
+            Tok::Sequence => "`SEQUENCE`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

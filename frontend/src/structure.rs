@@ -694,14 +694,16 @@ impl Builder<'_> {
                         DeclKind::Type { .. } | DeclKind::Derived { .. } => {
                             t.components.push(d.clone())
                         }
-                        // What the component attributes SAVE, EXTERNAL,
-                        // INTRINSIC would add.
-                        DeclKind::Save(_) | DeclKind::External(_) | DeclKind::Intrinsic(_) => {}
-                        _ => misplaced = true,
+                        // What component attributes would add, access
+                        // statements (PRIVATE, PUBLIC) if they become
+                        // declarations: nothing to a component.
+                        _ => {}
                     }
                 }
             }
             Parsed::Contains => t.contains = true,
+            // SEQUENCE.
+            Parsed::Ignored => {}
             Parsed::EndTypeDef => {
                 let t = o.typedef.take().expect("checked above");
                 o.unit.decls.push(Decl {
@@ -721,10 +723,7 @@ impl Builder<'_> {
             }
             _ if t.contains => {}
             Parsed::Exec(StmtKind::Opaque { reason })
-                if matches!(
-                    reason.as_str(),
-                    "SEQUENCE statement" | "PRIVATE statement" | "PUBLIC statement"
-                ) => {}
+                if matches!(reason.as_str(), "PRIVATE statement" | "PUBLIC statement") => {}
             _ => misplaced = true,
         }
         if misplaced {
