@@ -923,8 +923,10 @@ impl Cx<'_> {
         let pos = s.pos;
         match &mut s.kind {
             StmtKind::Assign { lhs, rhs } => {
-                if let Some((lt, ls)) = self.structure(lhs)? {
-                    let Some((rt, rs)) = self.structure(rhs)? else {
+                let structure =
+                    |d: Option<Designated>| d.filter(|d| matches!(d.target, Target::Struct(_)));
+                if let Some(ld) = structure(self.designate(lhs)?) {
+                    let Some(rd) = structure(self.designate(rhs)?) else {
                         return Err(match &rhs.kind {
                             ExprKind::Apply { name, .. } if self.types.defs.contains_key(name) => {
                                 "a structure constructor".to_string()
@@ -933,18 +935,37 @@ impl Cx<'_> {
                                 .to_string(),
                         });
                     };
+                    let (Target::Struct(lt), Target::Struct(rt)) = (&ld.target, &rd.target) else {
+                        unreachable!("filtered above");
+                    };
                     if lt != rt {
                         return Err(format!(
                             "assignment of a {rt} to a {lt} (a defined assignment?)"
                         ));
                     }
-                    let many = ls
-                        .into_iter()
-                        .zip(rs)
-                        .map(|(lhs, rhs)| Stmt {
+                    let leaves = self.types.leaves(lt)?;
+                    // An array of structures given one structure conforms
+                    // only if no leaf is an array (`Q%V(:, :) = P%V(:)`
+                    // does not).
+                    let wholes = |d: &Designated| {
+                        d.subs
+                            .iter()
+                            .filter(|s| matches!(s, Sub::Whole(..)))
+                            .count()
+                    };
+                    let (lw, rw) = (wholes(&ld), wholes(&rd));
+                    if lw != rw && !(rw == 0 && leaves.iter().all(|l| l.dims.is_empty())) {
+                        return Err("assignment of structures of different shapes".into());
+                    }
+                    let many = leaves
+                        .iter()
+                        .map(|l| Stmt {
                             label: None,
                             pos,
-                            kind: StmtKind::Assign { lhs, rhs },
+                            kind: StmtKind::Assign {
+                                lhs: ld.leaf_expr(Some(l), false),
+                                rhs: rd.leaf_expr(Some(l), false),
+                            },
                         })
                         .collect();
                     return Ok(Some(many));
@@ -1394,12 +1415,12 @@ mod tests {
     #[test]
     fn what_cannot_be_flattened_is_opaque_with_a_warning() {
         let src = format!(
-            "program t\n{POINT}  type(point) :: p\n  type(mystery) :: m\n  p = point(1.0, 2.0, 0)\n  m%a = 1\n  call p%move(1.0)\n  x = p\n  y = p%x + 1\nend\n"
+            "program t\n{POINT}  type(point) :: p, arr(4)\n  type(mystery) :: m\n  p = point(1.0, 2.0, 0)\n  m%a = 1\n  call p%move(1.0)\n  x = p\n  y = p%x + 1\n  arr = p\nend\n"
         );
         let (units, diags) = parse(&src);
         assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
         let b = body(&units[0]);
-        assert_eq!(b.len(), 5, "{b:?}");
+        assert_eq!(b.len(), 6, "{b:?}");
         assert!(b[0].starts_with("OPAQUE a structure constructor"), "{b:?}");
         assert!(
             b[1].starts_with("OPAQUE derived type MYSTERY is not defined"),
@@ -1414,6 +1435,10 @@ mod tests {
             "{b:?}"
         );
         assert_eq!(b[4], "Y=P%XAdd1");
+        assert!(
+            b[5].starts_with("OPAQUE assignment of structures of different shapes"),
+            "{b:?}"
+        );
         let warned = |w: &str| diags.iter().any(|d| d.message.contains(w));
         assert!(warned(
             "a structure constructor; the statement is not modelled"
