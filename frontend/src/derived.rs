@@ -936,7 +936,7 @@ impl Cx<'_> {
                         });
                     };
                     let (Target::Struct(lt), Target::Struct(rt)) = (&ld.target, &rd.target) else {
-                        unreachable!("filtered above");
+                        return Err("a malformed whole-object assignment".into());
                     };
                     if lt != rt {
                         return Err(format!(
@@ -1167,7 +1167,9 @@ impl Cx<'_> {
                         }
                     }
                 }
-                let d = self.resolve(&parts, pos)?.expect("a component reference");
+                let Some(d) = self.resolve(&parts, pos)? else {
+                    return Err("a malformed component reference".into());
+                };
                 match d.target {
                     Target::Leaf => *e = d.leaf_expr(None, false),
                     Target::Struct(_) => {
