@@ -1451,6 +1451,34 @@ mod tests {
     }
 
     #[test]
+    fn components_in_declarations() {
+        let src = format!(
+            "subroutine s(m)\n{POINT}  type(point) :: m\n  real :: a(m%tag(1)), c\n  data c, m%x /1.0, 2.0/\n  a(1) = c\nend\n"
+        );
+        let (units, diags) = parse(&src);
+        assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+        let u = &units[0];
+        let bound = u.decls.iter().find_map(|d| match &d.kind {
+            DeclKind::Type { entities, .. } if entities[0].name.text == "A" => {
+                entities[0].dims[0].upper.as_ref().map(text)
+            }
+            _ => None,
+        });
+        assert_eq!(bound.as_deref(), Some("M%TAG(1)"));
+        let data: Vec<String> = u
+            .decls
+            .iter()
+            .filter_map(|d| match &d.kind {
+                DeclKind::Data(sets) => Some(sets),
+                _ => None,
+            })
+            .flatten()
+            .flat_map(|s| s.objects.iter().flat_map(|o| o.exprs()).map(text))
+            .collect();
+        assert_eq!(data, ["C", "M%X"]);
+    }
+
+    #[test]
     fn type_statements_in_their_forms() {
         let src = "module m\nend module\nprogram t\n  type, public :: a\n    private\n    integer :: k\n  end type a\n  type b\n    type(a), pointer :: inner\n  contains\n    procedure :: f\n  end type\n  class(b), allocatable :: x\n  type(a), dimension(5), save :: y\n  common /c/ z\n  type(a) z\n  x%inner%k = y(2)%k + z%k\nend\n";
         let (units, diags) = parse(src);
