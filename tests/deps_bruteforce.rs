@@ -36,7 +36,9 @@ use common::{
     scratch_dir, Dep,
 };
 use kaiseki_facts::FactBase;
-use kaiseki_judge::gen::{control_nests, shared_nests, storage_program, Generated};
+use kaiseki_judge::gen::{
+    control_nests, derived_nest, derived_parallel_loops, shared_nests, storage_program, Generated,
+};
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -268,12 +270,20 @@ fn in_subscript(p: &Program, arrays: &HashSet<&str>, pos: (u32, u32)) -> bool {
                 let name: String = head
                     .chars()
                     .rev()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '%')
                     .collect::<Vec<_>>()
                     .into_iter()
                     .rev()
                     .collect();
-                if arrays.contains(name.to_ascii_uppercase().as_str()) {
+                let name = name.to_ascii_uppercase();
+                // A derived-type component is the array `P%X` (frontend
+                // `derived`): `P%X(`, `P(` of `P(I)%X`, `%X(` of `P(I)%X(`.
+                let component = |a: &&str| {
+                    a.strip_prefix(name.as_str())
+                        .is_some_and(|rest| rest.starts_with('%'))
+                        || (name.starts_with('%') && a.ends_with(name.as_str()))
+                };
+                if arrays.contains(name.as_str()) || arrays.iter().any(component) {
                     return true;
                 }
             }
@@ -515,6 +525,86 @@ fn scalar_programs_lose_no_dependence() {
 #[test]
 fn affine_nests_lose_no_dependence() {
     check_all("affine", &from_generated(0, scaled(100)));
+}
+
+/// The programs of `affine_nest` and `parallel_loops` with their arrays
+/// as derived-type components (a structure of arrays copied whole, arrays
+/// of structures, nested components), which the frontend flattens into
+/// one variable per component (`G%A`, `PA%A` for `PA(J)%A(I)`, `W%IN%A`):
+/// the dependences of the runs are found under those names.
+#[test]
+fn derived_type_components_lose_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(50))
+        .flat_map(|seed| [derived_nest(seed), derived_parallel_loops(seed)])
+        .map(Program::from)
+        .collect();
+    check_all("derived", &programs);
+}
+
+/// Derived-type objects passed whole (an object, an element of an array
+/// of structures, a sub-object) to subroutines whose dummies are of the
+/// type: the call passes the leaves (sections of the flattened arrays for
+/// an element), the callee writes some and reads others; whole-object
+/// assignments inside and outside loops, components in DO bounds and IF
+/// conditions, a structure in an I/O list.
+#[test]
+fn derived_type_arguments_and_whole_objects_lose_no_dependence() {
+    let source = "program objs
+  implicit none
+  type pt
+    sequence
+    integer :: k
+    real :: v(3)
+  end type pt
+  type bag
+    sequence
+    type(pt) :: a, b(4)
+    real :: w
+  end type bag
+  type(pt) :: p(5), q
+  type(bag) :: g
+  integer :: i, n
+  read *, n
+  q%k = 2
+  q%v = 1.0
+  g%w = 0.0
+  do i = 1, 5
+    p(i)%k = i
+    p(i)%v(1) = real(i)
+    p(i)%v(2) = 0.0
+    p(i)%v(3) = 0.0
+  end do
+  do i = 1, 4
+    g%b(i) = p(i + 1)
+  end do
+  g%a = q
+  do i = 2, min(n, 5)
+    call step(p(i), p(i - 1))
+    if (p(i)%k > q%k) call step(g%b(p(i)%k - 1), g%a)
+  end do
+  do i = 1, g%b(2)%k
+    g%w = g%w + g%b(i)%v(1)
+  end do
+  q = p(n)
+  print *, q, g%w, g%b(3)%v
+end program objs
+subroutine step(x, y)
+  implicit none
+  type pt
+    sequence
+    integer :: k
+    real :: v(3)
+  end type pt
+  type(pt) :: x, y
+  x%v(2) = y%v(1) + real(x%k)
+  x%v(3) = x%v(2) * 2.0
+end subroutine step
+";
+    let inputs: &[&[&str]] = &[&["1"], &["3"], &["5"]];
+    check_all(
+        "derived_objects",
+        &with_inputs("derived_objects.f90", source, inputs),
+    );
 }
 
 /// EQUIVALENCE classes and a COMMON block laid out differently in the

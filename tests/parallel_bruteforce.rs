@@ -29,7 +29,9 @@ use common::{kaiseki_ok, lower_source, scaled, scratch_dir};
 use kaiseki_codegen::parallel::{decisions, rows, to_csv, LoopDecision, RELATIONS};
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
-use kaiseki_judge::gen::{parallel_control_loops, parallel_loops, Generated};
+use kaiseki_judge::gen::{
+    derived_parallel_loops, parallel_control_loops, parallel_loops, Generated,
+};
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
 use kaiseki_rules::{builtin_program, FunctorRegistry, Select};
@@ -408,6 +410,30 @@ fn loops_with_exit_cycle_and_select_case_are_judged_soundly() {
         tally.reordered_runs > 0 && hit > 0,
         "nothing called parallel"
     );
+}
+
+/// The programs of `parallel_loops` with their arrays as derived-type
+/// components (flattened by the frontend into one variable per
+/// component): no unsound claim.
+#[test]
+fn loops_over_derived_type_components_run_in_any_order() {
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for seed in 0..scaled(40) {
+        check(&derived_parallel_loops(seed), &mut tally, &mut failures);
+    }
+    let (truth, hit) = tally.truth;
+    println!(
+        "derived_parallel_loops: {} programs, {} loops, {} called parallel; {truth} parallel by the runs, {hit} of them called parallel",
+        tally.programs, tally.loops, tally.claimed
+    );
+    assert!(
+        failures.is_empty(),
+        "{} unsound claims; the first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    assert!(tally.claimed > 0, "no loop called parallel");
 }
 
 #[test]

@@ -73,6 +73,18 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
             {
                 return None;
             }
+            let clauses = decided
+                .get(&l)
+                .map(|d| clauses(d, privates.get(&l).map_or(&[], Vec::as_slice)))
+                .unwrap_or_default();
+            let prologue = prologues.remove(&l).unwrap_or_default();
+            // A derived-type component is a variable of its own for the
+            // analyses (`P%X`, frontend `derived`) but cannot be named in
+            // a clause (`PRIVATE(P%X)` is not OpenMP), nor set in a
+            // prologue as one variable: such a loop is left sequential.
+            if clauses.iter().chain(&prologue).any(|c| names_component(c)) {
+                return None;
+            }
             let end_line = end
                 .and_then(|e| stmts.get(e))
                 .filter(|(_, _, col)| *col != 0)
@@ -80,16 +92,19 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
             Some(OmpLoop {
                 do_line: line as usize,
                 end_line,
-                clauses: decided
-                    .get(&l)
-                    .map(|d| clauses(d, privates.get(&l).map_or(&[], Vec::as_slice)))
-                    .unwrap_or_default(),
-                prologue: prologues.remove(&l).unwrap_or_default(),
+                clauses,
+                prologue,
             })
         })
         .collect();
     loops.sort_by_key(|l| l.do_line);
     loops
+}
+
+/// Whether a clause or statement names a flattened derived-type component
+/// (`P%X`): `%` stands nowhere else in them.
+fn names_component(text: &str) -> bool {
+    text.contains('%')
 }
 
 /// The data-sharing and reduction clauses of a loop's decision, with its

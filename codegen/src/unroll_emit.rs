@@ -135,6 +135,15 @@ pub fn emit(
                     message,
                 })
             };
+            // A flattened derived-type component (`P%X(J, I)` for
+            // `P(I)%X(J)`, frontend `derived`) is no Fortran to write
+            // back: such a nest is left as written. (Debug text: a `%`
+            // in a character constant only leaves a nest more.)
+            if format!("{nest:?}").contains('%') {
+                let why = "it references derived-type components, which are not written back";
+                warn(&mut out, format!("loop nest left as it is: {why}"));
+                continue;
+            }
             let last = match nest_end(nest, &around, &lines, fixed) {
                 Ok(last) => last,
                 Err(why) => {

@@ -195,6 +195,30 @@ pub enum DeclKind {
         generic: Option<Name>,
         procedures: Vec<Name>,
     },
+    /// `TYPE name ... END TYPE`: a derived-type definition and its
+    /// components, each a [`DeclKind::Type`] or a [`DeclKind::Derived`]
+    /// (default initializers are kept in the entities, not used).
+    /// `unsupported` says why objects of the type cannot be flattened
+    /// (type-bound procedures, EXTENDS...). [`crate::derived::flatten`]
+    /// reads every unit's TypeDefs, whatever the unit's kind, and leaves
+    /// them in place; later stages ignore them.
+    TypeDef {
+        name: Name,
+        components: Vec<DeclKind>,
+        unsupported: Option<String>,
+    },
+    /// `TYPE(T) [, attrs ::] entities` (`CLASS(T)` too): objects of a
+    /// derived type. `attrs` are the attributes other than DIMENSION
+    /// (folded into the entities' dims), upper case (`ALLOCATABLE`,
+    /// `INTENT`, ...); SAVE, EXTERNAL, INTRINSIC become declarations of
+    /// their own as for [`DeclKind::Type`]. [`crate::derived::flatten`]
+    /// replaces every Derived declaration by the declarations of its
+    /// objects' leaves, so later stages never see one.
+    Derived {
+        type_name: Name,
+        entities: Vec<Entity>,
+        attrs: Vec<String>,
+    },
 }
 
 /// One `objects /values/` of a DATA statement.
@@ -621,6 +645,14 @@ impl Expr {
         }
     }
 }
+
+/// The name of the [`ExprKind::Apply`] a component reference is parsed
+/// as: `P(I)%X(J)` is `Apply { name: "%", args: [P(I), X(J)] }`, one
+/// argument per part, each a [`ExprKind::Var`] or an [`ExprKind::Apply`]
+/// (its subscripts). It exists only between the parser and
+/// [`crate::derived::flatten`], which rewrites each one into a reference
+/// to the flattened variable (`P%X(J, I)`) or makes its statement opaque.
+pub const COMPONENT_REF: &str = "%";
 
 #[derive(Clone, Debug)]
 pub enum ExprKind {

@@ -281,13 +281,8 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         if let Some(w) = word_at(toks, s).map(str::to_string) {
             toks[s].1 = Tok::Ident(w);
         }
-        if contains(toks, s, &Tok::Percent) {
-            set_aside(
-                toks,
-                s,
-                "assignment to a derived-type component".into(),
-                None,
-            );
+        if let Some(what) = percent_not_modelled(toks, s) {
+            set_aside(toks, s, what.into(), None);
         } else if contains(toks, s, &Tok::LCtor) {
             set_aside(toks, s, "assignment of an array constructor".into(), None);
         }
@@ -367,7 +362,12 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
                 Some("WHERE") => Some("WHERE"),
                 Some("FORALL") => Some("FORALL"),
                 Some("INTERFACE") => Some("INTERFACE"),
-                Some("TYPE") => Some("TYPE"),
+                Some("TYPE") => {
+                    // `END TYPE [name]`: one token, the name may follow.
+                    let (at, end) = (toks[s].0, toks[s + 1].2);
+                    toks.splice(s..s + 2, [(at, Tok::EndTypeDef, end)]);
+                    return;
+                }
                 Some("MODULE") => Some("MODULE"),
                 Some("ASSOCIATE") => Some("ASSOCIATE"),
                 Some("FILE") => {
@@ -442,16 +442,37 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             toks.remove(s);
             return;
         }
-        "TYPE" => {
-            if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) {
-                aside(toks, "declaration of a derived-type object".into(), None);
+        "TYPE" | "CLASS" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            let close = close_of(toks, s + 1);
+            let star = toks.get(s + 2).is_some_and(|t| t.1 == Tok::Star);
+            let function = close.is_some_and(|c| {
+                toks[c + 1..].iter().any(|t| word(&t.1) == Some("FUNCTION"))
+                    && !toks[c + 1..].iter().any(|t| t.1 == Tok::DColon)
+            });
+            if star {
+                aside(toks, format!("{w}(*) declaration (polymorphism)"), None);
+            } else if function {
+                aside(toks, "FUNCTION returning a derived type".into(), None);
             } else {
-                aside(
-                    toks,
-                    "derived-type definition".into(),
-                    Some(ConstructRole::Open("TYPE")),
-                );
+                // `TYPE(T) [, attrs] [::] entities`: the grammar reads it.
+                toks[s].1 = Tok::DerivedType;
+                drop_pointer_inits(toks, s);
+                rejoin_names(toks, s + 1, toks.len());
             }
+            return;
+        }
+        "SEQUENCE" if toks.len() == s + 1 => {
+            toks[s].1 = Tok::Sequence;
+            return;
+        }
+        "TYPE" if next.as_deref() == Some("IS") => {
+            aside(toks, "TYPE IS".into(), Some(ConstructRole::Middle));
+            return;
+        }
+        "TYPE" => {
+            // `TYPE name`, `TYPE, attrs :: name`, `TYPE :: name`.
+            toks[s].1 = Tok::TypeDefOpen;
+            rejoin_names(toks, s + 1, toks.len());
             return;
         }
         "INTERFACE" | "MODULE" => return,
@@ -480,8 +501,13 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         }
         _ => {}
     }
-    if contains(toks, s, &Tok::Percent) {
-        aside(toks, "reference to a derived-type component".into(), None);
+    if is_type_word(&w) {
+        drop_pointer_inits(toks, s);
+    }
+    if let Some(what) = percent_not_modelled(toks, s) {
+        aside(toks, what.into(), None);
+    } else if w == "CALL" && toks.get(s + 2).is_some_and(|t| t.1 == Tok::Percent) {
+        aside(toks, "call of a type-bound procedure".into(), None);
     } else if contains(toks, s, &Tok::Arrow) {
         aside(toks, "pointer assignment".into(), None);
     } else if contains(toks, s, &Tok::LCtor) && !is_type_word(&w) {
@@ -518,6 +544,50 @@ fn drop_operator_items(toks: &mut Vec<Spanned>, from: usize) {
         toks.drain(lo..hi);
         i = lo;
     }
+}
+
+/// Drops the pointer initializations (`=> NULL()`) of a type declaration
+/// at `s`: like default initializers of components, they say nothing
+/// the analyses use.
+fn drop_pointer_inits(toks: &mut Vec<Spanned>, s: usize) {
+    let mut i = s;
+    let mut depth = 0usize;
+    while i < toks.len() {
+        match toks[i].1 {
+            Tok::LParen | Tok::LCtor => depth += 1,
+            Tok::RParen | Tok::RCtor => depth = depth.saturating_sub(1),
+            Tok::Arrow if depth == 0 => {
+                let mut end = i + 1;
+                let mut d = 0usize;
+                while end < toks.len() {
+                    match toks[end].1 {
+                        Tok::LParen | Tok::LCtor => d += 1,
+                        Tok::RParen | Tok::RCtor => d = d.saturating_sub(1),
+                        Tok::Comma if d == 0 => break,
+                        _ => {}
+                    }
+                    end += 1;
+                }
+                toks.drain(i..end);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Why a `%` in `toks[s..]` cannot be read: component references (`P%X`,
+/// `P(I)%X`) follow a name or a `)`; a `%` anywhere else is DEC's `%VAL`,
+/// `%REF` or `%LOC`.
+fn percent_not_modelled(toks: &[Spanned], s: usize) -> Option<&'static str> {
+    let odd = (s..toks.len()).any(|i| {
+        toks[i].1 == Tok::Percent
+            && (i == s
+                || !(word(&toks[i - 1].1).is_some() || toks[i - 1].1 == Tok::RParen)
+                || word_at(toks, i + 1).is_none())
+    });
+    odd.then_some("%VAL, %REF or %LOC (a DEC extension)")
 }
 
 /// Marks the `(` opening each implied-DO list of an I/O list that starts

@@ -76,10 +76,19 @@ const HEADS: &[(&str, Tail)] = &[
     ("CASE", Tail::Name),
     ("POINTER", Tail::Name),
     ("USE", Tail::Name),
+    ("TYPE", Tail::Name),
 ];
 
 /// What ends: `END` + one of these, then the construct's or unit's name.
-const ENDED: &[&str] = &["BLOCKDATA", "SUBROUTINE", "FUNCTION", "PROGRAM", "DO", "IF"];
+const ENDED: &[&str] = &[
+    "BLOCKDATA",
+    "SUBROUTINE",
+    "FUNCTION",
+    "PROGRAM",
+    "DO",
+    "IF",
+    "TYPE",
+];
 
 /// What IMPLICIT is followed by.
 const IMPLICIT_WORDS: &[&str] = &[
@@ -353,6 +362,10 @@ mod tests {
             ["RECURSIVE", "SUBROUTINE", "F", "(", "X", ")"]
         );
         assert_eq!(words("ENDSUBROUTINEFOO"), ["END", "SUBROUTINE", "FOO"]);
+        assert_eq!(words("TYPEGRID"), ["TYPE", "GRID"]);
+        assert_eq!(words("ENDTYPEGRID"), ["ENDTYPE", "GRID"]);
+        assert_eq!(words("TYPE(GRID)M"), ["TYPE", "(", "GRID", ")", "M"]);
+        assert_eq!(words("TYPEX=1"), ["TYPEX", "=", "1"]);
         assert_eq!(
             words("PUREEXTRINSIC(HPF_LOCAL)REALFUNCTIONF(A)"),
             [

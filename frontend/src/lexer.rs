@@ -149,6 +149,18 @@ pub enum Tok {
     /// Put by [`crate::classify`]: the WHERE of a WHERE statement
     /// (`WHERE (mask) lhs = rhs`), not of a WHERE construct.
     Where,
+    /// Put by [`crate::classify`]: the `TYPE` (or `CLASS`) of a declaration
+    /// of derived-type objects, `TYPE(T) [, attrs] [::] entities`.
+    DerivedType,
+    /// Put by [`crate::classify`]: the `TYPE` opening a derived-type
+    /// definition, `TYPE [, attrs ::] name`.
+    TypeDefOpen,
+    /// Put by [`crate::classify`]: `END TYPE` closing a derived-type
+    /// definition.
+    EndTypeDef,
+    /// Put by [`crate::classify`]: a SEQUENCE statement (of a derived-type
+    /// definition), which says nothing the analyses use.
+    Sequence,
 }
 
 impl Tok {
@@ -174,6 +186,9 @@ impl Tok {
             Tok::CaseDefault => "`CASE DEFAULT`".into(),
             Tok::EndSelect => "`END SELECT`".into(),
             Tok::Where => "`WHERE`".into(),
+            Tok::DerivedType | Tok::TypeDefOpen => "`TYPE`".into(),
+            Tok::EndTypeDef => "`END TYPE`".into(),
+            Tok::Sequence => "`SEQUENCE`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

@@ -10,6 +10,7 @@ pub mod ast;
 mod classify;
 mod constants;
 pub mod data;
+mod derived;
 pub mod diagnostics;
 mod files;
 mod fixed_words;
@@ -61,6 +62,7 @@ pub fn parse_files<P: AsRef<std::path::Path>>(
         generics: Default::default(),
     };
     scopes::resolve(&mut program, &mut rep);
+    derived::flatten(&mut program, &mut rep);
     program.files = rep.files;
     (program, rep.diags)
 }
@@ -78,6 +80,7 @@ pub fn parse_source(path: &str, text: &str) -> (ast::Program, Vec<Diagnostic>) {
         generics: Default::default(),
     };
     scopes::resolve(&mut program, &mut rep);
+    derived::flatten(&mut program, &mut rep);
     program.files = rep.files;
     (program, rep.diags)
 }

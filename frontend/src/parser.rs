@@ -345,6 +345,87 @@ impl Ctx<'_> {
         }
     }
 
+    /// `TYPE(T) [, attrs ::] entities`: DIMENSION folded into the
+    /// entities, SAVE, EXTERNAL, INTRINSIC as for [`Ctx::typed`], the
+    /// other attributes kept by name.
+    pub fn derived(
+        &self,
+        type_name: Name,
+        attrs: Vec<Attr>,
+        mut entities: Vec<Entity>,
+    ) -> Vec<DeclKind> {
+        let mut kept = Vec::new();
+        let mut extra = Vec::new();
+        let names = |es: &[Entity]| es.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+        for a in attrs {
+            match a {
+                Attr::Dimension(dims) => {
+                    for e in entities.iter_mut().filter(|e| e.dims.is_empty()) {
+                        e.dims = dims.clone();
+                    }
+                }
+                Attr::Parameter => kept.push("PARAMETER".to_string()),
+                Attr::Save => extra.push(DeclKind::Save(names(&entities))),
+                Attr::External => extra.push(DeclKind::External(names(&entities))),
+                Attr::Intrinsic => extra.push(DeclKind::Intrinsic(names(&entities))),
+                Attr::Access(public) => extra.push(DeclKind::Access {
+                    public,
+                    names: names(&entities),
+                }),
+                Attr::Allocatable => kept.push("ALLOCATABLE".to_string()),
+                Attr::Target => kept.push("TARGET".to_string()),
+                Attr::Intent => kept.push("INTENT".to_string()),
+                Attr::Quiet => {}
+                Attr::Other(_, n) => kept.push(n),
+            }
+        }
+        let mut out = vec![DeclKind::Derived {
+            type_name,
+            entities,
+            attrs: kept,
+        }];
+        out.extend(extra);
+        out
+    }
+
+    /// `TYPE [, attrs ::] name`: a derived-type definition opens. Access
+    /// attributes and BIND(C) change nothing; EXTENDS and ABSTRACT are
+    /// not modelled (objects of the type are not flattened).
+    pub fn type_def(&self, at: usize, name: Name, attrs: Vec<Attr>) -> Parsed {
+        let mut unsupported = None;
+        for a in attrs {
+            match a {
+                Attr::Access(_) => {}
+                Attr::Other(_, n) if n == "BIND" => {}
+                Attr::Other(_, n) => unsupported = Some(format!("a type with attribute {n}")),
+                _ => {
+                    self.warn(at, "an attribute of a TYPE statement is ignored");
+                }
+            }
+        }
+        Parsed::TypeDef { name, unsupported }
+    }
+
+    /// One part of a component reference: a name, with subscripts if given.
+    pub fn part(&self, at: usize, name: String, args: Option<Vec<Expr>>) -> Expr {
+        match args {
+            Some(args) => self.expr(at, ExprKind::Apply { name, args }),
+            None => self.expr(at, ExprKind::Var(name)),
+        }
+    }
+
+    /// A component reference `first%parts...` (see [`crate::ast::COMPONENT_REF`]).
+    pub fn component(&self, at: usize, first: Expr, mut parts: Vec<Expr>) -> Expr {
+        parts.insert(0, first);
+        self.expr(
+            at,
+            ExprKind::Apply {
+                name: crate::ast::COMPONENT_REF.to_string(),
+                args: parts,
+            },
+        )
+    }
+
     /// Splits `COMMON /A/ X, Y /B/ Z` into one declaration per block.
     pub fn common(&self, items: Vec<CommonItem>) -> Vec<DeclKind> {
         let mut out: Vec<DeclKind> = Vec::new();

@@ -78,6 +78,15 @@ pub enum Parsed {
     },
     /// `CONTAINS`: internal or module procedures follow.
     Contains,
+    /// `TYPE [, attrs ::] name`: a derived-type definition opens; its
+    /// component declarations follow up to [`Parsed::EndTypeDef`].
+    /// `unsupported`: why its objects cannot be flattened (an attribute
+    /// such as EXTENDS).
+    TypeDef {
+        name: Name,
+        unsupported: Option<String>,
+    },
+    EndTypeDef,
     /// A statement that opens, continues or closes a construct the
     /// analyses do not model (SELECT CASE, WHERE, INTERFACE, ...).
     Construct {

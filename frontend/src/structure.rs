@@ -8,7 +8,8 @@
 //! repaired (blocks are closed where the error is found), never fatal.
 
 use crate::ast::{
-    CaseArm, ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt, StmtKind, Unit, UnitKind,
+    CaseArm, Decl, DeclKind, ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt,
+    StmtKind, Unit, UnitKind,
 };
 use crate::source::Reporter;
 use crate::statement::{ConstructRole, Parsed, Statement};
@@ -197,8 +198,20 @@ impl PendingIndependent {
     }
 }
 
+/// A derived-type definition being read: `TYPE name` up to `END TYPE`.
+struct TypeDefBuilder {
+    pos: Pos,
+    name: Name,
+    components: Vec<DeclKind>,
+    unsupported: Option<String>,
+    /// After the type's CONTAINS: its type-bound procedures, skipped.
+    contains: bool,
+}
+
 /// One unit being built.
 struct Open {
+    /// Inside a derived-type definition.
+    typedef: Option<TypeDefBuilder>,
     unit: Unit,
     blocks: Vec<Block>,
     independent: Option<PendingIndependent>,
@@ -286,6 +299,9 @@ impl Builder<'_> {
                 self.in_interface(s);
                 return;
             }
+            if o.typedef.is_some() && self.in_typedef(&s) {
+                return;
+            }
         }
         let Statement {
             label,
@@ -368,6 +384,7 @@ impl Builder<'_> {
         }
         self.out.push(None);
         self.open.push(Open {
+            typedef: None,
             unit,
             blocks: Vec::new(),
             independent: None,
@@ -542,6 +559,16 @@ impl Builder<'_> {
             Parsed::Independent { indices, new } => {
                 self.current(pos).independent = Some(PendingIndependent { pos, indices, new })
             }
+            Parsed::TypeDef { name, unsupported } => {
+                self.current(pos).typedef = Some(TypeDefBuilder {
+                    pos,
+                    name,
+                    components: Vec::new(),
+                    unsupported,
+                    contains: false,
+                });
+            }
+            Parsed::EndTypeDef => self.rep.error(pos, "END TYPE without a TYPE statement"),
             Parsed::Contains => {
                 let o = self.current(pos);
                 o.contains = true;
@@ -850,6 +877,63 @@ impl Builder<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Inside a derived-type definition: its component declarations up to
+    /// END TYPE, which adds the definition to the unit's declarations.
+    /// SEQUENCE, PRIVATE, PUBLIC and the type-bound procedures after the
+    /// type's CONTAINS are skipped. Returns false for a statement that
+    /// ends the unit (the definition is closed first, with an error).
+    fn in_typedef(&mut self, s: &Statement) -> bool {
+        let mut misplaced = false;
+        let o = self.current(s.pos);
+        let Some(t) = o.typedef.as_mut() else {
+            return false;
+        };
+        match &s.kind {
+            Parsed::Decls(ds) if !t.contains => {
+                for d in ds {
+                    match d {
+                        DeclKind::Type { .. } | DeclKind::Derived { .. } => {
+                            t.components.push(d.clone())
+                        }
+                        // What component attributes would add, access
+                        // statements (PRIVATE, PUBLIC) if they become
+                        // declarations: nothing to a component.
+                        _ => {}
+                    }
+                }
+            }
+            Parsed::Contains => t.contains = true,
+            // SEQUENCE.
+            Parsed::Ignored => {}
+            Parsed::EndTypeDef => {
+                let t = o.typedef.take().expect("checked above");
+                o.unit.decls.push(Decl {
+                    pos: t.pos,
+                    kind: DeclKind::TypeDef {
+                        name: t.name,
+                        components: t.components,
+                        unsupported: t.unsupported,
+                    },
+                });
+            }
+            Parsed::EndUnit { .. } => {
+                let t = o.typedef.take().expect("checked above");
+                let msg = format!("TYPE {} has no END TYPE before END", t.name.text);
+                self.rep.error(s.pos, msg);
+                return false;
+            }
+            _ if t.contains => {}
+            Parsed::Exec(StmtKind::Opaque { reason })
+                if matches!(reason.as_str(), "PRIVATE statement" | "PUBLIC statement") => {}
+            _ => misplaced = true,
+        }
+        if misplaced {
+            let msg = "only component declarations may stand in a derived-type definition; ignored";
+            self.rep.error(s.pos, msg);
+        }
+        true
     }
 
     /// Inside an INTERFACE block: the names of its bodies (whose

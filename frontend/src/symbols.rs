@@ -172,7 +172,10 @@ impl<'a> Symbols<'a> {
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)
                 | DeclKind::Namelist(_)
-                | DeclKind::Hpf(_) => {}
+                | DeclKind::Hpf(_)
+                // Flattened by `derived` before this runs.
+                | DeclKind::TypeDef { .. }
+                | DeclKind::Derived { .. } => {}
             }
         }
         for st in &unit.body {

@@ -4,8 +4,8 @@
 //! gfortran is required: without it these tests fail, they never skip.
 
 use kaiseki_judge::gen::{
-    affine_nest, control_nests, parallel_control_loops, scalar_program, shared_nests,
-    storage_program, Generated,
+    affine_nest, control_nests, derived_nest, derived_parallel_loops, parallel_control_loops,
+    scalar_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -211,6 +211,15 @@ fn generated_scalar_programs_print_what_gfortran_prints() {
 #[test]
 fn generated_loop_nests_print_what_gfortran_prints() {
     check_generated("nest", affine_nest, 0..25);
+}
+
+/// The nests with their arrays as derived-type components (structures of
+/// arrays, arrays of structures, nested components), flattened by the
+/// frontend: the interpreter runs the flattened program.
+#[test]
+fn generated_derived_type_nests_print_what_gfortran_prints() {
+    check_generated("derived", derived_nest, 0..25);
+    check_generated("derived_parallel", derived_parallel_loops, 0..25);
 }
 
 #[test]

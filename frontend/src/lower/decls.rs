@@ -200,7 +200,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             | DeclKind::UseHpfLibrary { .. }
             | DeclKind::Use { .. }
             | DeclKind::Access { .. }
-            | DeclKind::Interface { .. } => {}
+            | DeclKind::Interface { .. }
+            | DeclKind::TypeDef { .. }
+            | DeclKind::Derived { .. } => {}
         }
     }
 

@@ -5,6 +5,7 @@
 //! f64 print the same numbers, and no integer overflows.
 
 mod affine;
+mod derived;
 mod emit;
 mod hpf;
 mod nests;
@@ -13,6 +14,7 @@ mod scalar;
 mod storage;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
+pub use derived::{derived_nest, derived_parallel_loops};
 pub use hpf::hpf_program;
 pub use nests::{control_nests, shared_nests};
 pub use parallel::{parallel_control_loops, parallel_loops};

@@ -234,7 +234,9 @@ impl UnitInfo {
                 | DeclKind::UseHpfLibrary { .. }
                 | DeclKind::Use { .. }
                 | DeclKind::Access { .. }
-                | DeclKind::Interface { .. } => {}
+                | DeclKind::Interface { .. }
+                | DeclKind::TypeDef { .. }
+                | DeclKind::Derived { .. } => {}
             }
         }
         info.data_inits(&data);
