@@ -702,7 +702,9 @@ mod tests {
         assert!(
             matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Open("WHERE")))
         );
-        let t = classified("WHERE (A > 0) A = 1");
+        // A WHERE statement is left to the grammar; FORALL is set aside.
+        assert_eq!(classified("WHERE (A > 0) A = 1")[0], Tok::Where);
+        let t = classified("FORALL (I = 1:N) A(I) = 1");
         assert!(matches!(&t[0], Tok::Unmodelled(u) if u.role.is_none()));
         let t = classified("SELECT TYPE (P)");
         assert!(

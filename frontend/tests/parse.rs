@@ -1152,7 +1152,7 @@ fn unmodelled_statements_are_opaque_with_warnings() {
     let (p, d) = parse_source(
         "o.f90",
         "program o\n  flush (1)\n  select case (n)\n  case (1)\n    x = 1\n  case default\n    x = 2\n  end select\n\
-         where (a > 0) a = 0\n  backspace 5\n  read (5, nml=grp)\n  rewind 5\n  x = 1\nend\n",
+         forall (i = 1:n) a(i) = 0\n  backspace 5\n  read (5, nml=grp)\n  rewind 5\n  x = 1\nend\n",
     );
     assert!(errors(&d).is_empty(), "{d:?}");
     // SELECT CASE is modelled (a construct of its own).
