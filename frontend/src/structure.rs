@@ -918,7 +918,7 @@ impl Builder<'_> {
                     },
                 });
             }
-            Parsed::EndUnit { .. } => {
+            Parsed::EndUnit => {
                 let t = o.typedef.take().expect("checked above");
                 let msg = format!("TYPE {} has no END TYPE before END", t.name.text);
                 self.rep.error(s.pos, msg);

@@ -155,16 +155,40 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Lifting {
         .map(|(n, u)| (n.clone(), u.iter().cloned().collect()))
         .collect();
     // The declarations the lifted dummies take from the host.
+    // A derived-type object is declared as in the host (flattened later,
+    // alike in both).
+    let derived: HashMap<&str, (&Name, &Vec<String>, &Entity)> = h
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Derived {
+                type_name,
+                entities,
+                attrs,
+            } => Some(
+                entities
+                    .iter()
+                    .map(move |e| (e.name.text.as_str(), (type_name, attrs, e))),
+            ),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let decl_of = |v: &str, pos: Pos| -> Decl {
-        Decl {
-            pos,
-            kind: DeclKind::Type {
+        let kind = match derived.get(v) {
+            Some((type_name, attrs, e)) => DeclKind::Derived {
+                type_name: (*type_name).clone(),
+                entities: vec![entity(v, pos, e.dims.clone())],
+                attrs: attrs.to_vec(),
+            },
+            None => DeclKind::Type {
                 ty: hsyms.type_of(v),
                 bytes: hsyms.elem_bytes(v),
                 parameter: false,
                 entities: vec![entity(v, pos, hsyms.dims(v).to_vec())],
             },
-        }
+        };
+        Decl { pos, kind }
     };
     let mut new_decls: Vec<(usize, Vec<Decl>)> = Vec::new();
     for (k, &i) in inner.iter().enumerate() {

@@ -53,6 +53,14 @@ pub(super) enum Item {
         dims: Vec<DimSpec>,
         block: String,
     },
+    /// A module object of a derived type: storage of its own COMMON block,
+    /// declared as in the module.
+    Derived {
+        type_name: Name,
+        attrs: Vec<String>,
+        dims: Vec<DimSpec>,
+        block: String,
+    },
     /// A named constant, folded.
     Param {
         ty: TypeSpec,
@@ -244,9 +252,38 @@ impl Resolver<'_> {
         let (syms, _) = Symbols::build(unit, &units);
         let mut own = Scope::new();
         let mut storage: Vec<(String, Vec<DimSpec>)> = Vec::new();
+        let fold_dims = |dims: &[DimSpec]| -> Vec<DimSpec> {
+            dims.iter()
+                .map(|d| DimSpec {
+                    lower: d.lower.as_ref().map(|b| folded(b, &syms)),
+                    upper: d.upper.as_ref().map(|b| folded(b, &syms)),
+                })
+                .collect()
+        };
         for d in &unit.decls {
             let entities = match &d.kind {
                 DeclKind::Type { entities, .. } | DeclKind::Dimension(entities) => entities,
+                // Objects of a derived type: flattened in every unit that
+                // sees them (see `crate::derived`), alike.
+                DeclKind::Derived {
+                    type_name,
+                    entities,
+                    attrs,
+                } => {
+                    for e in entities {
+                        let name = &e.name.text;
+                        let block = format!("{module}%{name}");
+                        storage.push((name.clone(), Vec::new()));
+                        let item = Item::Derived {
+                            type_name: type_name.clone(),
+                            attrs: attrs.clone(),
+                            dims: fold_dims(&e.dims),
+                            block,
+                        };
+                        own.insert(name.clone(), item);
+                    }
+                    continue;
+                }
                 _ => continue,
             };
             for e in entities {
@@ -265,14 +302,7 @@ impl Resolver<'_> {
                     );
                     continue;
                 }
-                let dims: Vec<DimSpec> = syms
-                    .dims(name)
-                    .iter()
-                    .map(|d| DimSpec {
-                        lower: d.lower.as_ref().map(|b| folded(b, &syms)),
-                        upper: d.upper.as_ref().map(|b| folded(b, &syms)),
-                    })
-                    .collect();
+                let dims = fold_dims(syms.dims(name));
                 let block = format!("{module}%{name}");
                 storage.push((name.clone(), dims.clone()));
                 own.insert(
@@ -488,6 +518,22 @@ fn inject(unit: &mut Unit, scope: &Scope, opened: &[String]) {
                     ..entity(name, pos, Vec::new())
                 }],
             }),
+            Item::Derived {
+                type_name,
+                attrs,
+                dims,
+                block,
+            } => {
+                decls.push(DeclKind::Derived {
+                    type_name,
+                    entities: vec![entity(name, pos, dims)],
+                    attrs,
+                });
+                decls.push(DeclKind::Common {
+                    block,
+                    entities: vec![entity(name, pos, Vec::new())],
+                });
+            }
             Item::Proc => {}
             Item::Function(ty) => {
                 decls.push(DeclKind::Type {
@@ -713,5 +759,40 @@ end module m
         );
         assert_eq!(p.generics["SWAP"], ["SWAP_R", "SWAP_I"]);
         assert!(p.procedure_names().contains("SWAP"));
+    }
+
+    #[test]
+    fn module_and_host_objects_of_derived_type_are_flattened_alike() {
+        let p = parsed(
+            "module mesh_mod
+  type mesh_t
+    real :: x(10), y(10)
+  end type mesh_t
+  type(mesh_t) :: mesh
+end module mesh_mod
+program p
+  use mesh_mod
+  type(mesh_t) :: local
+  integer :: i
+  do i = 1, 10
+    mesh%x(i) = mesh%y(i)
+  end do
+  call inner()
+contains
+  subroutine inner()
+    local%x(1) = mesh%x(2)
+  end subroutine inner
+end program p
+",
+        );
+        let blocks: Vec<(String, String)> = commons(unit(&p, "P"));
+        assert!(
+            blocks.contains(&("MESH_MOD%MESH".into(), "MESH%X".into())),
+            "{blocks:?}"
+        );
+        let inner = unit(&p, "INNER");
+        let args: Vec<&str> = inner.args.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(args, ["LOCAL%X", "LOCAL%Y"]);
+        assert!(commons(inner).contains(&("MESH_MOD%MESH".into(), "MESH%X".into())));
     }
 }

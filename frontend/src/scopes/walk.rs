@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::ast::{CaseValue, DeclKind, Entity, Expr, ExprKind, IoItem, Name, Stmt, StmtKind, Unit};
+use crate::ast::{
+    CaseValue, DeclKind, Entity, Expr, ExprKind, IoItem, Name, Stmt, StmtKind, Unit, COMPONENT_REF,
+};
 
 /// The names a unit declares itself: its name, dummies, and the names of
 /// its declarations.
@@ -15,7 +17,8 @@ pub(super) fn declared_names(unit: &Unit) -> HashSet<String> {
         match &d.kind {
             DeclKind::Type { entities, .. }
             | DeclKind::Dimension(entities)
-            | DeclKind::Common { entities, .. } => {
+            | DeclKind::Common { entities, .. }
+            | DeclKind::Derived { entities, .. } => {
                 out.extend(entities.iter().map(|e| e.name.text.clone()))
             }
             DeclKind::Parameter(list) => out.extend(list.iter().map(|(n, _)| n.text.clone())),
@@ -53,12 +56,11 @@ pub(super) fn plain_names(unit: &Unit) -> BTreeSet<String> {
 fn names_where(unit: &Unit, keep: impl Fn(bool) -> bool) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut add = |e: &Expr| {
-        e.any_name(&mut |n, applied| {
+        names_in(e, &mut |n, applied| {
             if keep(applied) {
                 out.insert(n.to_string());
             }
-            false
-        });
+        })
     };
     for d in &unit.decls {
         decl_exprs(&d.kind, &mut add);
@@ -74,6 +76,43 @@ fn names_where(unit: &Unit, keep: impl Fn(bool) -> bool) -> BTreeSet<String> {
         stmt_exprs(s, &mut add);
     }
     out
+}
+
+/// Calls `hit` on each name of `e` (applied to arguments or not); of a
+/// component reference (`P(I)%X(J)`), the object's name and the names in
+/// the subscripts, not the components'.
+fn names_in(e: &Expr, hit: &mut impl FnMut(&str, bool)) {
+    match &e.kind {
+        ExprKind::Apply { name, args } if name == COMPONENT_REF => {
+            if let Some(base) = args.first() {
+                names_in(base, hit);
+            }
+            for part in args.iter().skip(1) {
+                if let ExprKind::Apply { args, .. } = &part.kind {
+                    args.iter().for_each(|a| names_in(a, hit));
+                }
+            }
+        }
+        ExprKind::Var(n) => hit(n, false),
+        ExprKind::Apply { name, args } => {
+            hit(name, true);
+            args.iter().for_each(|a| names_in(a, hit));
+        }
+        ExprKind::Range {
+            lower,
+            upper,
+            stride,
+        } => [lower, upper, stride]
+            .into_iter()
+            .flatten()
+            .for_each(|x| names_in(x, hit)),
+        ExprKind::Unary(_, x) => names_in(x, hit),
+        ExprKind::Binary(_, a, b) => {
+            names_in(a, hit);
+            names_in(b, hit);
+        }
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
+    }
 }
 
 fn name_expr(n: &Name) -> Expr {
@@ -95,7 +134,8 @@ pub(super) fn decl_exprs(d: &DeclKind, f: &mut impl FnMut(&Expr)) {
     match d {
         DeclKind::Type { entities, .. }
         | DeclKind::Dimension(entities)
-        | DeclKind::Common { entities, .. } => entities.iter().for_each(|e| entity(e, f)),
+        | DeclKind::Common { entities, .. }
+        | DeclKind::Derived { entities, .. } => entities.iter().for_each(|e| entity(e, f)),
         DeclKind::Parameter(list) => list.iter().for_each(|(_, e)| f(e)),
         DeclKind::Equivalence(groups) => groups.iter().flatten().for_each(f),
         DeclKind::Data(sets) => {
