@@ -1,7 +1,7 @@
 //! The command line: subcommands, options and the examples shown by `--help`.
 
 use clap::{Arg, ArgAction, ArgMatches, Parser, Subcommand, ValueEnum};
-use kaiseki_frontend::{MacroArg, SourceOptions};
+use kaiseki_frontend::{Form, MacroArg, SourceOptions};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -164,11 +164,14 @@ pub enum Command {
     },
     /// Write the program with OpenMP directives before the outermost parallel loop of each nest.
     #[command(
-        after_help = "Examples:\n  kaiseki openmp prog.f -o prog_omp.f\n  gfortran -fopenmp prog_omp.f && OMP_NUM_THREADS=4 ./a.out\n\nEvery line but the directives and the closed forms of induction variables is the original's."
+        after_help = "Examples:\n  kaiseki openmp prog.f -o prog_omp.f\n  gfortran -fopenmp prog_omp.f && OMP_NUM_THREADS=4 ./a.out\n  kaiseki openmp mod.f90 main.f90 -o omp/   # each file written into omp/\n\nEvery line but the directives and the closed forms of induction variables is the original's."
     )]
     Openmp {
-        file: PathBuf,
-        /// The Fortran file to write.
+        /// The files of one program (modules among them, in any order).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The Fortran file to write; with several FILES, the directory
+        /// each is written into under its own name.
         #[arg(short, long)]
         output: PathBuf,
         #[command(flatten)]
@@ -336,9 +339,21 @@ impl clap::FromArgMatches for InputArgs {
             .get_many::<PathBuf>("include")
             .map(|dirs| dirs.cloned().collect())
             .unwrap_or_default();
+        let form = m
+            .get_many::<String>("form")
+            .and_then(|mut f| f.next_back().cloned())
+            .map(|f| {
+                if f == "free-form" {
+                    Form::Free
+                } else {
+                    Form::Fixed
+                }
+            });
         Ok(InputArgs(SourceOptions {
             macros: macros.into_iter().map(|(_, m)| m).collect(),
             include_dirs,
+            form,
+            cpp: m.get_one::<String>("cpp").is_some(),
         }))
     }
 
@@ -373,6 +388,21 @@ impl clap::Args for InputArgs {
                 .action(ArgAction::Append)
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("Search DIR for #include and INCLUDE files, after the including file's directory"),
+        )
+        .arg(
+            Arg::new("form")
+                .short('f')
+                .value_name("free-form|fixed-form")
+                .action(ArgAction::Append)
+                .value_parser(["free-form", "fixed-form"])
+                .help("-ffree-form, -ffixed-form: read every file in that form, whatever its extension (as gfortran)"),
+        )
+        .arg(
+            Arg::new("cpp")
+                .short('c')
+                .value_name("pp")
+                .value_parser(["pp"])
+                .help("-cpp: run every file through the C preprocessor (as gfortran)"),
         )
     }
 

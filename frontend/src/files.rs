@@ -162,7 +162,7 @@ pub struct InlinedLine {
 pub fn inlined_lines(path: &str, text: &str, opts: &SourceOptions) -> Vec<InlinedLine> {
     let mut rep = Reporter::default();
     let mut stack = vec![canonical(&PathBuf::from(path))];
-    inline_file(path, text, form_of(path), opts, &mut rep, &mut stack)
+    inline_file(path, text, opts.form_of(path), opts, &mut rep, &mut stack)
 }
 
 fn inline_file(

@@ -37,7 +37,7 @@ pub use lower::{lower, lower_units, CallEffects, NextIds};
 pub use source::{form_of, Form, MacroArg, SourceOptions};
 
 use preprocess::Input;
-use source::{is_preprocessed, read_text, Reporter};
+use source::{read_text, Reporter};
 
 /// Parses the given files (fixed or free form by extension; `.F`, `.F90`,
 /// `.fpp`... through the C preprocessor with the macros of `opts`) into one
@@ -94,7 +94,7 @@ fn parse_text(
     units: &mut Vec<ast::Unit>,
 ) {
     let file = rep.add_file(path, text);
-    let lines = if is_preprocessed(path) {
+    let lines = if opts.preprocesses(path) {
         match preprocess::preprocess(file, input, opts, rep) {
             Some(lines) => lines,
             None => return,
@@ -102,7 +102,7 @@ fn parse_text(
     } else {
         files::as_written(file, rep)
     };
-    let stmts = files::statements_of(file, &lines, form_of(path), opts, rep);
+    let stmts = files::statements_of(file, &lines, opts.form_of(path), opts, rep);
     if stmts.is_empty() && !rep.diags.iter().any(|d| d.path == path && d.is_error()) {
         rep.file_error(path, "empty file: no Fortran statements");
         return;

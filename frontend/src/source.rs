@@ -17,9 +17,24 @@ pub struct SourceOptions {
     /// `-I`: searched in order by `#include` and by `INCLUDE`, after the
     /// directory of the including file.
     pub include_dirs: Vec<PathBuf>,
+    /// `-ffree-form` / `-ffixed-form`: the form of every file given,
+    /// whatever its extension.
+    pub form: Option<Form>,
+    /// `-cpp`: every file goes through the C preprocessor.
+    pub cpp: bool,
 }
 
 impl SourceOptions {
+    /// The form a given file is read in: the forced one, or by extension.
+    pub fn form_of(&self, path: &str) -> Form {
+        self.form.unwrap_or_else(|| form_of(path))
+    }
+
+    /// Whether a given file goes through the C preprocessor.
+    pub fn preprocesses(&self, path: &str) -> bool {
+        self.cpp || is_preprocessed(path)
+    }
+
     /// Where `INCLUDE 'name'` and `#include "name"` in the file `including`
     /// look, in order: its own directory, then the `-I` directories.
     pub fn search_path(&self, including: &str) -> Vec<PathBuf> {
@@ -68,7 +83,7 @@ pub fn is_preprocessed(path: &str) -> bool {
 }
 
 /// Fixed form (columns: label 1-5, continuation 6, text 7-72) or free form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Form {
     Fixed,
     Free,

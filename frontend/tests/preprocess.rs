@@ -75,6 +75,7 @@ fn opts(macros: &[MacroArg], dirs: &[PathBuf]) -> SourceOptions {
     SourceOptions {
         macros: macros.to_vec(),
         include_dirs: dirs.to_vec(),
+        ..SourceOptions::default()
     }
 }
 
@@ -270,4 +271,41 @@ fn line_markers_of_another_preprocessor_are_followed_in_any_file() {
     assert_eq!(diags.len(), 1, "{}", shown(&diags));
     assert_eq!((diags[0].path.as_str(), diags[0].line), ("orig.F", 40));
     assert_eq!(program.units[0].end.line, 7);
+}
+
+/// `-ffree-form` reads a `.F` file in free form, `-cpp` preprocesses a
+/// `.f90` file (their build's flags: miniGhost's, TeaLeaf's).
+#[test]
+fn forced_form_and_cpp() {
+    let dir = std::env::temp_dir().join(format!("kaiseki_forced_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let free_f = dir.join("free.F");
+    std::fs::write(
+        &free_f,
+        "program p\n  x = 1 + &\n      2\n  print *, x\nend program p\n",
+    )
+    .unwrap();
+    let (_, d) = parse_files(&[&free_f], &SourceOptions::default());
+    assert!(
+        d.iter().any(|x| x.is_error()),
+        "fixed form by default: {d:?}"
+    );
+    let free = SourceOptions {
+        form: Some(kaiseki_frontend::Form::Free),
+        ..SourceOptions::default()
+    };
+    let (_, d) = parse_files(&[&free_f], &free);
+    assert!(d.is_empty(), "{d:?}");
+    let cpp_f90 = dir.join("cpp.f90");
+    std::fs::write(
+        &cpp_f90,
+        "program p\n#ifdef NEVER\n  call nothing(\n#endif\n  x = 1\nend program p\n",
+    )
+    .unwrap();
+    let cpp = SourceOptions {
+        cpp: true,
+        ..SourceOptions::default()
+    };
+    let (_, d) = parse_files(&[&cpp_f90], &cpp);
+    assert!(d.is_empty(), "{d:?}");
 }

@@ -126,13 +126,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             jobs.threads(),
         ),
         Command::Openmp {
-            file,
+            files,
             output,
             rules,
             jobs,
             input,
         } => openmp::run(
-            &file,
+            &files,
             &input.0,
             &output,
             rules.rules.as_deref(),

@@ -3,7 +3,7 @@
 //! analysis finds needed (rules/dl/comm.dl plans, codegen/src/spmd writes).
 
 use kaiseki_codegen::spmd;
-use kaiseki_frontend::{form_of, inlined_lines, Form, SourceOptions};
+use kaiseki_frontend::{inlined_lines, Form, SourceOptions};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -28,7 +28,7 @@ pub fn run(
     }
     let name = file.display().to_string();
     let source = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let fixed = form_of(&name) == Form::Fixed;
+    let fixed = opts.form_of(&name) == Form::Fixed;
     let lines = inlined_lines(&name, &source, opts);
     let (text, warnings) = match spmd::generate(&lines, fixed, &name, &analyzed, options) {
         Ok(done) => done,

@@ -9,7 +9,7 @@ use kaiseki_codegen::unroll_emit;
 use kaiseki_codegen::unroll_png::{self, Panel};
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::ast::Program;
-use kaiseki_frontend::{form_of, Form, SourceOptions};
+use kaiseki_frontend::{Form, SourceOptions};
 use kaiseki_rules::native::unroll::machine::Machine;
 use kaiseki_rules::native::unroll::parse_model;
 use kaiseki_rules::Select;
@@ -42,6 +42,7 @@ pub struct Emit<'a> {
 /// (codegen/src/unroll_emit.rs); what was not done is printed as warnings.
 fn write_unrolled(
     program: &Program,
+    opts: &SourceOptions,
     rows: &[UnrollRow],
     emit: &Emit,
     had_errors: bool,
@@ -51,7 +52,7 @@ fn write_unrolled(
     };
     let name = &file.path;
     let source = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-    let fixed = form_of(name) == Form::Fixed;
+    let fixed = opts.form_of(name) == Form::Fixed;
     let done = unroll_emit::emit(program, 0, &source, fixed, rows, emit.factors);
     for w in &done.warnings {
         let line = file.lines.get(w.line - 1).map_or("", String::as_str);
@@ -240,7 +241,7 @@ pub fn run(files: &[PathBuf], opts: &SourceOptions, o: &Options) -> Result<ExitC
     };
     let (program, rows, had_errors) = report(files, opts, &machine, o.rules, o.jobs)?;
     if let Some(emit) = &o.emit {
-        return write_unrolled(&program, &rows, emit, had_errors);
+        return write_unrolled(&program, opts, &rows, emit, had_errors);
     }
     if let (Some(size), Some(out)) = (o.grid, o.png) {
         return write_png(&rows, size, &machine, out, had_errors);
