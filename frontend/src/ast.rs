@@ -74,6 +74,9 @@ pub struct Unit {
     pub args: Vec<Name>,
     /// Declared result type of a FUNCTION (`REAL FUNCTION F(X)`).
     pub result_type: Option<TypeSpec>,
+    /// The result variable of a FUNCTION with `RESULT(r)`, whose type is
+    /// the function's.
+    pub result: Option<Name>,
     pub decls: Vec<Decl>,
     pub body: Vec<Stmt>,
     /// Where the END statement stands.

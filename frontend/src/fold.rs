@@ -249,7 +249,7 @@ fn intrinsic(name: &str, args: &[Const]) -> Option<Const> {
             | "SNGL" | "DBLE" | "DFLOAT",
             _,
             Some(v),
-        ) if v.len() == 1 => Some(args[0].clone()),
+        ) if v.len() == 1 || v.len() == 2 => Some(args[0].clone()),
         ("MAX" | "MAX0" | "AMAX0", Some(v), _) => v.iter().copied().max().map(Const::Int),
         ("MIN" | "MIN0" | "AMIN0", Some(v), _) => v.iter().copied().min().map(Const::Int),
         ("MAX" | "AMAX1" | "DMAX1" | "MAX1", _, Some(v)) if !v.is_empty() => {

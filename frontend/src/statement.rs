@@ -25,6 +25,8 @@ pub enum Parsed {
     Function {
         name: Name,
         args: Vec<Name>,
+        /// `RESULT(r)`.
+        result: Option<Name>,
         result_type: Option<TypeSpec>,
         extrinsic_local: Option<String>,
     },

@@ -273,6 +273,7 @@ fn new_unit(
         name,
         args,
         result_type,
+        result: None,
         decls: Vec::new(),
         body: Vec::new(),
         end_label: None,
@@ -322,10 +323,12 @@ impl Builder<'_> {
             Parsed::Function {
                 name,
                 args,
+                result,
                 result_type,
                 extrinsic_local,
             } => Some(Unit {
                 extrinsic_local,
+                result,
                 ..new_unit(UnitKind::Function, name, args, result_type)
             }),
             Parsed::BlockData(name) => {

@@ -193,6 +193,12 @@ impl<'a> Symbols<'a> {
                 None => break,
             }
         }
+        // With RESULT(r), the function's type is its result variable's.
+        if let (UnitKind::Function, None, Some(r)) = (unit.kind, &unit.result_type, &unit.result) {
+            if let Some(ty) = s.types.get(&r.text).cloned() {
+                s.types.insert(unit.name.text.clone(), ty);
+            }
+        }
         let mut problems = Vec::new();
         for (name, expr) in parameters {
             match fold::fold(expr, &s) {

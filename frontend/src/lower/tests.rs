@@ -60,6 +60,7 @@ fn program(decls: Vec<Decl>, body: Vec<Stmt>, end_line: u32) -> Program {
             name: name("T", 1, 15),
             args: vec![],
             result_type: None,
+            result: None,
             decls,
             body,
             end: at(end_line, 7),

@@ -51,7 +51,8 @@ fn lift_one_host(program: &mut Program, host: usize, inner: &[usize]) {
                 pos,
             }));
         }
-        u.decls.extend(decls);
+        // First: the unit's own constants may be made of the host's.
+        u.decls.splice(0..0, decls);
     }
     let lifted = plan.lifted;
 
