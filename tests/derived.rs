@@ -243,3 +243,44 @@ end program un
     );
     assert_eq!(std::fs::read_to_string(&out).expect("emitted"), src);
 }
+
+/// `kaiseki spmd` copies subscripts from the references as written, which
+/// a flattened component is not: it refuses such a program, with a
+/// message naming the component, rather than write a wrong one.
+#[test]
+fn spmd_refuses_programs_with_components() {
+    let src = "\
+program dist
+  implicit none
+  type acc
+    real :: total
+  end type acc
+  type(acc) :: t
+  real :: a(16)
+  integer :: i
+!HPF$ DISTRIBUTE a(BLOCK)
+  t%total = 0.0
+  do i = 1, 16
+    a(i) = real(i)
+  end do
+  t%total = a(3)
+  print *, t%total
+end program dist
+";
+    let dir = scratch_dir("derived_spmd");
+    let path = source_file("derived_spmd", "dist.f90", src);
+    let out = dir.join("spmd_dist.f90");
+    let run = kaiseki([
+        "spmd".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("does not write programs with derived-type components (T%TOTAL)"),
+        "{}",
+        run.stderr
+    );
+}
