@@ -201,3 +201,86 @@ end program calls
         "{deps:?}"
     );
 }
+
+/// `unroll --emit` cannot write a flattened component back as Fortran
+/// (`P%X(J, I)` for `P(I)%X(J)`): a nest that references components is
+/// left as written, with a warning, even at forced factors.
+#[test]
+fn unroll_emit_leaves_nests_with_components_as_written() {
+    let src = "\
+program un
+  implicit none
+  type row
+    real :: x(8)
+  end type row
+  type(row) :: p(8)
+  integer :: i, j
+  do i = 1, 8
+    do j = 1, 8
+      p(i)%x(j) = real(i + j)
+    end do
+  end do
+  print *, p(3)%x(4)
+end program un
+";
+    let dir = scratch_dir("derived_unroll");
+    let path = source_file("derived_unroll", "un.f90", src);
+    let out = dir.join("u_un.f90");
+    let run = kaiseki([
+        "unroll".as_ref(),
+        path.as_os_str(),
+        "--emit".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--factors".as_ref(),
+        "2,2".as_ref(),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("references derived-type components"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&out).expect("emitted"), src);
+}
+
+/// `kaiseki spmd` copies subscripts from the references as written, which
+/// a flattened component is not: it refuses such a program, with a
+/// message naming the component, rather than write a wrong one.
+#[test]
+fn spmd_refuses_programs_with_components() {
+    let src = "\
+program dist
+  implicit none
+  type acc
+    real :: total
+  end type acc
+  type(acc) :: t
+  real :: a(16)
+  integer :: i
+!HPF$ DISTRIBUTE a(BLOCK)
+  t%total = 0.0
+  do i = 1, 16
+    a(i) = real(i)
+  end do
+  t%total = a(3)
+  print *, t%total
+end program dist
+";
+    let dir = scratch_dir("derived_spmd");
+    let path = source_file("derived_spmd", "dist.f90", src);
+    let out = dir.join("spmd_dist.f90");
+    let run = kaiseki([
+        "spmd".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("does not write programs with derived-type components (T%TOTAL)"),
+        "{}",
+        run.stderr
+    );
+}

@@ -733,6 +733,34 @@ mod tests {
     }
 
     #[test]
+    fn derived_type_statements() {
+        assert_eq!(classified("TYPE POINT")[0], Tok::TypeDefOpen);
+        assert_eq!(classified("TYPE, PUBLIC :: POINT")[0], Tok::TypeDefOpen);
+        assert_eq!(classified("END TYPE POINT")[0], Tok::EndTypeDef);
+        assert_eq!(classified("TYPE(POINT) :: P")[0], Tok::DerivedType);
+        assert_eq!(
+            classified("CLASS(POINT), INTENT(IN) :: P")[0],
+            Tok::DerivedType
+        );
+        assert_eq!(classified("SEQUENCE")[0], Tok::Sequence);
+        let t = classified("TYPE(POINT), POINTER :: P => NULL(), Q");
+        assert!(!t.contains(&Tok::Arrow), "{t:?}");
+        assert!(t.contains(&Tok::Ident("Q".into())), "{t:?}");
+        let t = classified("CLASS(*), POINTER :: U");
+        assert!(is_unmodelled(&t[0], "CLASS(*) declaration (polymorphism)"));
+        let t = classified("TYPE(POINT) FUNCTION F(X)");
+        assert!(is_unmodelled(&t[0], "FUNCTION returning a derived type"));
+        // Component references go to the grammar; DEC's %VAL does not.
+        assert!(classified("P(I)%X = Q%Y(2)%Z").contains(&Tok::Percent));
+        let t = classified("CALL F(%VAL(X))");
+        assert!(is_unmodelled(&t[0], "%VAL, %REF or %LOC (a DEC extension)"));
+        let t = classified("CALL P%MOVE(1.0)");
+        assert!(is_unmodelled(&t[0], "call of a type-bound procedure"));
+        // A variable called TYPE is assigned as any other.
+        assert_eq!(classified("TYPE = 1")[0], Tok::Ident("TYPE".into()));
+    }
+
+    #[test]
     fn implied_do_lists_open_with_their_own_token() {
         let opens = |s: &str| -> Vec<usize> {
             let t = classified(s);

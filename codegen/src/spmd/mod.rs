@@ -90,6 +90,19 @@ pub fn generate(
     groups: &[(FactBase, Vec<Table>)],
     opts: Options,
 ) -> Result<(String, Vec<String>), String> {
+    // A flattened derived-type component (`P%X(J, I)` for `P(I)%X(J)`,
+    // frontend `derived`) is not the reference as written, which the
+    // writer copies its subscripts from.
+    let component = groups.iter().find_map(|(facts, _)| {
+        let defs = facts.def.iter().map(|d| &d.var);
+        defs.chain(facts.r#use.iter().map(|u| &u.var))
+            .find(|v| v.contains('%'))
+    });
+    if let Some(v) = component {
+        return Err(format!(
+            "{file}: error: kaiseki spmd does not write programs with derived-type components ({v})"
+        ));
+    }
     let src = Source::new(lines, fixed);
     let mut edits = Edits::default();
     let places = groups
