@@ -95,7 +95,6 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
     "PROTECTED",
     "ASYNCHRONOUS",
     "BIND",
-    "PROCEDURE",
     "GENERIC",
     "FINAL",
     "CLASS",
@@ -476,6 +475,13 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             return;
         }
         "INTERFACE" | "MODULE" => return,
+        // `PROCEDURE(iface) :: f` declares a procedure (a dummy); a
+        // PROCEDURE statement of an interface block names no storage.
+        "PROCEDURE" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => return,
+        "PROCEDURE" => {
+            aside(toks, "PROCEDURE statement".into(), None);
+            return;
+        }
         "ASSOCIATE" => {
             aside(
                 toks,

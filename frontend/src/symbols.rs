@@ -208,9 +208,14 @@ impl<'a> Symbols<'a> {
                         s.param_order.push(name.text.clone());
                     }
                 }
-                // A complex constant has no folded value (see `fold`): it
-                // stays a named constant whose value is not known.
-                None if s.type_of(&name.text) == TypeSpec::Complex => {}
+                // A complex constant has no folded value (see `fold`), nor
+                // does a real one made of the numeric inquiry functions
+                // (EPSILON, HUGE, RADIX, ...): it stays a named constant
+                // whose value is not known; no bound or subscript needs it.
+                None if matches!(
+                    s.type_of(&name.text),
+                    TypeSpec::Complex | TypeSpec::Real | TypeSpec::Double
+                ) => {}
                 None => problems.push((
                     expr.pos,
                     format!("PARAMETER `{}` is not a constant expression", name.text),

@@ -283,7 +283,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         for (name, &pos) in &self.fn_uses.clone() {
             let typed_elsewhere = syms.intrinsic(name, Form::Function).is_some()
                 || syms.intrinsic(name, Form::Subroutine).is_some()
-                || self.g.program.units.iter().any(|u| u.name.text == *name);
+                || self.g.program.units.iter().any(|u| u.name.text == *name)
+                || self.g.program.generics.contains_key(name)
+                // `PROCEDURE(IFACE) :: F`: typed by its interface.
+                || syms.is_external(name);
             if syms.implicit_none
                 && !syms.has_type(name)
                 && !typed_elsewhere

@@ -795,4 +795,36 @@ end program p
         assert_eq!(args, ["LOCAL%X", "LOCAL%Y"]);
         assert!(commons(inner).contains(&("MESH_MOD%MESH".into(), "MESH%X".into())));
     }
+
+    #[test]
+    fn generic_functions_and_procedure_dummies_are_procedures() {
+        let p = parsed(
+            "module isnan_mod
+  interface la_isnan
+    module procedure sisnan
+  end interface
+contains
+  logical function sisnan(x)
+    real :: x
+    sisnan = x /= x
+  end function sisnan
+end module isnan_mod
+subroutine s(x, select)
+  use isnan_mod
+  implicit none
+  interface
+    logical function iface(w)
+      real :: w
+    end function iface
+  end interface
+  procedure(iface) :: select
+  real :: x
+  real, parameter :: tiny_x = epsilon(0.0) * 0.5
+  if (la_isnan(x) .or. select(x)) x = tiny_x
+end subroutine s
+",
+        );
+        let (_, diags) = crate::lower(&p);
+        assert!(diags.is_empty(), "{diags:?}");
+    }
 }
