@@ -277,6 +277,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/outer_scalars.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/geometric.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/jump_target.f"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/control.f90"),
     ] {
         let name = path
             .file_name()

@@ -370,3 +370,30 @@ fn the_grid_as_a_heat_map_with_the_search_path() {
     assert_ne!(cell(7, 7, 6, 0), cell(7, 7, 5, 3));
     assert_eq!(cell(0, 1, 6, 0), cell(0, 1, 5, 3));
 }
+
+/// A loop with EXIT, CYCLE or SELECT CASE is never unrolled, and neither
+/// is one holding a statement kaiseki could not read: the table says why.
+#[test]
+fn loops_with_exit_or_an_unreadable_statement_are_not_unrolled() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel");
+    let control = dir.join("control.f90");
+    let rows = nests(&control, &[]);
+    for line in [8, 12, 27, 32] {
+        assert_eq!(rows[&line][1], if line == 27 { "1;1" } else { "1" });
+        assert_eq!(rows[&line][7], "not-permutable", "nest {line}");
+    }
+    let table = kaiseki_ok(["unroll", &control.display().to_string()]);
+    assert!(table.contains("exit statement on line 10"), "{table}");
+    assert!(table.contains("cycle statement on line 13"), "{table}");
+    assert!(table.contains("select statement on line 33"), "{table}");
+    let unreadable = dir.join("unreadable.f90");
+    let out = kaiseki(["unroll", &unreadable.display().to_string()]);
+    assert_eq!(out.code, Some(1), "the error makes the run fail");
+    let row5 = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("UNREADABLE  5"))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(row5.contains("not-permutable"), "{row5}");
+    assert!(row5.contains("opaque statement on line 6"), "{row5}");
+}

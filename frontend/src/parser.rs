@@ -584,6 +584,10 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
 /// first word tells: not a declaration, a unit's header or END.
 fn looks_executable(toks: &[crate::lexer::Spanned]) -> bool {
     use crate::lexer::Kw;
+    // `WORD = ...`: an assignment, whatever the word.
+    if toks.get(1).is_some_and(|t| t.1 == Tok::Equals) {
+        return true;
+    }
     match toks.first().map(|t| &t.1) {
         Some(Tok::Kw(k)) => !matches!(
             k,
@@ -614,6 +618,36 @@ fn looks_executable(toks: &[crate::lexer::Spanned]) -> bool {
                 | Kw::Extrinsic
                 | Kw::Use
                 | Kw::Namelist
+        ),
+        // F90 and later declarations whose first word the lexer keeps as a name.
+        Some(Tok::Ident(w)) => !matches!(
+            w.as_str(),
+            "TYPE"
+                | "CLASS"
+                | "MODULE"
+                | "INTERFACE"
+                | "PROCEDURE"
+                | "GENERIC"
+                | "FINAL"
+                | "IMPORT"
+                | "ENUM"
+                | "ENUMERATOR"
+                | "ALLOCATABLE"
+                | "POINTER"
+                | "TARGET"
+                | "OPTIONAL"
+                | "INTENT"
+                | "PUBLIC"
+                | "PRIVATE"
+                | "SEQUENCE"
+                | "VOLATILE"
+                | "VALUE"
+                | "PROTECTED"
+                | "ASYNCHRONOUS"
+                | "BIND"
+                | "ABSTRACT"
+                | "IMPURE"
+                | "MODULEPROCEDURE"
         ),
         Some(Tok::Hpf | Tok::CrayPointer | Tok::Format) | None => false,
         Some(_) => true,

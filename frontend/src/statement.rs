@@ -68,7 +68,8 @@ pub enum Parsed {
     ElseIf(Expr),
     Else,
     EndIf,
-    EndDo,
+    /// `END DO [name]`.
+    EndDo(Option<Name>),
     Decls(Vec<DeclKind>),
     Exec(StmtKind),
     /// `!HPF$ INDEPENDENT [(I, J)] [, NEW(X)]`: marks the DO that follows

@@ -558,7 +558,10 @@ impl Builder<'_> {
                 _ => false,
             }),
             Parsed::EndIf => self.end_block(label, pos, "END IF"),
-            Parsed::EndDo => self.end_block(label, pos, "END DO"),
+            Parsed::EndDo(name) => {
+                self.check_end_do_name(pos, name);
+                self.end_block(label, pos, "END DO")
+            }
             Parsed::Independent { indices, new } => {
                 self.current(pos).independent = Some(PendingIndependent { pos, indices, new })
             }
@@ -739,6 +742,23 @@ impl Builder<'_> {
             self.rep
                 .error(pos, format!("{what} without a matching {opener}; ignored"));
         }
+    }
+
+    /// The name on END DO must be the innermost open loop's construct name
+    /// (and a named loop's END DO must give it).
+    fn check_end_do_name(&mut self, pos: Pos, name: Option<Name>) {
+        let o = self.current(pos);
+        let Some(Block::Loop { construct, .. }) = o.blocks.last() else {
+            return;
+        };
+        let message = match (construct, &name) {
+            (Some(c), Some(n)) if *c == n.text => return,
+            (None, None) => return,
+            (Some(c), None) => format!("END DO of the DO loop named {c} must name it"),
+            (Some(c), Some(n)) => format!("END DO {}: the DO loop it ends is named {c}", n.text),
+            (None, Some(n)) => format!("END DO {}: the DO loop it ends has no name", n.text),
+        };
+        self.rep.error(name.map_or(pos, |n| n.pos), message);
     }
 
     /// An EXIT or CYCLE (also as a logical IF's statement) must stand in

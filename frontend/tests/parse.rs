@@ -1505,3 +1505,24 @@ fn where_statements_are_masked_assignments_and_where_constructs_opaque() {
         StmtKind::Where { lhs, .. } if matches!(&lhs.kind, ExprKind::Apply { name, .. } if name == "A")
     ));
 }
+
+#[test]
+fn end_do_names_must_match_their_loops() {
+    let (p, d) = parse_source(
+        "n.f90",
+        "program n\n  a: do i = 1, 2\n  end do b\n  c: do i = 1, 2\n  end do\n  do i = 1, 2\n  end do d\nend\n",
+    );
+    let errs: Vec<(u32, u32, &str)> = errors(&d)
+        .iter()
+        .map(|e| (e.line, e.col, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        errs,
+        [
+            (3, 10, "END DO B: the DO loop it ends is named A"),
+            (5, 3, "END DO of the DO loop named C must name it"),
+            (7, 10, "END DO D: the DO loop it ends has no name"),
+        ]
+    );
+    assert_eq!(shape(&p.units[0].body), "Do[],Do[],Do[]");
+}
