@@ -185,6 +185,10 @@ pub enum DeclKind {
         only: bool,
         names: Vec<(Name, String)>,
     },
+    /// POINTER (attribute or statement): these names may point at any
+    /// TARGET, so every statement that references one is opaque (see
+    /// `crate::scopes`): sound before precise.
+    Pointer(Vec<Name>),
     /// PUBLIC or PRIVATE, as a statement (no names: the module's default)
     /// or as an attribute of the names declared with it.
     Access {

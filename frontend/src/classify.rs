@@ -89,7 +89,6 @@ const UNMODELLED_STATEMENTS: &[&str] = &[
     "ENTRY",
     "IMPORT",
     "NULLIFY",
-    "POINTER",
     "SEQUENCE",
     "VALUE",
     "PROTECTED",
@@ -327,6 +326,10 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         // The F90 POINTER attribute statement is set aside below.
         "POINTER" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
             toks[s].1 = Tok::CrayPointer;
+            return;
+        }
+        "POINTER" => {
+            toks[s].1 = Tok::PointerStmt;
             return;
         }
         "READ" | "WRITE" | "PRINT" => {

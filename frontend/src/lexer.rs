@@ -161,6 +161,9 @@ pub enum Tok {
     /// Put by [`crate::classify`]: a SEQUENCE statement (of a derived-type
     /// definition), which says nothing the analyses use.
     Sequence,
+    /// Put by [`crate::classify`]: the F90 POINTER statement
+    /// (`POINTER :: P`), not a Cray pointer's.
+    PointerStmt,
 }
 
 impl Tok {
@@ -189,6 +192,7 @@ impl Tok {
             Tok::DerivedType | Tok::TypeDefOpen => "`TYPE`".into(),
             Tok::EndTypeDef => "`END TYPE`".into(),
             Tok::Sequence => "`SEQUENCE`".into(),
+            Tok::PointerStmt => "`POINTER`".into(),
             other => format!("`{}`", punct_text(other)),
         }
     }

@@ -252,6 +252,9 @@ impl Ctx<'_> {
                 // writes: an allocatable array's subscripts are analyzed as
                 // an explicit-shape array's, with unknown bounds.
                 Attr::Allocatable | Attr::Target | Attr::Intent | Attr::Quiet => {}
+                Attr::Other(_, n) if n == "POINTER" => {
+                    extra.push(DeclKind::Pointer(names(&entities)))
+                }
                 Attr::Other(at, n) => {
                     self.warn(at, format!("attribute {n} is not modelled; ignored"))
                 }

@@ -168,6 +168,7 @@ impl<'a> Symbols<'a> {
                 DeclKind::Equivalence(_)
                 | DeclKind::Use { .. }
                 | DeclKind::Access { .. }
+                | DeclKind::Pointer(_)
                 | DeclKind::Interface { .. }
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)

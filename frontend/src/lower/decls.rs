@@ -200,6 +200,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             | DeclKind::UseHpfLibrary { .. }
             | DeclKind::Use { .. }
             | DeclKind::Access { .. }
+            | DeclKind::Pointer(_)
             | DeclKind::Interface { .. }
             | DeclKind::TypeDef { .. }
             | DeclKind::Derived { .. } => {}

@@ -177,6 +177,7 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Lifting {
         })
         .flatten()
         .collect();
+    let host_pointers = super::pointer_names(h);
     let decl_of = |v: &str, pos: Pos| -> Decl {
         let kind = match derived.get(v) {
             Some((type_name, attrs, e)) => DeclKind::Derived {
@@ -196,7 +197,19 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Lifting {
     let mut new_decls: Vec<(usize, Vec<Decl>)> = Vec::new();
     for (k, &i) in inner.iter().enumerate() {
         let pos = program.units[i].name.pos;
-        new_decls.push((i, uses[k].iter().map(|v| decl_of(v, pos)).collect()));
+        let mut decls: Vec<Decl> = uses[k].iter().map(|v| decl_of(v, pos)).collect();
+        let lifted_pointers: Vec<Name> = uses[k]
+            .iter()
+            .filter(|v| host_pointers.contains(v.as_str()))
+            .map(|v| entity(v, pos, Vec::new()).name)
+            .collect();
+        if !lifted_pointers.is_empty() {
+            decls.push(Decl {
+                pos,
+                kind: DeclKind::Pointer(lifted_pointers),
+            });
+        }
+        new_decls.push((i, decls));
     }
     let params: Vec<(String, Const)> = hsyms
         .param_order

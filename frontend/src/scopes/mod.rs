@@ -35,7 +35,8 @@ mod intrinsic_modules;
 mod walk;
 
 use crate::ast::{
-    Decl, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, Program, TypeSpec, Unit, UnitKind,
+    Decl, DeclKind, DimSpec, Entity, Expr, ExprKind, Name, Pos, Program, Stmt, StmtKind, TypeSpec,
+    Unit, UnitKind,
 };
 use crate::fold::{fold_int, Const};
 use crate::source::Reporter;
@@ -52,6 +53,8 @@ pub(super) enum Item {
         bytes: Option<i64>,
         dims: Vec<DimSpec>,
         block: String,
+        /// A POINTER (see [`opaque_pointer_references`]).
+        pointer: bool,
     },
     /// A module object of a derived type: storage of its own COMMON block,
     /// declared as in the module.
@@ -122,6 +125,75 @@ pub fn resolve(program: &mut Program, rep: &mut Reporter) {
         r.scope_of(program, i);
     }
     host::lift_host_variables(program);
+    for unit in &mut program.units {
+        opaque_pointer_references(unit);
+    }
+}
+
+/// The unit's POINTERs: the names of its POINTER declarations and its
+/// objects of a derived type declared POINTER.
+pub(super) fn pointer_names(unit: &Unit) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for d in &unit.decls {
+        match &d.kind {
+            DeclKind::Pointer(names) => out.extend(names.iter().map(|n| n.text.clone())),
+            DeclKind::Derived {
+                entities, attrs, ..
+            } if attrs.iter().any(|a| a == "POINTER") => {
+                out.extend(entities.iter().map(|e| e.name.text.clone()))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A POINTER may point at any TARGET (or another pointer's target) of its
+/// type and rank, which the analyses do not follow: every statement that
+/// references one becomes an opaque statement (it may read and write
+/// anything), so the loops around it are `unknown` and the calls of the
+/// unit may touch anything. Sound before precise. A block whose own
+/// header (DO bounds, IF condition, SELECT selector) references one is
+/// opaque as a whole.
+fn opaque_pointer_references(unit: &mut Unit) {
+    let pointers = pointer_names(unit);
+    if pointers.is_empty() {
+        return;
+    }
+    opaque_in(&mut unit.body, &pointers);
+}
+
+fn opaque_in(stmts: &mut [Stmt], pointers: &HashSet<String>) {
+    for s in stmts {
+        let Some(name) = walk::pointer_in(s, pointers) else {
+            continue;
+        };
+        match &mut s.kind {
+            StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => opaque_in(body, pointers),
+            StmtKind::If {
+                arms, else_part, ..
+            } => {
+                for a in arms {
+                    opaque_in(&mut a.body, pointers);
+                }
+                if let Some(e) = else_part {
+                    opaque_in(&mut e.body, pointers);
+                }
+            }
+            StmtKind::Select { cases, .. } => {
+                for c in cases {
+                    opaque_in(&mut c.body, pointers);
+                }
+            }
+            _ => {}
+        }
+        // What is left references it in the statement itself (or its header).
+        if walk::pointer_in(s, pointers).is_some() {
+            s.kind = StmtKind::Opaque {
+                reason: format!("a reference to POINTER {name}"),
+            };
+        }
+    }
 }
 
 struct Resolver<'r> {
@@ -252,6 +324,7 @@ impl Resolver<'_> {
         let (syms, _) = Symbols::build(unit, &units);
         let mut own = Scope::new();
         let mut storage: Vec<(String, Vec<DimSpec>)> = Vec::new();
+        let pointers = pointer_names(unit);
         let fold_dims = |dims: &[DimSpec]| -> Vec<DimSpec> {
             dims.iter()
                 .map(|d| DimSpec {
@@ -312,6 +385,7 @@ impl Resolver<'_> {
                         bytes: syms.elem_bytes(name),
                         dims,
                         block,
+                        pointer: pointers.contains(name.as_str()),
                     },
                 );
             }
@@ -497,6 +571,7 @@ fn inject(unit: &mut Unit, scope: &Scope, opened: &[String]) {
                 bytes,
                 dims,
                 block,
+                pointer,
             } => {
                 decls.push(DeclKind::Type {
                     ty,
@@ -504,6 +579,9 @@ fn inject(unit: &mut Unit, scope: &Scope, opened: &[String]) {
                     parameter: false,
                     entities: vec![entity(name, pos, dims)],
                 });
+                if pointer {
+                    decls.push(DeclKind::Pointer(vec![entity(name, pos, Vec::new()).name]));
+                }
                 decls.push(DeclKind::Common {
                     block,
                     entities: vec![entity(name, pos, Vec::new())],
@@ -590,7 +668,7 @@ fn fallback(module: &str, name: &str) -> Option<Item> {
 
 #[cfg(test)]
 mod tests {
-    use crate::ast::{DeclKind, Program, Unit};
+    use crate::ast::{DeclKind, Program, StmtKind, Unit};
 
     fn parsed(src: &str) -> Program {
         let (p, diags) = crate::parse_source("t.f90", src);
@@ -868,5 +946,47 @@ end subroutine s
         );
         let (_, diags) = crate::lower(&p);
         assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn statements_that_reference_a_pointer_are_opaque() {
+        let p = parsed(
+            "module m
+  real, target :: t(100)
+  real, pointer :: q(:)
+end module m
+program p
+  use m
+  real, pointer :: r(:)
+  integer :: i
+  q => t
+  do i = 1, 99
+    q(i) = t(i + 1)
+  end do
+  do i = 1, 99
+    t(i) = 1.0
+  end do
+  call inner()
+contains
+  subroutine inner()
+    r(1) = 0.0
+  end subroutine inner
+end program p
+",
+        );
+        let main = unit(&p, "P");
+        let kinds: Vec<String> = main
+            .body
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Do { body, .. } => format!("do {:?}", body[0].kind),
+                k => format!("{k:?}"),
+            })
+            .collect();
+        assert!(kinds[0].contains("Opaque"), "{kinds:?}");
+        assert!(kinds[1].contains("a reference to POINTER Q"), "{kinds:?}");
+        assert!(kinds[2].starts_with("do Assign"), "{kinds:?}");
+        let inner = unit(&p, "INNER");
+        assert!(matches!(inner.body[0].kind, StmtKind::Opaque { .. }));
     }
 }

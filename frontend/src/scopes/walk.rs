@@ -115,6 +115,20 @@ fn names_in(e: &Expr, hit: &mut impl FnMut(&str, bool)) {
     }
 }
 
+/// A name of `pointers` that statement `s` (or a statement inside it)
+/// references, if any.
+pub(super) fn pointer_in(s: &Stmt, pointers: &HashSet<String>) -> Option<String> {
+    let mut found = None;
+    stmt_exprs(s, &mut |e: &Expr| {
+        names_in(e, &mut |n, _| {
+            if found.is_none() && pointers.contains(n) {
+                found = Some(n.to_string());
+            }
+        })
+    });
+    found
+}
+
 fn name_expr(n: &Name) -> Expr {
     Expr {
         pos: n.pos,

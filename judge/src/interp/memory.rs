@@ -234,6 +234,7 @@ impl UnitInfo {
                 | DeclKind::UseHpfLibrary { .. }
                 | DeclKind::Use { .. }
                 | DeclKind::Access { .. }
+                | DeclKind::Pointer(_)
                 | DeclKind::Interface { .. }
                 | DeclKind::TypeDef { .. }
                 | DeclKind::Derived { .. } => {}
