@@ -56,8 +56,8 @@ fn module_kernels_are_parallel_and_shared_arrays_tie_the_callers() {
     let v = verdicts(&[file("heat_main.f90"), file("heat_mod.f90")]);
     let at = |unit: &str, line: i64| &v[&(unit.to_string(), line)];
     // The stencil and the copy of the module procedure, over module arrays.
-    assert_eq!(at("SWEEP", 23).0, "parallel", "{v:?}");
-    assert_eq!(at("SWEEP", 28).0, "parallel", "{v:?}");
+    assert_eq!(at("SWEEP", 24).0, "parallel", "{v:?}");
+    assert_eq!(at("SWEEP", 29).0, "parallel", "{v:?}");
     assert_eq!(at("INIT", 14).0, "parallel", "{v:?}");
     // The time loop calls SWEEP, which reads and writes U and UNEW.
     assert_ne!(at("HEAT", 6).0, "parallel", "{v:?}");
