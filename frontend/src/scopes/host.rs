@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use super::walk::{decl_exprs, declared_names, for_each_expr_mut, referenced_names};
+use super::walk::{
+    decl_exprs, declared_names, for_each_expr_mut, for_each_stmt_mut, referenced_names,
+};
 use super::{entity, host_index, literal};
 use crate::ast::{
     Decl, DeclKind, Entity, Expr, ExprKind, Name, Pos, Program, Stmt, StmtKind, UnitKind,
@@ -247,20 +249,18 @@ fn referenced_in_decls(decls: &[Decl]) -> HashSet<String> {
 
 /// Appends the lifted variables to every call of a lifted procedure in `s`.
 fn pass_lifted(s: &mut Stmt, lifted: &HashMap<&str, &Vec<String>>) {
-    let pos = s.pos;
-    let extra = |vars: &Vec<String>| -> Vec<Expr> {
-        vars.iter()
-            .map(|v| Expr {
-                pos,
-                kind: ExprKind::Var(v.clone()),
-            })
-            .collect()
-    };
-    if let StmtKind::Call { name, args } = &mut s.kind {
-        if let Some(vars) = lifted.get(name.text.as_str()) {
-            args.extend(extra(vars));
+    // Calls anywhere in the statement: in a loop's body, under an IF.
+    for_each_stmt_mut(s, &mut |s| {
+        let pos = s.pos;
+        if let StmtKind::Call { name, args } = &mut s.kind {
+            if let Some(vars) = lifted.get(name.text.as_str()) {
+                args.extend(vars.iter().map(|v| Expr {
+                    pos,
+                    kind: ExprKind::Var(v.clone()),
+                }));
+            }
         }
-    }
+    });
     for_each_expr_mut(s, &mut |e| lift_in_expr(e, lifted));
 }
 

@@ -700,6 +700,48 @@ end program main
         assert_eq!(args, ["K", "I", "S"]);
     }
 
+    /// Every call of an internal procedure passes the lifted variables,
+    /// also a call in a loop's body or under an IF (once only passed by
+    /// calls at the top of the host's body: the calls in loops touched
+    /// nothing of the host's, and dependences through them were lost).
+    #[test]
+    fn calls_in_loops_and_ifs_pass_the_lifted_variables() {
+        let p = parsed(
+            "program p
+  real :: a(10)
+  integer :: i
+  do i = 1, 10
+    call set()
+    if (i > 5) call set()
+    if (i > 7) then
+      call set()
+    end if
+  end do
+  call set()
+contains
+  subroutine set()
+    a(i) = 1.0
+  end subroutine set
+end program p
+",
+        );
+        let mut calls = Vec::new();
+        fn collect(stmts: &[crate::ast::Stmt], out: &mut Vec<usize>) {
+            use crate::ast::StmtKind;
+            for s in stmts {
+                match &s.kind {
+                    StmtKind::Call { args, .. } => out.push(args.len()),
+                    StmtKind::Do { body, .. } => collect(body, out),
+                    StmtKind::LogicalIf { stmt, .. } => collect(std::slice::from_ref(stmt), out),
+                    StmtKind::If { arms, .. } => arms.iter().for_each(|a| collect(&a.body, out)),
+                    _ => {}
+                }
+            }
+        }
+        collect(&unit(&p, "P").body, &mut calls);
+        assert_eq!(calls, [2, 2, 2, 2]);
+    }
+
     #[test]
     fn private_names_are_not_given() {
         let (_, diags) = crate::parse_source(

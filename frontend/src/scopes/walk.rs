@@ -267,6 +267,34 @@ fn io_item_exprs(i: &IoItem, f: &mut impl FnMut(&Expr)) {
 
 /// Calls `f` on every top-level expression of `s` and of the statements
 /// inside it (a CALL's arguments, not its name).
+/// Applies `f` to `s` and to every statement nested in it (the bodies of
+/// DO, DO WHILE, IF, SELECT CASE; the statement of a logical IF).
+pub(super) fn for_each_stmt_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Stmt)) {
+    f(s);
+    match &mut s.kind {
+        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => {
+            body.iter_mut().for_each(|s| for_each_stmt_mut(s, f));
+        }
+        StmtKind::If {
+            arms, else_part, ..
+        } => {
+            for a in arms {
+                a.body.iter_mut().for_each(|s| for_each_stmt_mut(s, f));
+            }
+            for s in else_part.iter_mut().flat_map(|e| &mut e.body) {
+                for_each_stmt_mut(s, f);
+            }
+        }
+        StmtKind::LogicalIf { stmt, .. } => for_each_stmt_mut(stmt, f),
+        StmtKind::Select { cases, .. } => {
+            for c in cases {
+                c.body.iter_mut().for_each(|s| for_each_stmt_mut(s, f));
+            }
+        }
+        _ => {}
+    }
+}
+
 pub(super) fn for_each_expr_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
     match &mut s.kind {
         StmtKind::Assign { lhs, rhs } => {
