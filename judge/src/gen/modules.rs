@@ -14,7 +14,8 @@
 //!   read the host's DO variables where they are called in a loop.
 //! - [`allocatable_program`]: either shape with A and/or B allocatable
 //!   (module or local arrays), allocated before the nests with constant
-//!   bounds or with symbolic ones (`MAX(N + 1, 7)`).
+//!   bounds or with symbolic ones (`MAX(N + 1, 7)`), and now and then
+//!   deallocated after the checksums are printed.
 //!
 //! A subroutine called in a loop at depth d either runs a nest (over N,
 //! whatever the caller's iteration) or has the caller's DO variables
@@ -231,6 +232,15 @@ fn program(seed: u64, shape: Shape, allocatable: bool) -> Generated {
         emit_node(&mut e, node);
     }
     e.stmt("PRINT *, SUM(A), SUM(B), S, T, N, L");
+    let allocated: Vec<&str> = ARRAYS
+        .iter()
+        .zip(&allocs)
+        .filter(|(_, &alloc)| alloc)
+        .map(|(a, _)| *a)
+        .collect();
+    if !allocated.is_empty() && gen.g.rng.chance(50) {
+        e.stmt(&format!("DEALLOCATE({})", allocated.join(", ")));
+    }
     if shape == Shape::Host && !gen.procs.is_empty() {
         e.dedent();
         e.stmt("CONTAINS");
