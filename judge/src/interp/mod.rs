@@ -9,6 +9,15 @@
 //! Memory is cells, numeric storage units (an element of 8 bytes takes
 //! two): COMMON blocks and EQUIVALENCE classes lay names out in them
 //! (`association`), so names sharing storage access the same cells.
+//!
+//! Fortran 90 scoping comes rewritten by the frontend: a module variable
+//! is the only member of a COMMON block of its own (laid out, with its
+//! initial value, before the main program runs: `init_modules`), a host
+//! variable an internal procedure uses is an extra dummy. An array
+//! declared with deferred bounds only (`A(:)`) is allocatable: its
+//! storage has no cell until ALLOCATE gives it the bounds evaluated there
+//! (`shapes`, shared by every unit naming the storage), and a
+//! deferred-shape dummy bound to a whole allocatable array has its bounds.
 
 mod association;
 mod eval;
