@@ -37,7 +37,8 @@ use common::{
 };
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{
-    control_nests, derived_nest, derived_parallel_loops, shared_nests, storage_program, Generated,
+    allocatable_program, control_nests, derived_nest, derived_parallel_loops, host_program,
+    module_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -660,6 +661,28 @@ fn control_flow_loses_no_dependence() {
         .collect();
     let tally = check_all("control_nests", &programs);
     eprintln!("control_nests precision {:.3}", tally.precision());
+}
+
+/// Fortran 90 scoping: arrays and scalars of a MODULE shared by the main
+/// program, module procedures and external subroutines (ONLY, renames),
+/// called inside and outside loops; internal procedures on their host's
+/// arrays, scalars and DO variables (lifted to dummies by the frontend);
+/// local and module allocatable arrays. Every unit's dependences, its
+/// calls' included, are found.
+#[test]
+fn modules_host_association_and_allocatables_lose_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(30))
+        .flat_map(|seed| {
+            [
+                module_program(seed),
+                host_program(seed),
+                allocatable_program(seed),
+            ]
+        })
+        .map(Program::from)
+        .collect();
+    let tally = check_all("modules", &programs);
+    eprintln!("modules precision {:.3}", tally.precision());
 }
 
 #[test]

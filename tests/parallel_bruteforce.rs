@@ -30,7 +30,8 @@ use kaiseki_codegen::parallel::{decisions, rows, to_csv, LoopDecision, RELATIONS
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
 use kaiseki_judge::gen::{
-    derived_parallel_loops, parallel_control_loops, parallel_loops, Generated,
+    allocatable_program, derived_parallel_loops, host_program, module_program,
+    parallel_control_loops, parallel_loops, Generated,
 };
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
@@ -431,6 +432,42 @@ fn loops_over_derived_type_components_run_in_any_order() {
         failures.is_empty(),
         "{} unsound claims; the first:\n{}",
         failures.len(),
+        failures[0]
+    );
+    assert!(tally.claimed > 0, "no loop called parallel");
+}
+
+/// Loops over module arrays, host arrays of internal procedures and
+/// allocatable arrays, in the main program and in the subroutines, with
+/// calls of subroutines that touch them in their bodies: no unsound claim.
+#[test]
+fn loops_over_module_host_and_allocatable_arrays_with_calls_are_judged_soundly() {
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for seed in 0..scaled(30) {
+        for g in [
+            module_program(seed),
+            host_program(seed),
+            allocatable_program(seed),
+        ] {
+            check(&g, &mut tally, &mut failures);
+        }
+    }
+    let (truth, hit) = tally.truth;
+    println!(
+        "module/host/allocatable programs: {} programs, {} runs, {} loops, {} called parallel, {} reordered runs; {truth} parallel by the runs, {hit} of them called parallel",
+        tally.programs, tally.runs, tally.loops, tally.claimed, tally.reordered_runs
+    );
+    let mut summary: Vec<&str> = failures
+        .iter()
+        .filter_map(|f| f.lines().find(|l| l.starts_with("loop at line")))
+        .collect();
+    summary.dedup();
+    assert!(
+        failures.is_empty(),
+        "{} unsound claims:\n{}\nthe first in full:\n{}",
+        failures.len(),
+        summary.join("\n"),
         failures[0]
     );
     assert!(tally.claimed > 0, "no loop called parallel");

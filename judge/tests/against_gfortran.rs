@@ -4,8 +4,9 @@
 //! gfortran is required: without it these tests fail, they never skip.
 
 use kaiseki_judge::gen::{
-    affine_nest, control_nests, derived_nest, derived_parallel_loops, parallel_control_loops,
-    scalar_program, shared_nests, storage_program, Generated,
+    affine_nest, allocatable_program, control_nests, derived_nest, derived_parallel_loops,
+    host_program, module_program, parallel_control_loops, scalar_program, shared_nests,
+    storage_program, Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -233,6 +234,18 @@ fn generated_shared_nests_print_what_gfortran_prints() {
 fn generated_control_flow_prints_what_gfortran_prints() {
     check_generated("control", control_nests, 0..25);
     check_generated("parallel control", parallel_control_loops, 0..15);
+}
+
+/// Fortran 90 scoping: module variables (initial values, ONLY, renames)
+/// shared by the main program, module procedures and external
+/// subroutines; internal procedures on their host's variables; local and
+/// module allocatable arrays. The judge runs the tree as the frontend
+/// rewrites it (COMMON blocks, lifted dummies).
+#[test]
+fn generated_module_host_and_allocatable_programs_print_what_gfortran_prints() {
+    check_generated("modules", module_program, 0..25);
+    check_generated("host", host_program, 0..25);
+    check_generated("allocatable", allocatable_program, 0..25);
 }
 
 #[test]

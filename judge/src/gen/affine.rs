@@ -283,6 +283,15 @@ impl AffineGen {
         decls.join(", ")
     }
 
+    /// Per array of [`ARRAYS`], the bounds of each dimension its
+    /// references reach (`1:1` for a dimension none reaches).
+    pub fn bounds(&self) -> Vec<Vec<Range>> {
+        self.extents
+            .iter()
+            .map(|dims| dims.iter().map(|d| d.unwrap_or(Range::point(1))).collect())
+            .collect()
+    }
+
     /// Loops giving every element of every array a value.
     pub fn init_arrays(&self, e: &mut Emitter) {
         for (a, dims) in ARRAYS.iter().zip(&self.extents) {

@@ -5,7 +5,7 @@
 //! given a storage area of its own. Done once, at the unit's first call:
 //! the places never change.
 
-use super::memory::{check_size, Binding};
+use super::memory::{check_size, unallocated, Binding};
 use super::{fail, At, Cells, Exec, Frame, Interp, Ty};
 use crate::trace::SharedName;
 use kaiseki_frontend::ast::{Expr, ExprKind, Pos};
@@ -159,6 +159,30 @@ impl Interp<'_> {
             let storage = self.common_storage(&block);
             let mut offset: usize = 0;
             for m in &names {
+                if self.infos[fr.unit].deferred.contains(&m.text) {
+                    // An allocatable module variable: the only member of
+                    // its block, whose cells ALLOCATE gives.
+                    if names.len() > 1 {
+                        return fail(
+                            m.pos,
+                            format!("allocatable {} shares COMMON /{block}/", m.text),
+                        );
+                    }
+                    self.shapes.entry(storage).or_insert(None);
+                    let rank = self.infos[fr.unit].dims[&m.text].len();
+                    let cells = Cells {
+                        storage,
+                        offset: 0,
+                        through: None,
+                    };
+                    let b = Binding {
+                        deferred: true,
+                        ..self.binding(fr.unit, &m.text, cells, unallocated(rank))
+                    };
+                    self.keep(fr, &b);
+                    members.push(b);
+                    continue;
+                }
                 let b = self.binding_at(fr, &m.text, m.pos, storage, offset)?;
                 let cells = b
                     .cells()
@@ -231,7 +255,12 @@ impl Interp<'_> {
 
     /// Records that the COMMON `member` of a unit stands for the cells of `b`.
     fn stands_for(&mut self, unit: usize, member: &Binding, b: &Binding) {
-        let cells = b.cells().unwrap_or(0);
+        // An allocatable member stands for whatever cells its block gets.
+        let cells = if b.deferred {
+            usize::MAX - b.offset
+        } else {
+            b.cells().unwrap_or(0)
+        };
         self.common_names.add(
             self.unit_names[unit].clone(),
             SharedName {

@@ -8,7 +8,7 @@ use kaiseki_frontend::ast::{
     DataSet, DeclKind, DimSpec, Expr, ExprKind, Name, StmtKind, TypeSpec, Unit, UnitKind,
 };
 use kaiseki_frontend::data::scalar_values;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// One declared dimension; `upper` is `None` for an assumed size `*`.
@@ -31,6 +31,10 @@ pub struct Binding {
     pub dims: Rc<[Dim]>,
     /// For a dummy argument: the actual argument it is bound to.
     pub through: Option<Rc<ArgOrigin>>,
+    /// An allocatable array (or a deferred-shape dummy bound to one): its
+    /// storage and bounds are those of the last ALLOCATE of the storage
+    /// (`Interp::shapes`), zero-sized while it is not allocated.
+    pub deferred: bool,
 }
 
 impl Binding {
@@ -100,6 +104,19 @@ impl Binding {
     }
 }
 
+/// The bounds of an allocatable array of rank `rank` that is not allocated:
+/// no element, so every subscript is out of bounds.
+pub fn unallocated(rank: usize) -> Rc<[Dim]> {
+    vec![
+        Dim {
+            lower: 1,
+            upper: Some(0),
+        };
+        rank
+    ]
+    .into()
+}
+
 /// A declared type: the values it holds and the cells (numeric storage
 /// units of 4 bytes, Fortran 77, 17.1.1) of one element, `None` when the
 /// declaration does not give a whole number of them (CHARACTER, INTEGER*2,
@@ -147,6 +164,10 @@ pub struct UnitInfo {
     pub stmt_function_defs: usize,
     /// Set by a declaration the judge cannot execute faithfully.
     pub unsupported: Option<String>,
+    /// Names declared with deferred bounds only (`A(:)`, `B(:, :)`):
+    /// allocatable arrays (the frontend keeps no ALLOCATABLE attribute;
+    /// a dummy `A(*)` reads the same, and is told apart by its actual).
+    pub deferred: HashSet<String>,
 }
 
 impl UnitInfo {
@@ -316,6 +337,11 @@ impl UnitInfo {
     fn set_dims(&mut self, name: &str, dims: &[DimSpec]) {
         if !dims.is_empty() {
             self.dims.insert(name.to_string(), dims.to_vec());
+            if dims.iter().all(|d| d.lower.is_none() && d.upper.is_none()) {
+                self.deferred.insert(name.to_string());
+            } else {
+                self.deferred.remove(name);
+            }
         }
     }
 
@@ -426,6 +452,7 @@ mod tests {
             width: 1,
             dims: dims.into(),
             through: None,
+            deferred: false,
         }
     }
 

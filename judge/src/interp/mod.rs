@@ -9,6 +9,15 @@
 //! Memory is cells, numeric storage units (an element of 8 bytes takes
 //! two): COMMON blocks and EQUIVALENCE classes lay names out in them
 //! (`association`), so names sharing storage access the same cells.
+//!
+//! Fortran 90 scoping comes rewritten by the frontend: a module variable
+//! is the only member of a COMMON block of its own (laid out, with its
+//! initial value, before the main program runs: `init_modules`), a host
+//! variable an internal procedure uses is an extra dummy. An array
+//! declared with deferred bounds only (`A(:)`) is allocatable: its
+//! storage has no cell until ALLOCATE gives it the bounds evaluated there
+//! (`shapes`, shared by every unit naming the storage), and a
+//! deferred-shape dummy bound to a whole allocatable array has its bounds.
 
 mod association;
 mod eval;
@@ -115,7 +124,10 @@ fn run_with<S: AsRef<str>>(
         })?;
     let mut it = Interp::new(program, input, config);
     it.reorder = reorder;
-    match it.invoke(main, Vec::new(), program.units[main].name.pos) {
+    let started = it
+        .init_modules()
+        .and_then(|()| it.invoke(main, Vec::new(), program.units[main].name.pos));
+    match started {
         Ok(_) | Err(Halt::Stop) => Ok(Run {
             output: it.output,
             trace: it.trace.unwrap_or_default(),
@@ -227,6 +239,9 @@ struct Interp<'p> {
     undefined: std::collections::HashSet<Loc>,
     /// Entries of the reordered loop so far (each is shuffled anew).
     reorder_entries: u64,
+    /// The storage of every allocatable array (a local's own, a module
+    /// variable's COMMON block) and its bounds while allocated.
+    shapes: HashMap<usize, Option<Rc<[Dim]>>>,
 }
 
 impl<'p> Interp<'p> {
@@ -270,6 +285,7 @@ impl<'p> Interp<'p> {
             reorder: None,
             undefined: std::collections::HashSet::new(),
             reorder_entries: 0,
+            shapes: HashMap::new(),
         }
     }
 
@@ -282,6 +298,20 @@ impl<'p> Interp<'p> {
     }
 
     // ---- units and calls -------------------------------------------------
+
+    /// Lays out the storage of every MODULE before the main program runs,
+    /// as it is before any statement executes: its variables' COMMON blocks
+    /// (see `kaiseki_frontend::scopes`) with their initial values
+    /// (`INTEGER :: N = 5`). Nothing of this is traced.
+    fn init_modules(&mut self) -> Exec<()> {
+        let program = self.program;
+        for (u, unit) in program.units.iter().enumerate() {
+            if unit.kind == UnitKind::Module {
+                self.enter(u, unit, &[])?;
+            }
+        }
+        Ok(())
+    }
 
     /// Runs unit `u` with its dummies bound to `args`; returns its frame so
     /// a FUNCTION's result can be read from it.
@@ -360,13 +390,114 @@ impl<'p> Interp<'p> {
         }
         for d in &unit.args {
             let dims = self.dims_of(fr, &d.text)?;
+            let deferred = self.infos[u].deferred.contains(&d.text);
             if let Some(b) = fr.vars.get_mut(&d.text) {
                 b.dims = dims;
+                // A deferred-shape dummy bound to a whole allocatable array
+                // (a host's array passed to its internal procedure, see
+                // `kaiseki_frontend::scopes`) has its bounds.
+                b.deferred = deferred && b.offset == 0 && self.shapes.contains_key(&b.storage);
             }
         }
         if first {
             self.alloc_statics(fr, unit)?;
         }
+        self.refresh_shapes(fr);
+        Ok(())
+    }
+
+    /// Gives the allocatable arrays of a frame the bounds their storage
+    /// has now (after an ALLOCATE here or in a call).
+    fn refresh_shapes(&self, fr: &mut Frame) {
+        if self.shapes.is_empty() {
+            return;
+        }
+        for b in fr.vars.values_mut() {
+            if b.deferred {
+                b.dims = self.shape_of(b.storage, b.dims.len());
+            }
+        }
+    }
+
+    fn shape_of(&self, storage: usize, rank: usize) -> Rc<[Dim]> {
+        match self.shapes.get(&storage) {
+            Some(Some(dims)) => dims.clone(),
+            _ => memory::unallocated(rank),
+        }
+    }
+
+    /// ALLOCATE (`deallocate` false) or DEALLOCATE of one object: the
+    /// array's storage gets (or loses) the cells of the bounds given, read
+    /// here; the elements are undefined (zero here) after ALLOCATE.
+    fn allocate(&mut self, fr: &mut Frame, object: &ast::Expr, deallocate: bool) -> Exec<()> {
+        let (name, bounds) = match &object.kind {
+            ast::ExprKind::Var(n) if deallocate => (n, &[][..]),
+            ast::ExprKind::Apply { name, args } if !deallocate => (name, args.as_slice()),
+            _ => return fail(object.pos, "ALLOCATE object the judge does not run"),
+        };
+        let Some(b) = fr.vars.get(name).filter(|b| b.deferred).cloned() else {
+            return fail(
+                object.pos,
+                format!("{name} is not an allocatable array (deferred bounds)"),
+            );
+        };
+        let allocated = matches!(self.shapes.get(&b.storage), Some(Some(_)));
+        if deallocate {
+            if !allocated {
+                return fail(object.pos, format!("DEALLOCATE of {name}, not allocated"));
+            }
+            self.shapes.insert(b.storage, None);
+            self.mem.areas[b.storage] = Vec::new();
+            return Ok(());
+        }
+        if allocated {
+            return fail(object.pos, format!("ALLOCATE of {name}, already allocated"));
+        }
+        if bounds.len() != b.dims.len() {
+            return fail(
+                object.pos,
+                format!(
+                    "{name} has rank {}, allocated with {}",
+                    b.dims.len(),
+                    bounds.len()
+                ),
+            );
+        }
+        let mut dims = Vec::with_capacity(bounds.len());
+        for e in bounds {
+            let (lower, upper) = match &e.kind {
+                ast::ExprKind::Range {
+                    lower,
+                    upper: Some(upper),
+                    stride: None,
+                } => (lower.as_deref(), upper.as_ref()),
+                ast::ExprKind::Range { .. } => {
+                    return fail(e.pos, "an ALLOCATE bound must be lower:upper")
+                }
+                _ => (None, e),
+            };
+            let lower = match lower {
+                Some(x) => self.eval_scalar(fr, x)?.as_int().at(x.pos)?,
+                None => 1,
+            };
+            let upper = self.eval_scalar(fr, upper)?.as_int().at(upper.pos)?;
+            dims.push(Dim {
+                lower,
+                upper: Some(upper.max(lower - 1)),
+            });
+        }
+        let sized = Binding {
+            dims: dims.into(),
+            ..b.clone()
+        };
+        let cells = sized
+            .cells()
+            .ok_or("no size")
+            .map_err(String::from)
+            .and_then(memory::check_size)
+            .at(object.pos)?;
+        self.mem.areas[b.storage] = vec![b.ty.zero(); cells];
+        self.shapes.insert(b.storage, Some(sized.dims));
         Ok(())
     }
 
@@ -384,6 +515,24 @@ impl<'p> Interp<'p> {
         let inits = info.inits.clone();
         for name in names {
             if fr.vars.contains_key(&name) || fr.consts.contains_key(&name) {
+                continue;
+            }
+            if self.infos[u].deferred.contains(&name) {
+                // An allocatable array: storage of its own, no cell yet.
+                let rank = self.infos[u].dims[&name].len();
+                let storage = self.mem.alloc(Vec::new());
+                self.shapes.insert(storage, None);
+                let cells = Cells {
+                    storage,
+                    offset: 0,
+                    through: None,
+                };
+                let b = Binding {
+                    deferred: true,
+                    ..self.binding(u, &name, cells, memory::unallocated(rank))
+                };
+                self.statics[u].insert(name.clone(), b.clone());
+                fr.vars.insert(name, b);
                 continue;
             }
             let dims = self.dims_of(fr, &name)?;
@@ -430,6 +579,7 @@ impl<'p> Interp<'p> {
             width: self.infos[u].width_of(name),
             dims,
             through: cells.through,
+            deferred: false,
         }
     }
 
@@ -468,6 +618,7 @@ impl<'p> Interp<'p> {
                 width,
                 dims: Rc::from([]),
                 through: None,
+                deferred: false,
             };
             self.statics[fr.unit].insert(name.to_string(), b.clone());
             fr.vars.insert(name.to_string(), b);
@@ -521,6 +672,7 @@ impl<'p> Interp<'p> {
         let result = self.invoke(u, cells, pos);
         self.callers.pop();
         self.callers_rc = None;
+        self.refresh_shapes(fr);
         for t in temps {
             // Keep the id (never reused, so traces stay unambiguous), free the cells.
             self.mem.areas[t] = Vec::new();
@@ -826,9 +978,26 @@ impl<'p> Interp<'p> {
                     format!("statement not supported by the judge: {reason}"),
                 )
             }
-            // Arrays are sized by their declarations when the unit starts.
-            StmtKind::Allocate { .. } => {
-                return fail(s.pos, "ALLOCATE is not supported by the judge")
+            StmtKind::Allocate {
+                deallocate,
+                objects,
+                stat,
+                source,
+            } => {
+                if !source.is_empty() {
+                    return fail(s.pos, "SOURCE= and MOLD= are not supported by the judge");
+                }
+                for o in objects {
+                    self.allocate(fr, o, *deallocate)?;
+                }
+                self.refresh_shapes(fr);
+                // STAT= is 0 (success); ERRMSG= keeps its value.
+                for v in stat {
+                    let place = self.place(fr, v)?;
+                    if place.binding.ty == Ty::Int {
+                        self.assign(&place, eval::Val::Scalar(Value::Int(0)))?;
+                    }
+                }
             }
         }
         Ok(Flow::Next)
