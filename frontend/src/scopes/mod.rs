@@ -938,6 +938,7 @@ subroutine s(x, select)
     end function iface
   end interface
   procedure(iface) :: select
+  procedure(iface), pointer :: chosen => null()
   real :: x
   real, parameter :: tiny_x = epsilon(0.0) * 0.5
   if (la_isnan(x) .or. select(x)) x = tiny_x
