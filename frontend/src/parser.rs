@@ -276,7 +276,6 @@ impl Ctx<'_> {
     pub fn use_module(
         &self,
         module: Name,
-        _intrinsic: bool,
         only: Option<(usize, String, Option<UseNames>)>,
         renames: UseNames,
     ) -> Result<Vec<DeclKind>, GrammarError> {
@@ -331,12 +330,7 @@ impl Ctx<'_> {
 
     /// `ALLOCATABLE :: A(:, :)`, `TARGET :: X`: a shape given here is the
     /// array's, as DIMENSION would give it.
-    pub fn attribute_statement(
-        &self,
-        _at: usize,
-        _what: &str,
-        entities: Vec<Entity>,
-    ) -> Vec<DeclKind> {
+    pub fn attribute_statement(&self, entities: Vec<Entity>) -> Vec<DeclKind> {
         let shaped: Vec<Entity> = entities
             .into_iter()
             .filter(|e| !e.dims.is_empty())
