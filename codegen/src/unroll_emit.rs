@@ -19,7 +19,7 @@ use crate::scalar_replace::{self, Assignment};
 use crate::source_lines::{free_code, is_fixed_comment, statement_end, statement_lines};
 use crate::unroll::UnrollRow;
 use kaiseki_frontend::ast::{
-    BinOp, DeclKind, Expr, ExprKind, FileId, LoopEnd, Program, Stmt, StmtKind, Unit,
+    BinOp, DeclKind, Expr, ExprKind, FileId, LoopEnd, Program, Stmt, StmtKind, Unit, IMPLIED_DO,
 };
 use kaiseki_frontend::fold::{fold_int, text_as_written, Const};
 use kaiseki_frontend::symbols::Symbols;
@@ -252,7 +252,7 @@ fn plan<'a>(
     for l in &band {
         if let Some(s) = l.body.iter().find(|s| !band_statement(s)) {
             return Err(format!(
-                "a statement other than an assignment on line {}",
+                "a statement other than an assignment (or one with an implied DO) on line {}",
                 s.pos.line
             ));
         }
@@ -315,12 +315,16 @@ fn plan<'a>(
     Ok((band, k, notes))
 }
 
-/// What a band may hold besides its loops.
+/// What a band may hold besides its loops: not an array constructor's
+/// implied DO, whose variable a copy would shift as the loop's.
 fn band_statement(s: &Stmt) -> bool {
-    matches!(
-        s.kind,
-        StmtKind::Assign { .. } | StmtKind::Continue | StmtKind::Do { .. }
-    )
+    match &s.kind {
+        StmtKind::Assign { lhs, rhs } => ![lhs, rhs]
+            .iter()
+            .any(|e| e.any_name(&mut |n, _| n == IMPLIED_DO)),
+        StmtKind::Continue | StmtKind::Do { .. } => true,
+        _ => false,
+    }
 }
 
 /// The lines of a nest must hold it alone: no `;` joining another statement.

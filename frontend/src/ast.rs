@@ -661,6 +661,20 @@ impl Expr {
 /// to the flattened variable (`P%X(J, I)`) or makes its statement opaque.
 pub const COMPONENT_REF: &str = "%";
 
+/// The name of the [`ExprKind::Apply`] an array constructor is parsed as:
+/// `(/ A, B(1:2) /)` and `[A, B(1:2)]` are `Apply { name: "(/ /)", args:
+/// [A, B(1:2)] }`. The intrinsics table has it as a function that reads
+/// its arguments, so every walk over expressions sees the reads.
+pub const ARRAY_CONSTRUCTOR: &str = "(/ /)";
+
+/// The name of the [`ExprKind::Apply`] an implied DO of an array
+/// constructor is parsed as: `(B(I), I = L, U, S)` is `Apply { name:
+/// "( , = )", args: [I, L, U, S, B(I)] }` (S is 1 when not written), the
+/// variable, the bounds, then the items. The variable is local to the
+/// implied DO; the lowering takes an element whose subscripts use it as
+/// the whole array, as in an I/O implied DO.
+pub const IMPLIED_DO: &str = "( , = )";
+
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),

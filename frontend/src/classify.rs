@@ -281,8 +281,8 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         }
         if let Some(what) = percent_not_modelled(toks, s) {
             set_aside(toks, s, what.into(), None);
-        } else if contains(toks, s, &Tok::LCtor) {
-            set_aside(toks, s, "assignment of an array constructor".into(), None);
+        } else {
+            mark_constructor_implied_dos(toks, s);
         }
         return;
     }
@@ -519,8 +519,8 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         aside(toks, "call of a type-bound procedure".into(), None);
     } else if contains(toks, s, &Tok::Arrow) {
         aside(toks, "pointer assignment".into(), None);
-    } else if contains(toks, s, &Tok::LCtor) && !is_type_word(&w) {
-        aside(toks, "array constructor".into(), None);
+    } else {
+        mark_constructor_implied_dos(toks, s);
     }
 }
 
@@ -629,8 +629,20 @@ fn mark_implied_dos(toks: &mut [Spanned], from: usize) {
     }
 }
 
-/// Words that start a type declaration, where an initializer may be an
-/// array constructor (the grammar drops it with a warning).
+/// Marks the implied DOs inside the array constructors of the statement
+/// from `from` on (`(/ (B(I), I = 1, N) /)`).
+fn mark_constructor_implied_dos(toks: &mut [Spanned], from: usize) {
+    let mut at = from;
+    while let Some(k) = toks[at..].iter().position(|t| t.1 == Tok::LCtor) {
+        let open = at + k;
+        let close = close_of(toks, open).unwrap_or(toks.len() - 1);
+        mark_implied_dos(&mut toks[..=close], open);
+        at = close + 1;
+    }
+}
+
+/// Words that start a type declaration, where an initializer may be a
+/// pointer's target.
 fn is_type_word(w: &str) -> bool {
     matches!(
         w,

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use crate::ast::{BinOp, Expr, ExprKind, UnOp};
+use crate::ast::{BinOp, Expr, ExprKind, UnOp, ARRAY_CONSTRUCTOR, IMPLIED_DO};
 use crate::intrinsics::{Intrinsic, ResultType, Ty};
 
 /// The value of a constant expression.
@@ -369,15 +369,32 @@ fn write(e: &Expr, env: Option<&dyn Env>, out: &mut String) -> u8 {
             PRIMARY
         }
         ExprKind::Apply { name, args } => {
-            out.push_str(name);
-            out.push('(');
+            // An implied DO is written items first: `(B(I),I=1,N,1)`.
+            let (open, args, close) = match name.as_str() {
+                ARRAY_CONSTRUCTOR => ("(/", &args[..], "/)"),
+                IMPLIED_DO => {
+                    out.push('(');
+                    for item in &args[4..] {
+                        write(item, env, out);
+                        out.push(',');
+                    }
+                    write(&args[0], env, out);
+                    out.push('=');
+                    ("", &args[1..4], ")")
+                }
+                _ => {
+                    out.push_str(name);
+                    ("(", &args[..], ")")
+                }
+            };
+            out.push_str(open);
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
                 write(a, env, out);
             }
-            out.push(')');
+            out.push_str(close);
             PRIMARY
         }
         ExprKind::Range {

@@ -11,7 +11,7 @@
 //! procedure does to each argument: most only read theirs, a subroutine
 //! such as CPU_TIME writes its.
 
-use crate::ast::TypeSpec;
+use crate::ast::{TypeSpec, ARRAY_CONSTRUCTOR, IMPLIED_DO};
 
 /// Whether a row is the function or the subroutine form of its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,6 +187,11 @@ const B: ResultType = ResultType::Argument(1);
 /// Every intrinsic, sorted by name, then function before subroutine
 /// (a test checks it: lookups are binary searches).
 static TABLE: &[Intrinsic] = &[
+    // The implied DO of an array constructor and the constructor (their
+    // names in `crate::ast`): functions reading their arguments, of the
+    // type of their first item.
+    f(IMPLIED_DO, 5, ANY, ResultType::Argument(4)),
+    f(ARRAY_CONSTRUCTOR, 1, ANY, A),
     s("ABORT", 0, 0, ""),
     f("ABS", 1, one(1), A),
     f("ACHAR", 1, one(2), S),

@@ -94,7 +94,7 @@ pub enum Tok {
     Concat,
     LParen,
     RParen,
-    /// `(/` and `/)` around an array constructor.
+    /// `(/` and `/)` (or `[` and `]`) around an array constructor.
     LCtor,
     RCtor,
     Comma,
@@ -285,8 +285,10 @@ enum Raw {
     #[token(")")]
     RParen,
     #[token("(/")]
+    #[token("[")]
     LCtor,
     #[token("/)")]
+    #[token("]")]
     RCtor,
     #[token(",")]
     Comma,

@@ -3,8 +3,8 @@
 //! statement is dropped; the caller goes on with the next one.
 
 use crate::ast::{
-    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, IoControl, Name, Pos, StmtKind,
-    TypeSpec, UnOp,
+    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, IoControl, IoItem, Name, Pos,
+    StmtKind, TypeSpec, UnOp,
 };
 use crate::classify::classify;
 use crate::hpf_syntax::UseNames;
@@ -107,6 +107,52 @@ impl Ctx<'_> {
                 stride: st.map(Box::new),
             },
         )
+    }
+
+    /// An array constructor (see [`crate::ast::ARRAY_CONSTRUCTOR`]) of
+    /// `items`; each implied DO among them becomes a
+    /// [`crate::ast::IMPLIED_DO`] application.
+    pub fn constructor(&self, at: usize, items: Vec<IoItem>) -> Expr {
+        let args = items
+            .into_iter()
+            .map(|i| self.constructor_item(i))
+            .collect();
+        self.expr(
+            at,
+            ExprKind::Apply {
+                name: crate::ast::ARRAY_CONSTRUCTOR.to_string(),
+                args,
+            },
+        )
+    }
+
+    fn constructor_item(&self, item: IoItem) -> Expr {
+        let d = match item {
+            IoItem::Expr(e) => return e,
+            IoItem::ImpliedDo(d) => *d,
+        };
+        let at = d.var.pos;
+        let step = d.step.unwrap_or(Expr {
+            pos: at,
+            kind: ExprKind::Int(1),
+        });
+        let head = [
+            Expr {
+                pos: at,
+                kind: ExprKind::Var(d.var.text),
+            },
+            d.lower,
+            d.upper,
+            step,
+        ];
+        let items = d.items.into_iter().map(|i| self.constructor_item(i));
+        Expr {
+            pos: at,
+            kind: ExprKind::Apply {
+                name: crate::ast::IMPLIED_DO.to_string(),
+                args: head.into_iter().chain(items).collect(),
+            },
+        }
     }
 
     pub fn unmodelled(&self, at: usize, what: &str) {

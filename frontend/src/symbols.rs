@@ -211,12 +211,14 @@ impl<'a> Symbols<'a> {
                 }
                 // A complex constant has no folded value (see `fold`), nor
                 // does a real one made of the numeric inquiry functions
-                // (EPSILON, HUGE, RADIX, ...): it stays a named constant
-                // whose value is not known; no bound or subscript needs it.
-                None if matches!(
-                    s.type_of(&name.text),
-                    TypeSpec::Complex | TypeSpec::Real | TypeSpec::Double
-                ) => {}
+                // (EPSILON, HUGE, RADIX, ...), nor a constant array (an
+                // array constructor): it stays a named constant whose value
+                // is not known; no bound or subscript needs it.
+                None if s.dims.contains_key(&name.text)
+                    || matches!(
+                        s.type_of(&name.text),
+                        TypeSpec::Complex | TypeSpec::Real | TypeSpec::Double
+                    ) => {}
                 None => problems.push((
                     expr.pos,
                     format!("PARAMETER `{}` is not a constant expression", name.text),

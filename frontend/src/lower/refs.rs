@@ -37,7 +37,7 @@ use kaiseki_facts::{
 use super::affine::{Form, Term};
 use super::storage::{common_places, equivalence_classes, InBlock};
 use super::{Hidden, Reach, UnitLowerer};
-use crate::ast::{Expr, ExprKind, Pos};
+use crate::ast::{Expr, ExprKind, Pos, IMPLIED_DO};
 use crate::fold;
 use crate::intrinsics::{Effect, Intrinsic};
 use crate::symbols::{ApplyClass, NameClass};
@@ -142,6 +142,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
             ExprKind::Var(name) => self.name_ref(r, name, e.pos, Access::Use),
+            ExprKind::Apply { name, args } if name == IMPLIED_DO => self.implied_do(r, args),
             ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
                 ApplyClass::Element => self.element(r, e.pos, name, args, &[Access::Use]),
                 ApplyClass::Substring => {
@@ -174,6 +175,22 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.read(r, b);
             }
         }
+    }
+
+    /// The uses of an implied DO of an array constructor (see
+    /// [`IMPLIED_DO`]): its bounds, then its items, where an element whose
+    /// subscripts use the variable is the whole array. The variable is the
+    /// implied DO's own: no reference to the unit's variable of that name.
+    fn implied_do(&mut self, r: &mut StmtRefs<'a>, args: &'a [Expr]) {
+        let (ExprKind::Var(var), Some(bounds), Some(items)) =
+            (&args[0].kind, args.get(1..4), args.get(4..))
+        else {
+            unreachable!("the parser builds implied DOs as `[var, lower, upper, step, items..]`")
+        };
+        bounds.iter().for_each(|b| self.read(r, b));
+        self.implied.push(var);
+        items.iter().for_each(|i| self.read(r, i));
+        self.implied.pop();
     }
 
     /// The references of assigning to `e` (an assignment's left side or a
