@@ -419,7 +419,8 @@ pub enum StmtKind {
     },
     /// `WHERE (mask) lhs = rhs`: each element of `lhs` whose element of
     /// `mask` is true gets the element of `rhs` (a masked array
-    /// assignment). The WHERE construct is not modelled (opaque).
+    /// assignment). A WHERE construct is parsed as these, one per
+    /// assignment (see `crate::masked`).
     Where {
         mask: Expr,
         lhs: Expr,

@@ -346,11 +346,17 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             return;
         }
         "ELSE" if next.as_deref() == Some("WHERE") => {
-            aside(toks, "ELSE WHERE".into(), Some(ConstructRole::Middle));
+            let end = toks[s + 1].2;
+            toks.splice(s..s + 2, [(toks[s].0, Tok::ElseWhere, end)]);
             return;
         }
         "ELSEWHERE" => {
-            aside(toks, "ELSEWHERE".into(), Some(ConstructRole::Middle));
+            toks[s].1 = Tok::ElseWhere;
+            return;
+        }
+        "END" if next.as_deref() == Some("WHERE") => {
+            let end = toks[s + 1].2;
+            toks.splice(s..s + 2, [(toks[s].0, Tok::EndWhere, end)]);
             return;
         }
         "END" if next.as_deref() == Some("SELECT") => {
@@ -361,7 +367,6 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         }
         "END" => {
             let closes = match next.as_deref() {
-                Some("WHERE") => Some("WHERE"),
                 Some("FORALL") => Some("FORALL"),
                 Some("INTERFACE") => Some("INTERFACE"),
                 Some("TYPE") => {
@@ -427,6 +432,11 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             if matches!(toks.last(), Some((_, Tok::Unmodelled(_), _))) {
                 aside(toks, "WHERE statement".into(), None);
             }
+            return;
+        }
+        // `WHERE (mask)`: the first line of a WHERE construct.
+        "WHERE" if header_only(toks, s) => {
+            toks[s].1 = Tok::Where;
             return;
         }
         "WHERE" | "FORALL" => {
@@ -719,11 +729,12 @@ mod tests {
         assert!(is_unmodelled(&t[0], "INQUIRE statement"));
         let t = classified("EXIT (X)");
         assert!(is_unmodelled(&t[0], "EXIT statement (a jump)"));
-        let t = classified("WHERE (A > 0)");
-        assert!(
-            matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Open("WHERE")))
-        );
-        // A WHERE statement is left to the grammar; FORALL is set aside.
+        // WHERE statements and constructs are left to the grammar; FORALL
+        // is set aside.
+        assert_eq!(classified("WHERE (A > 0)")[0], Tok::Where);
+        assert_eq!(classified("ELSE WHERE (A < 0)")[0], Tok::ElseWhere);
+        assert_eq!(classified("ELSEWHERE")[0], Tok::ElseWhere);
+        assert_eq!(classified("END WHERE"), [Tok::EndWhere]);
         assert_eq!(classified("WHERE (A > 0) A = 1")[0], Tok::Where);
         let t = classified("FORALL (I = 1:N) A(I) = 1");
         assert!(matches!(&t[0], Tok::Unmodelled(u) if u.role.is_none()));

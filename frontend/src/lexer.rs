@@ -147,8 +147,12 @@ pub enum Tok {
     CaseDefault,
     EndSelect,
     /// Put by [`crate::classify`]: the WHERE of a WHERE statement
-    /// (`WHERE (mask) lhs = rhs`), not of a WHERE construct.
+    /// (`WHERE (mask) lhs = rhs`) or of a WHERE construct's first line.
     Where,
+    /// `ELSEWHERE` or `ELSE WHERE`, in a WHERE construct.
+    ElseWhere,
+    /// `END WHERE`.
+    EndWhere,
     /// Put by [`crate::classify`]: the `TYPE` (or `CLASS`) of a declaration
     /// of derived-type objects, `TYPE(T) [, attrs] [::] entities`.
     DerivedType,
@@ -188,6 +192,8 @@ impl Tok {
             Tok::Case => "`CASE`".into(),
             Tok::CaseDefault => "`CASE DEFAULT`".into(),
             Tok::EndSelect => "`END SELECT`".into(),
+            Tok::ElseWhere => "`ELSEWHERE`".into(),
+            Tok::EndWhere => "`END WHERE`".into(),
             Tok::Where => "`WHERE`".into(),
             Tok::DerivedType | Tok::TypeDefOpen => "`TYPE`".into(),
             Tok::EndTypeDef => "`END TYPE`".into(),

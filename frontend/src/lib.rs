@@ -22,6 +22,7 @@ mod lexer;
 mod lines;
 pub mod lower;
 mod markers;
+mod masked;
 mod parser;
 mod preprocess;
 mod scopes;

@@ -58,6 +58,11 @@ pub enum Parsed {
     /// `CASE (values)`; `None` for CASE DEFAULT.
     Case(Option<Vec<CaseValue>>),
     EndSelect,
+    /// `WHERE (mask)`, the first line of a WHERE construct.
+    WhereOpen(Expr),
+    /// `ELSEWHERE [(mask)]`.
+    ElseWhere(Option<Expr>),
+    EndWhere,
     /// A statement that could not be read (its error was reported);
     /// `executable`: it does not look like a declaration or a unit's
     /// header. Inside executable code it stands as an opaque statement,

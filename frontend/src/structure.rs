@@ -11,6 +11,7 @@ use crate::ast::{
     CaseArm, Decl, DeclKind, ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt,
     StmtKind, Unit, UnitKind,
 };
+use crate::masked::{where_construct, WhereArm};
 use crate::source::Reporter;
 use crate::statement::{ConstructRole, Parsed, Statement};
 
@@ -52,7 +53,13 @@ enum Block {
         arms: Vec<CaseArm>,
         construct: Option<String>,
     },
-    /// An unmodelled construct (SELECT CASE, WHERE, ...) being skipped.
+    /// A WHERE construct and the blocks read so far (see [`crate::masked`]).
+    Where {
+        label: Option<u32>,
+        pos: Pos,
+        arms: Vec<WhereArm>,
+    },
+    /// An unmodelled construct (FORALL, SELECT TYPE, ...) being skipped.
     Construct {
         label: Option<u32>,
         pos: Pos,
@@ -85,6 +92,7 @@ impl Block {
             Block::If { pos, .. } => format!("the IF block at line {}", pos.line),
             Block::Interface { .. } => "the INTERFACE block".into(),
             Block::Select { pos, .. } => format!("the SELECT CASE at line {}", pos.line),
+            Block::Where { pos, .. } => format!("the WHERE construct at line {}", pos.line),
             Block::Construct { pos, what, .. } => format!("the {what} at line {}", pos.line),
         }
     }
@@ -164,6 +172,15 @@ impl Block {
                 label,
                 pos,
                 kind: StmtKind::Opaque { reason: what },
+            },
+            // Only a WHERE construct left open by an error: a proper one
+            // becomes its masked assignments (`Builder::end_block`).
+            Block::Where { label, pos, .. } => Stmt {
+                label,
+                pos,
+                kind: StmtKind::Opaque {
+                    reason: "WHERE construct without END WHERE".into(),
+                },
             },
             // Interface blocks are declarations: `end_interface` takes them.
             Block::Interface { .. } => Stmt {
@@ -519,6 +536,25 @@ impl Builder<'_> {
                 _ => false,
             }),
             Parsed::EndSelect => self.end_block(label, pos, "END SELECT"),
+            Parsed::WhereOpen(mask) => self.open_block(Block::Where {
+                label,
+                pos,
+                arms: vec![WhereArm {
+                    mask: Some(mask),
+                    body: Vec::new(),
+                }],
+            }),
+            Parsed::ElseWhere(mask) => self.else_arm(pos, "ELSEWHERE", |block| match block {
+                Block::Where { arms, .. } if arms.last().is_some_and(|a| a.mask.is_some()) => {
+                    arms.push(WhereArm {
+                        mask,
+                        body: Vec::new(),
+                    });
+                    true
+                }
+                _ => false,
+            }),
+            Parsed::EndWhere => self.end_block(label, pos, "END WHERE"),
             Parsed::IfThen(cond) => self.open_block(Block::If {
                 label,
                 pos,
@@ -651,6 +687,7 @@ impl Builder<'_> {
             Block::Loop { pos, .. }
             | Block::If { pos, .. }
             | Block::Select { pos, .. }
+            | Block::Where { pos, .. }
             | Block::Construct { pos, .. }
             | Block::Interface { pos, .. } => *pos,
         };
@@ -734,10 +771,10 @@ impl Builder<'_> {
         let o = self.current(pos);
         let ok = o.blocks.last_mut().is_some_and(add);
         if !ok {
-            let opener = if what == "CASE" {
-                "SELECT CASE"
-            } else {
-                "IF ... THEN"
+            let opener = match what {
+                "CASE" => "SELECT CASE",
+                "ELSEWHERE" => "WHERE (with a mask on each ELSEWHERE but the last)",
+                _ => "IF ... THEN",
             };
             self.rep
                 .error(pos, format!("{what} without a matching {opener}; ignored"));
@@ -812,12 +849,14 @@ impl Builder<'_> {
             Block::Loop { .. } => what == "END DO",
             Block::If { .. } => what == "END IF",
             Block::Select { .. } => what == "END SELECT",
+            Block::Where { .. } => what == "END WHERE",
             Block::Construct { .. } | Block::Interface { .. } => false,
         });
         let Some(i) = found else {
             let opener = match what {
                 "END DO" => "DO",
                 "END IF" => "IF ... THEN",
+                "END WHERE" => "WHERE",
                 _ => "SELECT CASE",
             };
             self.rep
@@ -829,6 +868,25 @@ impl Builder<'_> {
         });
         let o = self.current(pos);
         let block = o.blocks.pop().expect("index i exists");
+        if let Block::Where {
+            label: start,
+            pos: at,
+            arms,
+        } = block
+        {
+            let (stmts, refused) = where_construct((start, at), arms, (label, pos));
+            for p in refused {
+                self.rep.error(
+                    p,
+                    "a WHERE construct holds only assignments and WHERE; the statement is opaque",
+                );
+            }
+            body_of(self.current(pos)).extend(stmts);
+            if let Some(l) = label {
+                self.end_loops_at(l, pos);
+            }
+            return;
+        }
         if let Block::Loop {
             target: Some(t), ..
         } = &block
@@ -1022,6 +1080,7 @@ impl Builder<'_> {
                 Block::Loop { .. } => format!("{} has no END DO", b.describe()),
                 Block::If { .. } => format!("{} has no END IF", b.describe()),
                 Block::Select { .. } => format!("{} has no END SELECT", b.describe()),
+                Block::Where { .. } => format!("{} has no END WHERE", b.describe()),
                 Block::Construct { what, .. } => format!("the {what} is not closed before END"),
                 Block::Interface { .. } => "the INTERFACE block is not closed before END".into(),
             };
@@ -1060,6 +1119,10 @@ fn body_of(o: &mut Open) -> &mut Vec<Stmt> {
             None => &mut o.unit.body,
         },
         Some(Block::Select { arms, .. }) => match arms.last_mut() {
+            Some(a) => &mut a.body,
+            None => &mut o.unit.body,
+        },
+        Some(Block::Where { arms, .. }) => match arms.last_mut() {
             Some(a) => &mut a.body,
             None => &mut o.unit.body,
         },
