@@ -419,9 +419,13 @@ pub enum StmtKind {
     },
     /// `WHERE (mask) lhs = rhs`: each element of `lhs` whose element of
     /// `mask` is true gets the element of `rhs` (a masked array
-    /// assignment). A WHERE construct is parsed as these, one per
+    /// assignment). With `indices`, `FORALL (I = L:U:S, ..., mask) lhs =
+    /// rhs`: for every value of the indices whose mask is true (`.TRUE.`
+    /// when none is written), every right side is evaluated, then
+    /// assigned. WHERE and FORALL constructs are parsed as these, one per
     /// assignment (see `crate::masked`).
     Where {
+        indices: Vec<ForallIndex>,
         mask: Expr,
         lhs: Expr,
         rhs: Expr,
@@ -556,6 +560,29 @@ pub struct ImpliedDo {
     pub lower: Expr,
     pub upper: Expr,
     pub step: Option<Expr>,
+}
+
+/// `I = L:U[:S]` in a FORALL header: the index is the statement's own,
+/// not the unit's variable of that name.
+#[derive(Clone, Debug)]
+pub struct ForallIndex {
+    pub var: Name,
+    pub lower: Expr,
+    pub upper: Expr,
+    pub step: Option<Expr>,
+}
+
+impl ForallIndex {
+    /// The bounds and the step, as written.
+    pub fn bounds(&self) -> impl Iterator<Item = &Expr> {
+        [&self.lower, &self.upper].into_iter().chain(&self.step)
+    }
+
+    pub fn bounds_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        [&mut self.lower, &mut self.upper]
+            .into_iter()
+            .chain(&mut self.step)
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -354,9 +354,14 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             toks[s].1 = Tok::ElseWhere;
             return;
         }
-        "END" if next.as_deref() == Some("WHERE") => {
+        "END" if matches!(next.as_deref(), Some("WHERE" | "FORALL")) => {
             let end = toks[s + 1].2;
-            toks.splice(s..s + 2, [(toks[s].0, Tok::EndWhere, end)]);
+            let t = if next.as_deref() == Some("WHERE") {
+                Tok::EndWhere
+            } else {
+                Tok::EndForall
+            };
+            toks.splice(s..s + 2, [(toks[s].0, t, end)]);
             return;
         }
         "END" if next.as_deref() == Some("SELECT") => {
@@ -367,7 +372,6 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
         }
         "END" => {
             let closes = match next.as_deref() {
-                Some("FORALL") => Some("FORALL"),
                 Some("INTERFACE") => Some("INTERFACE"),
                 Some("TYPE") => {
                     // `END TYPE [name]`: one token, the name may follow.
@@ -439,13 +443,23 @@ fn classify_at(toks: &mut Vec<Spanned>, s: usize, may_be_logical_if: bool, squee
             toks[s].1 = Tok::Where;
             return;
         }
-        "WHERE" | "FORALL" => {
-            if header_only(toks, s) {
-                let c = if w == "WHERE" { "WHERE" } else { "FORALL" };
-                aside(toks, format!("{w} construct"), Some(ConstructRole::Open(c)));
-            } else {
-                aside(toks, format!("{w} statement"), None);
+        // `FORALL (header) [assignment]`: a FORALL statement, or the first
+        // line of a FORALL construct.
+        "FORALL" if toks.get(s + 1).is_some_and(|t| t.1 == Tok::LParen) => {
+            let Some(c) = close_of(toks, s + 1) else {
+                return;
+            };
+            toks[s].1 = Tok::Forall;
+            if c + 1 < toks.len() {
+                classify_at(toks, c + 1, false, squeezed);
+                if matches!(toks.last(), Some((_, Tok::Unmodelled(_), _))) {
+                    aside(toks, "FORALL statement".into(), None);
+                }
             }
+            return;
+        }
+        "WHERE" => {
+            aside(toks, "WHERE statement".into(), None);
             return;
         }
         // Interface blocks and modules are parsed by the grammar; an
@@ -729,15 +743,16 @@ mod tests {
         assert!(is_unmodelled(&t[0], "INQUIRE statement"));
         let t = classified("EXIT (X)");
         assert!(is_unmodelled(&t[0], "EXIT statement (a jump)"));
-        // WHERE statements and constructs are left to the grammar; FORALL
-        // is set aside.
+        // WHERE and FORALL statements and constructs are left to the
+        // grammar.
         assert_eq!(classified("WHERE (A > 0)")[0], Tok::Where);
         assert_eq!(classified("ELSE WHERE (A < 0)")[0], Tok::ElseWhere);
         assert_eq!(classified("ELSEWHERE")[0], Tok::ElseWhere);
         assert_eq!(classified("END WHERE"), [Tok::EndWhere]);
         assert_eq!(classified("WHERE (A > 0) A = 1")[0], Tok::Where);
-        let t = classified("FORALL (I = 1:N) A(I) = 1");
-        assert!(matches!(&t[0], Tok::Unmodelled(u) if u.role.is_none()));
+        assert_eq!(classified("FORALL (I = 1:N) A(I) = 1")[0], Tok::Forall);
+        assert_eq!(classified("FORALL (I = 1:N, J = 1:M)")[0], Tok::Forall);
+        assert_eq!(classified("END FORALL"), [Tok::EndForall]);
         let t = classified("SELECT TYPE (P)");
         assert!(
             matches!(&t[0], Tok::Unmodelled(u) if u.role == Some(ConstructRole::Open("SELECT")))

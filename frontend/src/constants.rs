@@ -19,7 +19,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::{DeclKind, Expr, ExprKind, IoItem, Stmt, StmtKind, TypeSpec};
+use crate::ast::{DeclKind, Expr, ExprKind, ForallIndex, IoItem, Stmt, StmtKind, TypeSpec};
 use crate::data::scalar_values;
 use crate::fold::{self, Const};
 use crate::symbols::{base_name, convert, ApplyClass, Symbols};
@@ -173,9 +173,15 @@ fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>)
                 }
                 vec![selector]
             }
-            StmtKind::Where { mask, lhs, rhs } => {
+            StmtKind::Where {
+                indices,
+                mask,
+                lhs,
+                rhs,
+            } => {
                 out.extend(base_name(lhs));
-                vec![mask, lhs, rhs]
+                let bounds = indices.iter().flat_map(ForallIndex::bounds);
+                bounds.chain([mask, lhs, rhs]).collect()
             }
             StmtKind::LogicalIf { cond, stmt } => {
                 if !may_define(std::slice::from_ref(stmt), syms, out) {

@@ -42,8 +42,8 @@
 //! variables are taken today (pointer assignment `=>` is opaque).
 
 use crate::ast::{
-    DeclKind, DimSpec, Entity, Expr, ExprKind, IfArm, IoItem, Name, Pos, Program, Stmt, StmtKind,
-    TypeSpec, Unit, COMPONENT_REF,
+    DeclKind, DimSpec, Entity, Expr, ExprKind, ForallIndex, IfArm, IoItem, Name, Pos, Program,
+    Stmt, StmtKind, TypeSpec, Unit, COMPONENT_REF,
 };
 use crate::source::Reporter;
 use std::collections::HashMap;
@@ -433,7 +433,18 @@ fn stmt_exprs(s: &Stmt, f: &mut impl FnMut(&Expr)) {
             outputs.iter().for_each(f);
         }
         StmtKind::Select { selector, .. } => f(selector),
-        StmtKind::Where { mask, lhs, rhs } => [mask, lhs, rhs].into_iter().for_each(f),
+        StmtKind::Where {
+            indices,
+            mask,
+            lhs,
+            rhs,
+        } => {
+            indices
+                .iter()
+                .flat_map(ForallIndex::bounds)
+                .for_each(&mut *f);
+            [mask, lhs, rhs].into_iter().for_each(f)
+        }
         StmtKind::Allocate {
             objects,
             stat,
@@ -1048,7 +1059,15 @@ impl Cx<'_> {
                     }
                 }
             }
-            StmtKind::Where { mask, lhs, rhs } => {
+            StmtKind::Where {
+                indices,
+                mask,
+                lhs,
+                rhs,
+            } => {
+                for b in indices.iter_mut().flat_map(ForallIndex::bounds_mut) {
+                    self.expr(b)?;
+                }
                 self.expr(mask)?;
                 self.expr(lhs)?;
                 self.expr(rhs)?;

@@ -153,6 +153,11 @@ pub enum Tok {
     ElseWhere,
     /// `END WHERE`.
     EndWhere,
+    /// Put by [`crate::classify`]: the FORALL of a FORALL statement or of a
+    /// FORALL construct's first line.
+    Forall,
+    /// `END FORALL`.
+    EndForall,
     /// Put by [`crate::classify`]: the `TYPE` (or `CLASS`) of a declaration
     /// of derived-type objects, `TYPE(T) [, attrs] [::] entities`.
     DerivedType,
@@ -194,6 +199,8 @@ impl Tok {
             Tok::EndSelect => "`END SELECT`".into(),
             Tok::ElseWhere => "`ELSEWHERE`".into(),
             Tok::EndWhere => "`END WHERE`".into(),
+            Tok::Forall => "`FORALL`".into(),
+            Tok::EndForall => "`END FORALL`".into(),
             Tok::Where => "`WHERE`".into(),
             Tok::DerivedType | Tok::TypeDefOpen => "`TYPE`".into(),
             Tok::EndTypeDef => "`END TYPE`".into(),

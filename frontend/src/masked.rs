@@ -1,4 +1,4 @@
-//! The WHERE construct as the masked assignments it performs.
+//! WHERE and FORALL constructs as the masked assignments they perform.
 //!
 //! ```text
 //! WHERE (M1)          ->  WHERE (M1) A = B
@@ -8,16 +8,23 @@
 //! ELSEWHERE
 //!   E = F
 //! END WHERE
+//!
+//! FORALL (I = 1:N, M(I))  ->  FORALL (I = 1:N, M(I)) A(I) = B(I)
+//!   A(I) = B(I)               FORALL (I = 1:N, M(I)) C(I) = A(I+1)
+//!   C(I) = A(I+1)
+//! END FORALL
 //! ```
 //!
-//! Each assignment becomes a WHERE statement ([`StmtKind::Where`]) under
-//! the mask of its block, a WHERE statement inside gets its own mask
-//! joined with `.AND.`, and a nested construct, closed first, is already
-//! such statements. The analyses need only what each assignment reads
-//! and may write: reading the masks again at every assignment (the
-//! construct evaluates them once) only adds uses, never hides one.
+//! Each assignment becomes a masked assignment ([`StmtKind::Where`])
+//! under the indices and the mask of its block; a masked assignment inside
+//! joins its own (indices appended, masks joined with `.AND.`), and a
+//! nested construct, closed first, is already such assignments. Both
+//! constructs run their assignments one after the other, each over all its
+//! elements, as the statements do. The analyses need only what each one
+//! reads and may write: reading the masks again at every assignment (the
+//! constructs evaluate them once) only adds uses, never hides one.
 
-use crate::ast::{BinOp, Expr, ExprKind, Pos, Stmt, StmtKind, UnOp};
+use crate::ast::{BinOp, Expr, ExprKind, ForallIndex, Pos, Stmt, StmtKind, UnOp};
 
 /// One block of a WHERE construct: its mask (`None` for a final
 /// ELSEWHERE without one) and its statements.
@@ -26,24 +33,18 @@ pub struct WhereArm {
     pub body: Vec<Stmt>,
 }
 
-/// The statements a WHERE construct stands for, and the positions of the
-/// statements a WHERE construct may not hold (each becomes opaque).
-/// Labels on the WHERE and END WHERE lines stay as CONTINUE statements.
+/// What a construct becomes: its statements, and the positions of the
+/// statements it may not hold (each became opaque).
+pub type Masked = (Vec<Stmt>, Vec<Pos>);
+
+/// The statements a WHERE construct stands for. Labels on the WHERE and
+/// END WHERE lines stay as CONTINUE statements.
 pub fn where_construct(
     start: (Option<u32>, Pos),
     arms: Vec<WhereArm>,
     end: (Option<u32>, Pos),
-) -> (Vec<Stmt>, Vec<Pos>) {
-    let mut out = Vec::new();
-    let mut refused = Vec::new();
-    let labelled = |(label, pos): (Option<u32>, Pos)| {
-        label.map(|l| Stmt {
-            label: Some(l),
-            pos,
-            kind: StmtKind::Continue,
-        })
-    };
-    out.extend(labelled(start));
+) -> Masked {
+    let mut out: Masked = (labelled(start).into_iter().collect(), Vec::new());
     // The conjunction of the negated masks of the blocks before.
     let mut none_before: Option<Expr> = None;
     for arm in arms {
@@ -56,35 +57,67 @@ pub fn where_construct(
             }
             None => none_before.clone().expect("the first block has a mask"),
         };
-        for s in arm.body {
-            let kind = match s.kind {
-                StmtKind::Assign { lhs, rhs } => StmtKind::Where {
-                    mask: mask.clone(),
-                    lhs,
-                    rhs,
-                },
-                StmtKind::Where {
-                    mask: inner,
-                    lhs,
-                    rhs,
-                } => StmtKind::Where {
-                    mask: and(Some(mask.clone()), inner),
-                    lhs,
-                    rhs,
-                },
-                StmtKind::Continue => StmtKind::Continue,
-                _ => {
-                    refused.push(s.pos);
-                    StmtKind::Opaque {
-                        reason: "a statement other than an assignment in a WHERE construct".into(),
-                    }
-                }
-            };
-            out.push(Stmt { kind, ..s });
-        }
+        under(arm.body, &[], &mask, &mut out);
     }
-    out.extend(labelled(end));
-    (out, refused)
+    out.0.extend(labelled(end));
+    out
+}
+
+/// The statements a FORALL construct stands for (`mask`: `.TRUE.` when
+/// the header has none).
+pub fn forall_construct(
+    start: (Option<u32>, Pos),
+    indices: &[ForallIndex],
+    mask: &Expr,
+    body: Vec<Stmt>,
+    end: (Option<u32>, Pos),
+) -> Masked {
+    let mut out: Masked = (labelled(start).into_iter().collect(), Vec::new());
+    under(body, indices, mask, &mut out);
+    out.0.extend(labelled(end));
+    out
+}
+
+/// The statements of `body` under `indices` and `mask`, appended to `out`.
+fn under(body: Vec<Stmt>, indices: &[ForallIndex], mask: &Expr, out: &mut Masked) {
+    for s in body {
+        let kind = match s.kind {
+            StmtKind::Assign { lhs, rhs } => StmtKind::Where {
+                indices: indices.to_vec(),
+                mask: mask.clone(),
+                lhs,
+                rhs,
+            },
+            StmtKind::Where {
+                indices: inner,
+                mask: inner_mask,
+                lhs,
+                rhs,
+            } => StmtKind::Where {
+                indices: indices.iter().cloned().chain(inner).collect(),
+                mask: and(Some(mask.clone()), inner_mask),
+                lhs,
+                rhs,
+            },
+            StmtKind::Continue => StmtKind::Continue,
+            _ => {
+                out.1.push(s.pos);
+                StmtKind::Opaque {
+                    reason: "a statement a WHERE or FORALL construct may not hold".into(),
+                }
+            }
+        };
+        out.0.push(Stmt { kind, ..s });
+    }
+}
+
+/// A CONTINUE keeping the label of a construct's first or last line.
+fn labelled((label, pos): (Option<u32>, Pos)) -> Option<Stmt> {
+    label.map(|l| Stmt {
+        label: Some(l),
+        pos,
+        kind: StmtKind::Continue,
+    })
 }
 
 fn not(e: Expr) -> Expr {
@@ -178,6 +211,7 @@ mod tests {
             label: None,
             pos: Pos::default(),
             kind: StmtKind::Where {
+                indices: Vec::new(),
                 mask: var("M2"),
                 lhs: var("A"),
                 rhs: var("B"),

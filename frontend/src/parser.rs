@@ -3,8 +3,8 @@
 //! statement is dropped; the caller goes on with the next one.
 
 use crate::ast::{
-    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, IoControl, IoItem, Name, Pos,
-    StmtKind, TypeSpec, UnOp,
+    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, ForallIndex, IoControl, IoItem,
+    Name, Pos, StmtKind, TypeSpec, UnOp,
 };
 use crate::classify::classify;
 use crate::hpf_syntax::UseNames;
@@ -488,6 +488,32 @@ impl Ctx<'_> {
             }
         }
         out
+    }
+
+    /// A FORALL header: at least one index, then at most one mask, last.
+    pub fn forall_header(
+        &self,
+        at: usize,
+        items: Vec<Result<ForallIndex, Expr>>,
+    ) -> Result<(Vec<ForallIndex>, Expr), GrammarError> {
+        let mut indices = Vec::new();
+        let mut mask = None;
+        for item in items {
+            match (item, &mask) {
+                (Ok(i), None) => indices.push(i),
+                (Err(m), None) if !indices.is_empty() => mask = Some(m),
+                _ => {
+                    return Err(ParseError::User {
+                        error: (at, "a FORALL header is `(I = L:U[:S], ...[, mask])`".into()),
+                    })
+                }
+            }
+        }
+        let mask = mask.unwrap_or(Expr {
+            pos: self.pos(at),
+            kind: ExprKind::Logical(true),
+        });
+        Ok((indices, mask))
     }
 
     /// A statement label: 1 to 99999.

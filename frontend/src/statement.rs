@@ -2,7 +2,7 @@
 //! a single logical statement. [`crate::structure`] nests these into units,
 //! loops and IF blocks.
 
-use crate::ast::{CaseValue, DeclKind, Expr, Name, Pos, StmtKind, TypeSpec};
+use crate::ast::{CaseValue, DeclKind, Expr, ForallIndex, Name, Pos, StmtKind, TypeSpec};
 
 #[derive(Clone, Debug)]
 pub struct Statement {
@@ -63,6 +63,9 @@ pub enum Parsed {
     /// `ELSEWHERE [(mask)]`.
     ElseWhere(Option<Expr>),
     EndWhere,
+    /// `FORALL (indices[, mask])`, the first line of a FORALL construct.
+    ForallOpen((Vec<ForallIndex>, Expr)),
+    EndForall,
     /// A statement that could not be read (its error was reported);
     /// `executable`: it does not look like a declaration or a unit's
     /// header. Inside executable code it stands as an opaque statement,

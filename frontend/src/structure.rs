@@ -8,10 +8,10 @@
 //! repaired (blocks are closed where the error is found), never fatal.
 
 use crate::ast::{
-    CaseArm, Decl, DeclKind, ElsePart, Expr, IfArm, Independent, LoopEnd, Name, Pos, Stmt,
-    StmtKind, Unit, UnitKind,
+    CaseArm, Decl, DeclKind, ElsePart, Expr, ForallIndex, IfArm, Independent, LoopEnd, Name, Pos,
+    Stmt, StmtKind, Unit, UnitKind,
 };
-use crate::masked::{where_construct, WhereArm};
+use crate::masked::{forall_construct, where_construct, Masked, WhereArm};
 use crate::source::Reporter;
 use crate::statement::{ConstructRole, Parsed, Statement};
 
@@ -59,7 +59,15 @@ enum Block {
         pos: Pos,
         arms: Vec<WhereArm>,
     },
-    /// An unmodelled construct (FORALL, SELECT TYPE, ...) being skipped.
+    /// A FORALL construct: its header and the body read so far.
+    Forall {
+        label: Option<u32>,
+        pos: Pos,
+        indices: Vec<ForallIndex>,
+        mask: Expr,
+        body: Vec<Stmt>,
+    },
+    /// An unmodelled construct (SELECT TYPE, ASSOCIATE, ...) being skipped.
     Construct {
         label: Option<u32>,
         pos: Pos,
@@ -93,6 +101,7 @@ impl Block {
             Block::Interface { .. } => "the INTERFACE block".into(),
             Block::Select { pos, .. } => format!("the SELECT CASE at line {}", pos.line),
             Block::Where { pos, .. } => format!("the WHERE construct at line {}", pos.line),
+            Block::Forall { pos, .. } => format!("the FORALL construct at line {}", pos.line),
             Block::Construct { pos, what, .. } => format!("the {what} at line {}", pos.line),
         }
     }
@@ -173,13 +182,13 @@ impl Block {
                 pos,
                 kind: StmtKind::Opaque { reason: what },
             },
-            // Only a WHERE construct left open by an error: a proper one
-            // becomes its masked assignments (`Builder::end_block`).
-            Block::Where { label, pos, .. } => Stmt {
+            // Only a WHERE or FORALL construct left open by an error: a
+            // proper one becomes its masked assignments (`Builder::end_block`).
+            Block::Where { label, pos, .. } | Block::Forall { label, pos, .. } => Stmt {
                 label,
                 pos,
                 kind: StmtKind::Opaque {
-                    reason: "WHERE construct without END WHERE".into(),
+                    reason: "a WHERE or FORALL construct not closed".into(),
                 },
             },
             // Interface blocks are declarations: `end_interface` takes them.
@@ -555,6 +564,14 @@ impl Builder<'_> {
                 _ => false,
             }),
             Parsed::EndWhere => self.end_block(label, pos, "END WHERE"),
+            Parsed::ForallOpen((indices, mask)) => self.open_block(Block::Forall {
+                label,
+                pos,
+                indices,
+                mask,
+                body: Vec::new(),
+            }),
+            Parsed::EndForall => self.end_block(label, pos, "END FORALL"),
             Parsed::IfThen(cond) => self.open_block(Block::If {
                 label,
                 pos,
@@ -688,6 +705,7 @@ impl Builder<'_> {
             | Block::If { pos, .. }
             | Block::Select { pos, .. }
             | Block::Where { pos, .. }
+            | Block::Forall { pos, .. }
             | Block::Construct { pos, .. }
             | Block::Interface { pos, .. } => *pos,
         };
@@ -843,6 +861,22 @@ impl Builder<'_> {
 
     /// END IF / END DO: closes the innermost block of that kind; blocks
     /// still open inside it are reported and closed too.
+    /// The statements of a closed WHERE or FORALL construct (`label`: of
+    /// its last line, at `pos`).
+    fn push_masked(&mut self, (stmts, refused): Masked, label: Option<u32>, pos: Pos) {
+        for p in refused {
+            self.rep.error(
+                p,
+                "a WHERE or FORALL construct holds only assignments, WHERE and FORALL; \
+                 the statement is opaque",
+            );
+        }
+        body_of(self.current(pos)).extend(stmts);
+        if let Some(l) = label {
+            self.end_loops_at(l, pos);
+        }
+    }
+
     fn end_block(&mut self, label: Option<u32>, pos: Pos, what: &str) {
         let o = self.current(pos);
         let found = o.blocks.iter().rposition(|b| match b {
@@ -850,6 +884,7 @@ impl Builder<'_> {
             Block::If { .. } => what == "END IF",
             Block::Select { .. } => what == "END SELECT",
             Block::Where { .. } => what == "END WHERE",
+            Block::Forall { .. } => what == "END FORALL",
             Block::Construct { .. } | Block::Interface { .. } => false,
         });
         let Some(i) = found else {
@@ -857,6 +892,7 @@ impl Builder<'_> {
                 "END DO" => "DO",
                 "END IF" => "IF ... THEN",
                 "END WHERE" => "WHERE",
+                "END FORALL" => "FORALL",
                 _ => "SELECT CASE",
             };
             self.rep
@@ -868,25 +904,29 @@ impl Builder<'_> {
         });
         let o = self.current(pos);
         let block = o.blocks.pop().expect("index i exists");
-        if let Block::Where {
-            label: start,
-            pos: at,
-            arms,
-        } = block
-        {
-            let (stmts, refused) = where_construct((start, at), arms, (label, pos));
-            for p in refused {
-                self.rep.error(
-                    p,
-                    "a WHERE construct holds only assignments and WHERE; the statement is opaque",
-                );
+        let masked = match block {
+            Block::Where {
+                label: start,
+                pos: at,
+                arms,
+            } => where_construct((start, at), arms, (label, pos)),
+            Block::Forall {
+                label: start,
+                pos: at,
+                indices,
+                mask,
+                body,
+            } => forall_construct((start, at), &indices, &mask, body, (label, pos)),
+            block => {
+                self.close_block(block, label, pos);
+                return;
             }
-            body_of(self.current(pos)).extend(stmts);
-            if let Some(l) = label {
-                self.end_loops_at(l, pos);
-            }
-            return;
-        }
+        };
+        self.push_masked(masked, label, pos);
+    }
+
+    /// Pushes the statement a DO, IF or SELECT CASE block becomes.
+    fn close_block(&mut self, block: Block, label: Option<u32>, pos: Pos) {
         if let Block::Loop {
             target: Some(t), ..
         } = &block
@@ -1081,6 +1121,7 @@ impl Builder<'_> {
                 Block::If { .. } => format!("{} has no END IF", b.describe()),
                 Block::Select { .. } => format!("{} has no END SELECT", b.describe()),
                 Block::Where { .. } => format!("{} has no END WHERE", b.describe()),
+                Block::Forall { .. } => format!("{} has no END FORALL", b.describe()),
                 Block::Construct { what, .. } => format!("the {what} is not closed before END"),
                 Block::Interface { .. } => "the INTERFACE block is not closed before END".into(),
             };
@@ -1126,6 +1167,7 @@ fn body_of(o: &mut Open) -> &mut Vec<Stmt> {
             Some(a) => &mut a.body,
             None => &mut o.unit.body,
         },
+        Some(Block::Forall { body, .. }) => body,
         Some(Block::Construct { .. } | Block::Interface { .. }) | None => &mut o.unit.body,
     }
 }

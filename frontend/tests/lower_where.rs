@@ -1,6 +1,7 @@
-//! The WHERE construct: each assignment is a masked assignment under the
-//! mask of its block (ELSEWHERE blocks under the negation of the masks
-//! before), so it reads the masks and may write its left side.
+//! WHERE and FORALL: each assignment of a construct is a masked
+//! assignment under the mask of its block (ELSEWHERE blocks under the
+//! negation of the masks before), so it reads the masks and may write its
+//! left side; a FORALL index is the statement's own.
 
 mod common;
 use common::*;
@@ -87,4 +88,49 @@ end program w
         lines[3],
         (12, "END WHERE without a matching WHERE".to_string())
     );
+}
+
+const FORALL: &str = "program f
+  real :: a(6, 6), b(6, 6)
+  integer :: i, j
+  i = 100
+  forall (i = 1:6, j = 1:6:2, a(i, j) > 0.0) b(i, j) = a(j, i)
+  forall (j = 2:6)
+    a(j, 1) = b(j - 1, 1)
+    where (b(j, :) > 1.0) b(j, :) = 1.0
+  end forall
+  print *, i, a, b
+end program f
+";
+
+#[test]
+fn forall_reads_its_bounds_and_its_indices_are_its_own() {
+    let (f, diags) = lower_src("f.f90", FORALL);
+    assert!(diags.is_empty(), "{diags:?}");
+    let k: Vec<String> = kinds(&f).into_iter().map(|(_, k)| k).collect();
+    assert_eq!(
+        k,
+        ["decl", "decl", "assign", "forall", "forall", "forall", "print", "end"]
+    );
+    let at = |line| {
+        refs(&f, at_line(&f, "forall", line))
+            .iter()
+            .map(|(_, k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+    };
+    // No reference to the unit's I or J: the indices are the statement's.
+    assert_eq!(at(5), ["use A", "use A", "def B"]);
+    assert_eq!(at(7), ["use B", "def A"]);
+    // A WHERE inside a FORALL construct: both masks, the FORALL index.
+    assert_eq!(at(8), ["use B", "def B"]);
+    // Every element whose subscripts use an index is the whole array.
+    for line in [5, 7, 8] {
+        let s = at_line(&f, "forall", line);
+        for (r, _, _) in refs(&f, s) {
+            assert!(
+                f.whole_array_ref.iter().any(|w| w.r#ref == r),
+                "line {line}"
+            );
+        }
+    }
 }

@@ -383,9 +383,16 @@ fn stmt_names(s: &Stmt, out: &mut BTreeSet<String>) {
         }
         StmtKind::DoWhile { cond, .. } | StmtKind::LogicalIf { cond, .. } => expr(cond, out),
         StmtKind::If { arms, .. } => arms.iter().for_each(|a| expr(&a.cond, out)),
-        StmtKind::Where { mask, lhs, rhs } => {
-            [mask, lhs, rhs].into_iter().for_each(|e| expr(e, out))
-        }
+        StmtKind::Where {
+            indices,
+            mask,
+            lhs,
+            rhs,
+        } => indices
+            .iter()
+            .flat_map(|i| i.bounds())
+            .chain([mask, lhs, rhs])
+            .for_each(|e| expr(e, out)),
         StmtKind::Select {
             selector, cases, ..
         } => {

@@ -26,7 +26,9 @@
 //! `case_default`, or the `endselect` when there is none), every body's
 //! end to the `endselect`.
 
-use crate::ast::{CaseArm, CaseValue, ElsePart, Expr, IfArm, LoopEnd, Pos, Stmt, StmtKind};
+use crate::ast::{
+    CaseArm, CaseValue, ElsePart, Expr, ForallIndex, IfArm, LoopEnd, Pos, Stmt, StmtKind,
+};
 use crate::intrinsics::Form;
 use kaiseki_facts::{CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtFile, StmtLabel};
 
@@ -197,14 +199,33 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 end_label,
                 ..
             } => self.select(s, selector, cases, *end, *end_label),
-            StmtKind::Where { mask, lhs, rhs } => {
-                // Reads the mask and the right side; may write (part of)
-                // the left side, so earlier values of it may live on.
-                let id = self.number(s.pos, s.label, "where", true);
+            StmtKind::Where {
+                indices,
+                mask,
+                lhs,
+                rhs,
+            } => {
+                // Reads the FORALL bounds, the mask and the right side; may
+                // write (part of) the left side, so earlier values of it
+                // may live on. An element whose subscripts use a FORALL
+                // index is the whole array, as in an implied DO.
+                let kind = if indices.is_empty() {
+                    "where"
+                } else {
+                    "forall"
+                };
+                let id = self.number(s.pos, s.label, kind, true);
                 let mut r = StmtRefs::default();
+                for b in indices.iter().flat_map(ForallIndex::bounds) {
+                    self.read(&mut r, b);
+                }
+                let around = self.implied.len();
+                self.implied
+                    .extend(indices.iter().map(|i| i.var.text.as_str()));
                 self.read(&mut r, mask);
                 self.read(&mut r, rhs);
                 self.write(&mut r, lhs, false);
+                self.implied.truncate(around);
                 self.emit_refs(id, r);
                 single(id, true)
             }

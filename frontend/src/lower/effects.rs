@@ -33,7 +33,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::storage::{common_places, Layout};
-use crate::ast::{Expr, ExprKind, IoControl, IoItem, Program, Stmt, StmtKind, TypeSpec, Unit};
+use crate::ast::{
+    Expr, ExprKind, ForallIndex, IoControl, IoItem, Program, Stmt, StmtKind, TypeSpec, Unit,
+};
 use crate::intrinsics::{runtime_routine, Effect, Form, Intrinsic};
 use crate::symbols::{base_name, ApplyClass, Symbols};
 
@@ -297,7 +299,16 @@ impl Walk<'_, '_> {
                 self.read(cond);
                 self.stmt(stmt);
             }
-            StmtKind::Where { mask, lhs, rhs } => {
+            StmtKind::Where {
+                indices,
+                mask,
+                lhs,
+                rhs,
+            } => {
+                indices
+                    .iter()
+                    .flat_map(ForallIndex::bounds)
+                    .for_each(|b| self.read(b));
                 self.read(mask);
                 self.write(lhs);
                 self.read(rhs);

@@ -4,7 +4,8 @@
 use std::collections::{BTreeSet, HashSet};
 
 use crate::ast::{
-    CaseValue, DeclKind, Entity, Expr, ExprKind, IoItem, Name, Stmt, StmtKind, Unit, COMPONENT_REF,
+    CaseValue, DeclKind, Entity, Expr, ExprKind, ForallIndex, IoItem, Name, Stmt, StmtKind, Unit,
+    COMPONENT_REF,
 };
 
 /// The names a unit declares itself: its name, dummies, and the names of
@@ -215,7 +216,18 @@ fn stmt_exprs(s: &Stmt, f: &mut impl FnMut(&Expr)) {
                 c.body.iter().for_each(|s| stmt_exprs(s, f));
             }
         }
-        StmtKind::Where { mask, lhs, rhs } => [mask, lhs, rhs].into_iter().for_each(f),
+        StmtKind::Where {
+            indices,
+            mask,
+            lhs,
+            rhs,
+        } => {
+            indices
+                .iter()
+                .flat_map(ForallIndex::bounds)
+                .for_each(&mut *f);
+            [mask, lhs, rhs].into_iter().for_each(f)
+        }
         StmtKind::ComputedGoto { index, .. } => f(index),
         StmtKind::ArithIf { expr, .. } => f(expr),
         StmtKind::Call { name, args } => {
@@ -354,7 +366,15 @@ pub(super) fn for_each_expr_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
                 c.body.iter_mut().for_each(|s| for_each_expr_mut(s, f));
             }
         }
-        StmtKind::Where { mask, lhs, rhs } => [mask, lhs, rhs].into_iter().for_each(f),
+        StmtKind::Where {
+            indices,
+            mask,
+            lhs,
+            rhs,
+        } => {
+            let bounds = indices.iter_mut().flat_map(ForallIndex::bounds_mut);
+            bounds.chain([mask, lhs, rhs]).for_each(f)
+        }
         StmtKind::ComputedGoto { index, .. } => f(index),
         StmtKind::ArithIf { expr, .. } => f(expr),
         StmtKind::Call { args, .. } => args.iter_mut().for_each(f),

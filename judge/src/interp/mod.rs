@@ -878,7 +878,10 @@ impl<'p> Interp<'p> {
                     return self.exec_block(fr, body);
                 }
             }
-            StmtKind::Where { mask, lhs, rhs } => {
+            StmtKind::Where { indices, .. } if !indices.is_empty() => {
+                return fail(s.pos, "FORALL is not supported");
+            }
+            StmtKind::Where { mask, lhs, rhs, .. } => {
                 // The mask, then the right side (whole: every element of
                 // it is read), then the elements whose mask is true.
                 let m = self.eval(fr, mask)?;
