@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The benchmarks of the README: generate the large programs, then time each
-# pipeline with /usr/bin/time (wall seconds, peak memory). Run from anywhere:
+# The benchmarks of docs/benchmarks.md: generate the large programs, then
+# time each pipeline with /usr/bin/time: the median wall seconds and peak
+# memory of $RUNS runs (default 3), and the ratios that matter (doubling the
+# input, against gfortran) as the median of $RUNS paired runs (the machine
+# may be shared: quote medians and ratios). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver hpf block
+#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver hpf block spmd
+#   RUNS=5 bench/run.sh uniform
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -10,14 +14,30 @@ k="${CARGO_TARGET_DIR:-target}/release/kaiseki"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
+runs=${RUNS:-3}
+runs_of() { # command... -> one line "wall_seconds peak_KB" per run
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$@" >/dev/null 2>&1 || true
+    tail -n 1 "$dir/time"
+  done
+}
+median() { # column of numbers on stdin -> their median
+  sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 measure() { # label, command...
   local label=$1; shift
-  /usr/bin/time -f "$label: %e s wall, %M KB peak" "$@" >/dev/null 2>"$dir/time" || true
-  tail -n 1 "$dir/time"
+  runs_of "$@" > "$dir/runs"
+  echo "$label: $(cut -d' ' -f1 "$dir/runs" | median) s wall, $(cut -d' ' -f2 "$dir/runs" | median) KB peak (median of $runs)"
 }
-seconds() { # command... -> wall seconds
-  /usr/bin/time -f "%e" "$@" >/dev/null 2>"$dir/time" || true
-  tail -n 1 "$dir/time"
+paired() { # label, command A, command B (each one string, split on blanks)
+  # -> the median of the wall-time ratios A/B of $runs runs of A and B in
+  # turn: it holds when the speed of a shared machine drifts.
+  local label=$1 a=$2 b=$3
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f %e -o "$dir/time_a" $a >/dev/null 2>&1 || true
+    /usr/bin/time -f %e -o "$dir/time_b" $b >/dev/null 2>&1 || true
+    awk -v x="$(tail -n 1 "$dir/time_a")" -v y="$(tail -n 1 "$dir/time_b")" 'BEGIN { printf "%.4f\n", x / y }'
+  done | median | awk -v l="$label" -v n="$runs" '{ printf "%s: %.2fx (median of %d pairs)\n", l, $1, n }'
 }
 
 what=${1:-all}
@@ -31,6 +51,7 @@ if [[ $what == all || $what == dataflow ]]; then
   echo "dataflow: one unit, 50,000 statements, 5,000 scalars"
   measure "analyze, compiled rules" $k analyze "$dir/flow.f" -o "$dir/out1"
   measure "analyze, interpreted rules" $k analyze "$dir/flow.f" -o "$dir/out2" --rules rules/dl
+  paired "analyze, interpreted / compiled rules" "$k analyze $dir/flow.f -o $dir/out2 --rules rules/dl" "$k analyze $dir/flow.f -o $dir/out1"
 fi
 if [[ $what == all || $what == uniform ]]; then
   # Every scalar used all over one unit: no variable dies early.
@@ -42,14 +63,20 @@ if [[ $what == all || $what == uniform ]]; then
   measure "deps --format csv, twice the unit" $k deps "$dir/flat2.f" --format csv
   measure "analyze, twice the unit" $k analyze "$dir/flat2.f" -o "$dir/out4"
   $k synth dataflow --size 25000 --vars 2500 --spread uniform > "$dir/flat_half.f"
-  half=$(seconds $k deps "$dir/flat_half.f" --format csv)
-  one=$(seconds $k deps "$dir/flat.f" --format csv)
-  two=$(seconds $k deps "$dir/flat2.f" --format csv)
-  echo "deps, the unit / half the unit: $(awk "BEGIN { printf \"%.2f\", $one / $half }") ($one s / $half s)"
-  echo "deps, twice the unit / the unit: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
+  paired "deps, the unit / half the unit" "$k deps $dir/flat.f --format csv" "$k deps $dir/flat_half.f --format csv"
+  paired "deps, twice the unit / the unit" "$k deps $dir/flat2.f --format csv" "$k deps $dir/flat.f --format csv"
+  paired "analyze, twice the unit / the unit" "$k analyze $dir/flat2.f -o $dir/out4" "$k analyze $dir/flat.f -o $dir/out3"
   if command -v gfortran >/dev/null; then
+    # The same unit through gfortran, for comparison: parsing and checking
+    # only, then compiling at -O1 and -O2.
     cp "$dir/flat.f" "$dir/flat_copy.f"
-    measure "gfortran -O1 -c, for comparison" gfortran -O1 -c "$dir/flat_copy.f" -o "$dir/flat.o"
+    measure "gfortran -fsyntax-only, for comparison" gfortran -fsyntax-only "$dir/flat_copy.f"
+    measure "gfortran -O1 -c" gfortran -O1 -c "$dir/flat_copy.f" -o "$dir/flat.o"
+    measure "gfortran -O2 -c" gfortran -O2 -c "$dir/flat_copy.f" -o "$dir/flat.o"
+    paired "deps / gfortran -fsyntax-only" "$k deps $dir/flat.f --format csv" "gfortran -fsyntax-only $dir/flat_copy.f"
+    for o in 1 2; do
+      paired "deps / gfortran -O$o -c" "$k deps $dir/flat.f --format csv" "gfortran -O$o -c $dir/flat_copy.f -o $dir/flat.o"
+    done
   fi
 fi
 if [[ $what == all || $what == elements ]]; then
@@ -59,9 +86,8 @@ if [[ $what == all || $what == elements ]]; then
   $k synth dataflow --size 50000 --vars 5000 --spread elements > "$dir/tab.f"
   echo "elements: one unit, $(wc -l < "$dir/tab.f") lines, 5,000 elements of 100 arrays used anywhere"
   measure "deps --format csv" $k deps "$dir/tab.f" --format csv
-  half=$(seconds $k deps "$dir/tab_half.f" --format csv)
-  one=$(seconds $k deps "$dir/tab.f" --format csv)
-  echo "deps, the unit / half the unit: $(awk "BEGIN { printf \"%.2f\", $one / $half }") ($one s / $half s)"
+  measure "deps --format csv, half the unit" $k deps "$dir/tab_half.f" --format csv
+  paired "deps, the unit / half the unit" "$k deps $dir/tab.f --format csv" "$k deps $dir/tab_half.f --format csv"
 fi
 if [[ $what == all || $what == query ]]; then
   # query and explain against analyze on the uniform unit (the issue's
@@ -78,7 +104,7 @@ fi
 if [[ $what == all || $what == nests ]]; then
   $k synth nests --size 2000 > "$dir/nests.f"
   echo "subscripts: 2,000 depth-3 loop nests, 10 array references each"
-  # Every row, as the README's figures were measured.
+  # Every row of docs/benchmarks.md.
   measure "deps --format csv --loop-vars" $k deps "$dir/nests.f" --format csv --loop-vars
   measure "deps --format csv (default: without the DO loops' own index rows)" $k deps "$dir/nests.f" --format csv
   measure "deps --format csv --loop-vars --jobs 1" $k deps "$dir/nests.f" --format csv --loop-vars --jobs 1
@@ -90,9 +116,7 @@ if [[ $what == all || $what == shared ]]; then
     $k synth nests --shared --size $n > "$dir/shared$n.f"
     measure "$n nests: deps --format csv --jobs 2" $k deps "$dir/shared$n.f" --format csv --jobs 2
   done
-  one=$(seconds $k deps "$dir/shared400.f" --format csv --jobs 2)
-  two=$(seconds $k deps "$dir/shared800.f" --format csv --jobs 2)
-  echo "shared, 800 / 400 nests: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
+  paired "shared, 800 / 400 nests" "$k deps $dir/shared800.f --format csv --jobs 2" "$k deps $dir/shared400.f --format csv --jobs 2"
 fi
 if [[ $what == all || $what == driver ]]; then
   $k synth driver --size 44 > "$dir/driver.f"
@@ -100,6 +124,7 @@ if [[ $what == all || $what == driver ]]; then
   echo "driver: a timing harness of 44 units, $(wc -l < "$dir/driver.f") lines (and 88 units, $(wc -l < "$dir/driver2.f") lines)"
   measure "deps --format csv" $k deps "$dir/driver.f" --format csv
   measure "deps --format csv, twice the units" $k deps "$dir/driver2.f" --format csv
+  paired "deps, twice the units / the units" "$k deps $dir/driver2.f --format csv" "$k deps $dir/driver.f --format csv"
 fi
 if [[ $what == all || $what == hpf ]]; then
   # One HPF unit of M blocks over two aligned distributed arrays: a shifted
@@ -125,9 +150,7 @@ if [[ $what == all || $what == hpf ]]; then
   measure "comm" $k comm "$dir/hpf1000.f90"
   measure "comm, twice the unit" $k comm "$dir/hpf2000.f90"
   measure "spmd, twice the unit" $k spmd "$dir/hpf2000.f90" -o "$dir/hpf2000_mpi.f90"
-  one=$(seconds $k comm "$dir/hpf1000.f90")
-  two=$(seconds $k comm "$dir/hpf2000.f90")
-  echo "comm, twice the unit / the unit: $(awk "BEGIN { printf \"%.2f\", $two / $one }") ($two s / $one s)"
+  paired "comm, twice the unit / the unit" "$k comm $dir/hpf2000.f90" "$k comm $dir/hpf1000.f90"
   # The dependence graph of the same shape: every reference to A or B
   # pairs with every later one (the square of the blocks); covering
   # writes kill the pairs (rules/dl/subscripts.dl).
@@ -135,6 +158,21 @@ if [[ $what == all || $what == hpf ]]; then
   hpf 400 > "$dir/hpf400.f90"
   measure "deps --format csv, 200 blocks" $k deps "$dir/hpf200.f90" --format csv
   measure "deps --format csv, 400 blocks" $k deps "$dir/hpf400.f90" --format csv
+  paired "deps, 400 / 200 blocks" "$k deps $dir/hpf400.f90 --format csv" "$k deps $dir/hpf200.f90 --format csv"
+fi
+if [[ $what == all || $what == spmd ]] && command -v mpif90 >/dev/null; then
+  # The textbook HPF program (Jacobi on a 256 x 256 (BLOCK, BLOCK) grid,
+  # 100 steps) as SPMD Fortran + MPI on 1 and 4 ranks, against the
+  # sequential program; each prints what the sequential one prints.
+  src=frontend/tests/corpus/hpf_textbook.f90
+  $k spmd "$src" -o "$dir/textbook_mpi.f90" >/dev/null 2>&1
+  mpif90 -O2 -w "$dir/textbook_mpi.f90" -o "$dir/textbook_mpi"
+  gfortran -O2 -w "$src" -o "$dir/textbook"
+  echo "spmd: $src"
+  measure "sequential (gfortran -O2)" "$dir/textbook"
+  measure "SPMD, 1 rank" mpirun -n 1 "$dir/textbook_mpi"
+  measure "SPMD, 4 ranks" mpirun -n 4 "$dir/textbook_mpi"
+  mpirun -n 4 "$dir/textbook_mpi" 2>&1 >/dev/null | grep kaiseki-spmd || true
 fi
 if [[ $what == all || $what == block ]]; then
   # One straight-line block of N statements over one scalar: the chains
@@ -151,4 +189,5 @@ if [[ $what == all || $what == block ]]; then
   echo "block: one basic block of 10,000 statements over one scalar (and 20,000)"
   measure "deps --format csv" $k deps "$dir/block1.f" --format csv
   measure "deps --format csv, twice the block" $k deps "$dir/block2.f" --format csv
+  paired "deps, twice the block / the block" "$k deps $dir/block2.f --format csv" "$k deps $dir/block1.f --format csv"
 fi

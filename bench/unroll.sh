@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed of unroll-and-jam (issue 13, README "Unroll factors"): each
+# The speed of unroll-and-jam (docs/benchmarks.md, docs/unroll.md): each
 # shape of bench/unroll/ compiled with gfortran -O2 as written, at the
 # factors `kaiseki unroll` chooses, and unrolled along the innermost loop
 # only by the same total factor. Prints the median of $RUNS runs (default
