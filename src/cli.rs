@@ -142,11 +142,14 @@ pub enum Command {
     },
     /// Write the program as SPMD Fortran + MPI (owner-computes), sending only the transfers HPF communication analysis finds needed.
     #[command(
-        after_help = "Examples:\n  kaiseki spmd prog.f90 -o prog_mpi.f90\n  mpif90 prog_mpi.f90 -o prog_mpi && mpirun -np 4 ./prog_mpi\n  kaiseki spmd prog.f90 --no-reuse -o base.f90   # every remote read sent\n\nEvery rank holds the arrays at full size; rank 0 does the I/O. At the end rank 0 writes\n`kaiseki-spmd: messages=M bytes=B` to standard error."
+        after_help = "Examples:\n  kaiseki spmd prog.f90 -o prog_mpi.f90\n  mpif90 prog_mpi.f90 -o prog_mpi && mpirun -np 4 ./prog_mpi\n  kaiseki spmd prog.f90 --no-reuse -o base.f90   # every remote read sent\n  kaiseki spmd mod.f90 main.f90 -o mpi/          # each file written into mpi/\n\nEvery rank holds the arrays at full size; rank 0 does the I/O. At the end rank 0 writes\n`kaiseki-spmd: messages=M bytes=B` to standard error."
     )]
     Spmd {
-        file: PathBuf,
-        /// The Fortran file to write.
+        /// The files of one program (modules among them, in any order).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The Fortran file to write; with several FILES, the directory
+        /// each is written into under its own name.
         #[arg(short, long)]
         output: PathBuf,
         /// The number of ranks the program must run on (default: any, chosen at run time).
@@ -183,7 +186,7 @@ pub enum Command {
     },
     /// Choose unroll factors for every loop nest (Koseki, Komatsu & Fukazawa): unroll-and-jam estimate and search.
     #[command(
-        after_help = "Examples:\n  kaiseki unroll prog.f\n  kaiseki unroll prog.f --format csv --machine vliw.toml\n  kaiseki unroll prog.f --grid 8            # P(k) for every k up to 8 per loop\n  kaiseki unroll prog.f --grid 8 --png p.png  # ... drawn as a heat map with the search path\n  kaiseki unroll prog.f --emit -o prog_u.f  # the program unrolled and jammed at the chosen factors\n  kaiseki unroll prog.f --emit -o prog_u.f --factors 4,2\n\nA machine file holds `name = integer` lines: issue, issue_cycles, latency_fp, latency_load,\nlatency_store, latency_int, instruction_bits, icache_bytes, vector_width (default: the paper's VLIW)."
+        after_help = "Examples:\n  kaiseki unroll prog.f\n  kaiseki unroll prog.f --format csv --machine vliw.toml\n  kaiseki unroll prog.f --grid 8            # P(k) for every k up to 8 per loop\n  kaiseki unroll prog.f --grid 8 --png p.png  # ... drawn as a heat map with the search path\n  kaiseki unroll prog.f --emit -o prog_u.f  # the program unrolled and jammed at the chosen factors\n  kaiseki unroll prog.f --emit -o prog_u.f --factors 4,2\n  kaiseki unroll mod.f90 main.f90 --emit -o unrolled/  # each file written into unrolled/\n\nA machine file holds `name = integer` lines: issue, issue_cycles, latency_fp, latency_load,\nlatency_store, latency_int, instruction_bits, icache_bytes, vector_width (default: the paper's VLIW)."
     )]
     Unroll {
         #[arg(required = true)]
@@ -199,10 +202,11 @@ pub enum Command {
         /// With --grid: draw the grids as a heat map (PNG) with the search path, not a table.
         #[arg(long, value_name = "OUT.png", requires = "grid")]
         png: Option<PathBuf>,
-        /// Write the program with every nest unrolled and jammed (one FILE) to -o.
+        /// Write the program with every nest unrolled and jammed to -o.
         #[arg(long, requires = "output")]
         emit: bool,
-        /// The file --emit writes.
+        /// The file --emit writes; with several FILES, the directory each
+        /// is written into under its own name.
         #[arg(short, long, requires = "emit")]
         output: Option<PathBuf>,
         /// Unroll every nest by these factors, outermost loop first (padded with 1).

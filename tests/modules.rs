@@ -2,8 +2,9 @@
 //! files, given in either order; module arrays are storage every unit
 //! shares, module PARAMETERs fold into the bounds, module procedures are
 //! units whose calls touch what their bodies touch, and internal
-//! procedures see their host's variables. The OpenMP program of both
-//! files compiles in module order and prints what the original prints.
+//! procedures see their host's variables. The OpenMP and the unrolled
+//! programs of both files compile in module order and print what the
+//! original prints.
 
 mod common;
 
@@ -114,4 +115,51 @@ fn the_openmp_program_of_both_files_prints_what_the_original_prints() {
     for threads in ["1", "4"] {
         assert_eq!(run(&par, threads), want, "{threads} threads");
     }
+}
+
+/// `unroll --emit` on both files: each written into the directory, the
+/// module's nests unrolled and jammed, and the program prints what the
+/// original prints.
+#[test]
+fn the_unrolled_program_of_both_files_prints_what_the_original_prints() {
+    let dir = scratch_dir("modules_unroll");
+    let out = dir.join("unrolled");
+    let _ = std::fs::remove_dir_all(&out);
+    kaiseki_ok([
+        "unroll".as_ref(),
+        file("heat_mod.f90").as_os_str(),
+        file("heat_main.f90").as_os_str(),
+        "--emit".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let written = std::fs::read_to_string(out.join("heat_mod.f90")).expect("written");
+    assert!(written.contains("KUL1"), "{written}");
+    let build = |srcs: [PathBuf; 2], exe: &Path| {
+        let out = Command::new("gfortran")
+            .current_dir(&dir)
+            .args(&srcs)
+            .arg("-o")
+            .arg(exe)
+            .output()
+            .expect("gfortran");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run = Command::new(exe).output().expect("run");
+        assert!(run.status.success());
+        String::from_utf8_lossy(&run.stdout).to_string()
+    };
+    let want = build(
+        [file("heat_mod.f90"), file("heat_main.f90")],
+        &dir.join("heat_seq"),
+    );
+    let got = build(
+        [out.join("heat_mod.f90"), out.join("heat_main.f90")],
+        &dir.join("heat_unrolled"),
+    );
+    assert!(want.contains("steps, total:"), "{want}");
+    assert_eq!(got, want);
 }

@@ -72,14 +72,20 @@ fn run_with_input(cmd: &mut Command, input: &str) -> (String, String) {
 }
 
 fn compile(compiler: &str, source: &Path, exe: &Path) {
+    compile_all(compiler, &[source], exe)
+}
+
+/// `compiler` on the files of one program, in their order.
+fn compile_all(compiler: &str, sources: &[&Path], exe: &Path) {
     // Each program's module files beside it: tests compile at once, and
     // every SPMD program defines the module kaiseki_spmd.
     let modules = exe.parent().expect("the executable's directory");
+    let source = sources[0];
     let out = Command::new(compiler)
         .args(FLAGS)
         .arg("-J")
         .arg(modules)
-        .arg(source)
+        .args(sources)
         .arg("-o")
         .arg(exe)
         .output()
@@ -577,4 +583,49 @@ fn logical_arrays_are_distributed() {
         "{} bytes on 2 ranks",
         runs[1].0.pmpi.1
     );
+}
+
+/// A program of two files, a module of sizes and the main program that
+/// uses it: `kaiseki spmd` writes both into a directory (the run-time
+/// module in the first, which compiles first), and the MPI program of both
+/// prints what the sequential one prints on 1, 2 and 4 ranks.
+#[test]
+fn a_module_program_of_two_files_runs() {
+    let src = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/spmd/modules")
+            .join(name)
+    };
+    let files = [src("jacobi_mod.f90"), src("jacobi_main.f90")];
+    let dir = scratch_dir("spmd_modules");
+    let out = dir.join("mpi");
+    let _ = std::fs::remove_dir_all(&out);
+    let done = kaiseki([
+        "spmd".as_ref(),
+        files[0].as_os_str(),
+        files[1].as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    let written = [out.join("jacobi_mod.f90"), out.join("jacobi_main.f90")];
+    let first = std::fs::read_to_string(&written[0]).expect("written");
+    let second = std::fs::read_to_string(&written[1]).expect("written");
+    let opens = |text: &str| {
+        text.lines()
+            .filter(|l| l.trim() == "MODULE kaiseki_spmd")
+            .count()
+    };
+    assert_eq!((opens(&first), opens(&second)), (1, 0), "{first}\n{second}");
+    let seq = dir.join("sequential");
+    compile_all("gfortran", &[&files[0], &files[1]], &seq);
+    let expected = run_with_input(&mut Command::new(&seq), "").0;
+    let exe = dir.join("spmd");
+    compile_all("mpif90", &[&written[0], &written[1]], &exe);
+    for p in [1, 2, 4] {
+        let run = mpirun(&exe, p, "");
+        assert_eq!(run.stdout, expected, "{p} ranks");
+        assert_eq!(run.own, run.pmpi, "{p} ranks: own count vs PMPI");
+        assert_eq!(run.pmpi.0 == 0, p == 1, "{p} ranks: {:?}", run.pmpi);
+    }
 }

@@ -14,7 +14,35 @@ mod unroll;
 
 use crate::cli::{Cli, Command, FileFormat, Shape};
 use crate::synth;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Where the rewritten `files` of one program go (`openmp`, `spmd`,
+/// `unroll --emit`): one file to `output` itself; several into the
+/// directory `output` (made if missing), each under its own name, so that
+/// they compile there in the same order.
+pub fn output_paths(files: &[PathBuf], output: &Path) -> Result<Vec<PathBuf>, String> {
+    if files.len() == 1 {
+        return Ok(vec![output.to_path_buf()]);
+    }
+    let mut names = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let base = f
+            .file_name()
+            .ok_or_else(|| format!("{}: not a file name", f.display()))?;
+        if !names.insert(base) {
+            return Err(format!(
+                "{}: two of the files have this name; they cannot both be written into {}",
+                f.display(),
+                output.display()
+            ));
+        }
+        out.push(output.join(base));
+    }
+    std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
+    Ok(out)
+}
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
@@ -107,7 +135,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             jobs.threads(),
         ),
         Command::Spmd {
-            file,
+            files,
             output,
             procs,
             no_reuse,
@@ -115,7 +143,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             jobs,
             input,
         } => spmd::run(
-            &file,
+            &files,
             &input.0,
             &output,
             kaiseki_codegen::spmd::Options {
@@ -150,30 +178,25 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             rules,
             jobs,
             input,
-        } => {
-            if emit && files.len() != 1 {
-                return Err("--emit rewrites one file: give exactly one".into());
-            }
-            unroll::run(
-                &files,
-                &input.0,
-                &unroll::Options {
-                    machine: machine.as_deref(),
-                    format,
-                    grid,
-                    png: png.as_deref(),
-                    rules: rules.rules.as_deref(),
-                    jobs: jobs.threads(),
-                    emit: output
-                        .as_deref()
-                        .filter(|_| emit)
-                        .map(|output| unroll::Emit {
-                            output,
-                            factors: factors.as_deref(),
-                        }),
-                },
-            )
-        }
+        } => unroll::run(
+            &files,
+            &input.0,
+            &unroll::Options {
+                machine: machine.as_deref(),
+                format,
+                grid,
+                png: png.as_deref(),
+                rules: rules.rules.as_deref(),
+                jobs: jobs.threads(),
+                emit: output
+                    .as_deref()
+                    .filter(|_| emit)
+                    .map(|output| unroll::Emit {
+                        output,
+                        factors: factors.as_deref(),
+                    }),
+            },
+        ),
         Command::Query {
             file,
             body,

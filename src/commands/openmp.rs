@@ -15,25 +15,9 @@ pub fn run(
     jobs: usize,
 ) -> Result<ExitCode, String> {
     let (analyzed, had_errors) = super::parallel::analyze(files, opts, rules, jobs)?;
-    // One file: `output` is the file to write; several: the directory
-    // each is written into under its own name.
-    let several = files.len() > 1;
-    let mut names = std::collections::HashSet::new();
-    if let Some(twice) = files
-        .iter()
-        .find(|f| several && !names.insert(f.file_name()))
-    {
-        return Err(format!(
-            "{}: two of the files have this name; they cannot both be written into {}",
-            twice.display(),
-            output.display()
-        ));
-    }
-    if several {
-        std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
-    }
+    let targets = super::output_paths(files, output)?;
     let mut total = 0;
-    for file in files {
+    for (file, target) in files.iter().zip(targets) {
         let name = file.display().to_string();
         let loops: Vec<openmp::OmpLoop> = analyzed
             .iter()
@@ -43,10 +27,6 @@ pub fn run(
             std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let fixed = opts.form_of(&name) == Form::Fixed;
         let text = openmp::rewrite(&source, fixed, &loops);
-        let target = match (several, file.file_name()) {
-            (true, Some(base)) => output.join(base),
-            _ => output.to_path_buf(),
-        };
         std::fs::write(&target, text).map_err(|e| format!("{}: {e}", target.display()))?;
         total += loops.len();
     }

@@ -38,38 +38,40 @@ pub struct Emit<'a> {
     pub factors: Option<&'a [i64]>,
 }
 
-/// The one file of `program` rewritten with its nests unrolled and jammed
-/// (codegen/src/unroll_emit.rs); what was not done is printed as warnings.
+/// The files of `program` rewritten with their nests unrolled and jammed
+/// (codegen/src/unroll_emit.rs), one to `emit.output` or several into it
+/// as a directory; what was not done is printed as warnings.
 fn write_unrolled(
+    files: &[PathBuf],
     program: &Program,
     opts: &SourceOptions,
     rows: &[UnrollRow],
     emit: &Emit,
     had_errors: bool,
 ) -> Result<ExitCode, String> {
-    let Some(file) = program.files.first() else {
-        return Ok(ExitCode::from(1));
-    };
-    let name = &file.path;
-    let source = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-    let fixed = opts.form_of(name) == Form::Fixed;
-    let done = unroll_emit::emit(program, 0, &source, fixed, rows, emit.factors);
-    for w in &done.warnings {
-        let line = file.lines.get(w.line - 1).map_or("", String::as_str);
-        eprintln!(
-            "{name}:{}:{}: warning: {}\n  {line}\n  {}^",
-            w.line,
-            w.col,
-            w.message,
-            " ".repeat(w.col.saturating_sub(1))
-        );
+    let targets = super::output_paths(files, emit.output)?;
+    let mut unrolled = 0;
+    for (id, (file, target)) in program.files.iter().zip(&targets).enumerate() {
+        let name = &file.path;
+        let source = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
+        let fixed = opts.form_of(name) == Form::Fixed;
+        let done = unroll_emit::emit(program, id, &source, fixed, rows, emit.factors);
+        for w in &done.warnings {
+            let line = file.lines.get(w.line - 1).map_or("", String::as_str);
+            eprintln!(
+                "{name}:{}:{}: warning: {}\n  {line}\n  {}^",
+                w.line,
+                w.col,
+                w.message,
+                " ".repeat(w.col.saturating_sub(1))
+            );
+        }
+        std::fs::write(target, done.text).map_err(|e| format!("{}: {e}", target.display()))?;
+        unrolled += done.unrolled;
     }
-    std::fs::write(emit.output, done.text)
-        .map_err(|e| format!("{}: {e}", emit.output.display()))?;
     eprintln!(
-        "{} loop nest{} unrolled: wrote {}",
-        done.unrolled,
-        if done.unrolled == 1 { "" } else { "s" },
+        "{unrolled} loop nest{} unrolled: wrote {}",
+        if unrolled == 1 { "" } else { "s" },
         emit.output.display()
     );
     Ok(super::status(had_errors))
@@ -241,7 +243,7 @@ pub fn run(files: &[PathBuf], opts: &SourceOptions, o: &Options) -> Result<ExitC
     };
     let (program, rows, had_errors) = report(files, opts, &machine, o.rules, o.jobs)?;
     if let Some(emit) = &o.emit {
-        return write_unrolled(&program, opts, &rows, emit, had_errors);
+        return write_unrolled(files, &program, opts, &rows, emit, had_errors);
     }
     if let (Some(size), Some(out)) = (o.grid, o.png) {
         return write_png(&rows, size, &machine, out, had_errors);

@@ -79,17 +79,24 @@ impl Edits {
     }
 }
 
-/// The program of `file` written for MPI, and the warnings to print.
-/// `lines` are the file's with its INCLUDEs inlined
-/// (`kaiseki_frontend::inlined_lines`): statements read from an INCLUDEd
-/// file are edited where they are inlined.
+/// One file of the program to write: its lines with its INCLUDEs inlined
+/// (`kaiseki_frontend::inlined_lines`; statements read from an INCLUDEd
+/// file are edited where they are inlined), its form and its name.
+pub struct SpmdFile<'a> {
+    pub lines: &'a [InlinedLine],
+    pub fixed: bool,
+    pub name: &'a str,
+}
+
+/// The files of one program written for MPI, in their order, and the
+/// warnings to print. The run-time module (with the owner functions of
+/// every file's arrays) is written into the first file, which compiles
+/// first; calls are matched across the files.
 pub fn generate(
-    lines: &[InlinedLine],
-    fixed: bool,
-    file: &str,
+    files: &[SpmdFile],
     groups: &[(FactBase, Vec<Table>)],
     opts: Options,
-) -> Result<(String, Vec<String>), String> {
+) -> Result<(Vec<String>, Vec<String>), String> {
     // A flattened derived-type component (`P%X(J, I)` for `P(I)%X(J)`,
     // frontend `derived`) is not the reference as written, which the
     // writer copies its subscripts from.
@@ -98,29 +105,66 @@ pub fn generate(
         defs.chain(facts.r#use.iter().map(|u| &u.var))
             .find(|v| v.contains('%'))
     });
-    if let Some(v) = component {
+    if let (Some(v), Some(f)) = (component, files.first()) {
         return Err(format!(
-            "{file}: error: kaiseki spmd does not write programs with derived-type components ({v})"
+            "{}: error: kaiseki spmd does not write programs with derived-type components ({v})",
+            f.name
         ));
     }
-    let src = Source::new(lines, fixed);
-    let mut edits = Edits::default();
-    let places = groups
+    let srcs: Vec<Source> = files
         .iter()
-        .map(|(facts, _)| Places::new(facts, file, &src))
+        .map(|f| Source::new(f.lines, f.fixed))
+        .collect();
+    let places = files
+        .iter()
+        .zip(&srcs)
+        .map(|(f, src)| {
+            groups
+                .iter()
+                .map(|(facts, _)| Places::new(facts, f.name, src))
+                .collect::<Result<Vec<_>, _>>()
+        })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut dist = Distributed::new(groups, file);
-    let sites: Vec<CallSite> = groups
+    let names: Vec<&str> = files.iter().map(|f| f.name).collect();
+    let mut dist = Distributed::new(groups, &names);
+    let sites: Vec<CallSite> = places
         .iter()
-        .zip(&places)
-        .flat_map(|((facts, _), p)| p.call_sites(facts, &src))
+        .zip(&srcs)
+        .flat_map(|(ps, src)| {
+            groups
+                .iter()
+                .zip(ps)
+                .flat_map(|((facts, _), p)| p.call_sites(facts, src))
+        })
         .collect();
     dist.match_calls(&sites);
-    dist.declare(&mut edits);
-    for ((facts, derived), places) in groups.iter().zip(places) {
-        Group::new(facts, derived, file, &src, opts, places, &dist).plan(&mut edits)?;
+    let mut runtime = Edits::default();
+    dist.declare(&mut runtime);
+    let mut edited = Vec::with_capacity(files.len());
+    for ((f, src), ps) in files.iter().zip(&srcs).zip(places) {
+        let mut edits = Edits::default();
+        for ((facts, derived), p) in groups.iter().zip(ps) {
+            Group::new(facts, derived, f.name, src, opts, p, &dist).plan(&mut edits)?;
+        }
+        runtime.declarations.append(&mut edits.declarations);
+        runtime.procedures.append(&mut edits.procedures);
+        runtime.warnings.append(&mut edits.warnings);
+        edited.push(edits);
     }
-    Ok((render(&src, &edits, opts), edits.warnings))
+    let texts = srcs
+        .iter()
+        .zip(&edited)
+        .enumerate()
+        .map(|(k, (src, edits))| {
+            let mut out = String::new();
+            if k == 0 {
+                write_runtime(&mut out, src, &runtime, opts);
+            }
+            src.render(&mut out, edits);
+            out
+        })
+        .collect();
+    Ok((texts, runtime.warnings))
 }
 
 /// Where the statements and references of a group of units stand in the
@@ -1034,14 +1078,14 @@ fn wrap_loops(loops: &[String], body: &[String]) -> Vec<String> {
     out
 }
 
-/// The module, then the source with the edits.
-fn render(src: &Source, edits: &Edits, opts: Options) -> String {
+/// The run-time module, in the form of `src`, with the declarations and
+/// owner procedures of `runtime`.
+fn write_runtime(out: &mut String, src: &Source, runtime: &Edits, opts: Options) {
     let procs = opts.procs.map_or(String::new(), |p| {
         format!(
             "IF (kc_np /= {p}) THEN\nIF (kc_me == 0) WRITE (error_unit, '(A)') 'kaiseki-spmd: written for {p} ranks'\nCALL MPI_Abort(MPI_COMM_WORLD, 1, kc_err)\nEND IF"
         )
     });
-    let mut out = String::new();
     let mut pending = String::new();
     for line in RUNTIME.lines() {
         // A line ending in `&` is joined to the next: `emit` continues it
@@ -1053,20 +1097,18 @@ fn render(src: &Source, edits: &Edits, opts: Options) -> String {
         let joined = std::mem::take(&mut pending) + line.trim();
         let t = joined.as_str();
         let expanded = match t {
-            "!KC-DECLARATIONS" => edits
+            "!KC-DECLARATIONS" => runtime
                 .declarations
                 .iter()
                 .cloned()
                 .collect::<Vec<_>>()
                 .join("\n"),
             "!KC-PROCS" => procs.clone(),
-            "!KC-OWNERS" => edits.procedures.join("\n"),
+            "!KC-OWNERS" => runtime.procedures.join("\n"),
             _ => t.to_string(),
         };
         for l in expanded.lines() {
-            src.emit(&mut out, l);
+            src.emit(out, l);
         }
     }
-    src.render(&mut out, edits);
-    out
 }

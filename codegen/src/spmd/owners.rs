@@ -69,8 +69,8 @@ pub(super) fn function_name(unit: &str, array: &str) -> String {
 }
 
 impl Distributed {
-    /// The arrays of the units of `file` that `owner_dim` maps.
-    pub(super) fn new(groups: &[(FactBase, Vec<Table>)], file: &str) -> Distributed {
+    /// The arrays of the units of `files` that `owner_dim` maps.
+    pub(super) fn new(groups: &[(FactBase, Vec<Table>)], files: &[&str]) -> Distributed {
         let mut d = Distributed {
             arrays: BTreeMap::new(),
             dummies: BTreeMap::new(),
@@ -91,7 +91,7 @@ impl Distributed {
             let kinds: HashMap<&str, &str> = facts
                 .unit
                 .iter()
-                .filter(|u| u.file == file && named[u.unit.as_str()] == 1)
+                .filter(|u| files.contains(&u.file.as_str()) && named[u.unit.as_str()] == 1)
                 .filter(|u| matches!(u.kind.as_str(), "program" | "subroutine"))
                 .map(|u| (u.unit.as_str(), u.kind.as_str()))
                 .collect();
