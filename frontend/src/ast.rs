@@ -204,7 +204,8 @@ pub enum DeclKind {
     },
     /// `TYPE name ... END TYPE`: a derived-type definition and its
     /// components, each a [`DeclKind::Type`] or a [`DeclKind::Derived`]
-    /// (default initializers are kept in the entities, not used).
+    /// (default initializers are kept in the entities, not used), and a
+    /// [`DeclKind::Pointer`] naming the POINTER components.
     /// `unsupported` says why objects of the type cannot be flattened
     /// (type-bound procedures, EXTENDS...). [`crate::derived::flatten`]
     /// reads every unit's TypeDefs, whatever the unit's kind, and leaves

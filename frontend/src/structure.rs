@@ -1015,10 +1015,12 @@ impl Builder<'_> {
             Parsed::Decls(ds) if !t.contains => {
                 for d in ds {
                     match d {
-                        DeclKind::Type { .. } | DeclKind::Derived { .. } => {
+                        // The POINTER attribute of a component too: an
+                        // object of the type is then taken as a POINTER.
+                        DeclKind::Type { .. } | DeclKind::Derived { .. } | DeclKind::Pointer(_) => {
                             t.components.push(d.clone())
                         }
-                        // What component attributes would add, access
+                        // What other component attributes would add, access
                         // statements (PRIVATE, PUBLIC) if they become
                         // declarations: nothing to a component.
                         _ => {}

@@ -16,7 +16,7 @@ use crate::symbols::Symbols;
 /// Lambda lifting of host association (see the module documentation):
 /// each internal procedure gets the host variables it (or an internal
 /// procedure it calls) uses as extra dummies, and every call passes them.
-pub(super) fn lift_host_variables(program: &mut Program) {
+pub(super) fn lift_host_variables(program: &mut Program, pointer_types: &HashSet<String>) {
     let units = &program.units;
     // Internal procedures (hosts that are not modules), by host index.
     let mut by_host: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -30,7 +30,7 @@ pub(super) fn lift_host_variables(program: &mut Program) {
         }
     }
     for (host, inner) in by_host {
-        lift_one_host(program, host, &inner);
+        lift_one_host(program, host, &inner, pointer_types);
     }
 }
 
@@ -42,8 +42,13 @@ struct Lifting {
     decls: Vec<(usize, Vec<Decl>)>,
 }
 
-fn lift_one_host(program: &mut Program, host: usize, inner: &[usize]) {
-    let plan = plan_lifting(program, host, inner);
+fn lift_one_host(
+    program: &mut Program,
+    host: usize,
+    inner: &[usize],
+    pointer_types: &HashSet<String>,
+) {
+    let plan = plan_lifting(program, host, inner, pointer_types);
     for (i, decls) in plan.decls {
         let u = &mut program.units[i];
         let pos = u.name.pos;
@@ -74,7 +79,12 @@ fn lift_one_host(program: &mut Program, host: usize, inner: &[usize]) {
     }
 }
 
-fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Lifting {
+fn plan_lifting(
+    program: &Program,
+    host: usize,
+    inner: &[usize],
+    pointer_types: &HashSet<String>,
+) -> Lifting {
     let names: HashSet<&str> = program.procedure_names();
     let h = &program.units[host];
     let (hsyms, _) = Symbols::build(h, &names);
@@ -177,7 +187,7 @@ fn plan_lifting(program: &Program, host: usize, inner: &[usize]) -> Lifting {
         })
         .flatten()
         .collect();
-    let host_pointers = super::pointer_names(h);
+    let host_pointers = super::pointer_names(h, pointer_types);
     let decl_of = |v: &str, pos: Pos| -> Decl {
         let kind = match derived.get(v) {
             Some((type_name, attrs, e)) => DeclKind::Derived {

@@ -113,7 +113,9 @@ pub fn resolve(program: &mut Program, rep: &mut Reporter) {
             }
         }
     }
+    let pointer_types = types_with_pointers(program);
     let mut r = Resolver {
+        pointer_types: &pointer_types,
         modules,
         full: vec![None; program.units.len()],
         public: vec![None; program.units.len()],
@@ -124,22 +126,64 @@ pub fn resolve(program: &mut Program, rep: &mut Reporter) {
     for i in 0..program.units.len() {
         r.scope_of(program, i);
     }
-    host::lift_host_variables(program);
+    host::lift_host_variables(program, &pointer_types);
     for unit in &mut program.units {
-        opaque_pointer_references(unit);
+        opaque_pointer_references(unit, &pointer_types);
     }
 }
 
-/// The unit's POINTERs: the names of its POINTER declarations and its
-/// objects of a derived type declared POINTER.
-pub(super) fn pointer_names(unit: &Unit) -> HashSet<String> {
+/// The derived types with a POINTER component, directly or in a component
+/// of such a type (by name, over every unit: two types of one name count
+/// as one). An object of one may reach what its pointer points at, so it
+/// is taken as a POINTER itself (see [`opaque_pointer_references`]).
+fn types_with_pointers(program: &Program) -> HashSet<String> {
+    let defs: Vec<(&str, &[DeclKind])> = program
+        .units
+        .iter()
+        .flat_map(|u| &u.decls)
+        .filter_map(|d| match &d.kind {
+            DeclKind::TypeDef {
+                name, components, ..
+            } => Some((name.text.as_str(), components.as_slice())),
+            _ => None,
+        })
+        .collect();
+    let mut out: HashSet<String> = HashSet::new();
+    loop {
+        let before = out.len();
+        for (name, components) in &defs {
+            let reaches = components.iter().any(|c| match c {
+                DeclKind::Pointer(_) => true,
+                DeclKind::Derived {
+                    type_name, attrs, ..
+                } => attrs.iter().any(|a| a == "POINTER") || out.contains(&type_name.text),
+                _ => false,
+            });
+            if reaches {
+                out.insert(name.to_string());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// The unit's POINTERs: the names of its POINTER declarations, its
+/// objects of a derived type declared POINTER, and its objects of the
+/// `pointer_types` (which have POINTER components).
+pub(super) fn pointer_names(unit: &Unit, pointer_types: &HashSet<String>) -> HashSet<String> {
     let mut out = HashSet::new();
     for d in &unit.decls {
         match &d.kind {
             DeclKind::Pointer(names) => out.extend(names.iter().map(|n| n.text.clone())),
             DeclKind::Derived {
-                entities, attrs, ..
-            } if attrs.iter().any(|a| a == "POINTER") => {
+                type_name,
+                entities,
+                attrs,
+            } if attrs.iter().any(|a| a == "POINTER")
+                || pointer_types.contains(&type_name.text) =>
+            {
                 out.extend(entities.iter().map(|e| e.name.text.clone()))
             }
             _ => {}
@@ -155,8 +199,8 @@ pub(super) fn pointer_names(unit: &Unit) -> HashSet<String> {
 /// unit may touch anything. Sound before precise. A block whose own
 /// header (DO bounds, IF condition, SELECT selector) references one is
 /// opaque as a whole.
-fn opaque_pointer_references(unit: &mut Unit) {
-    let pointers = pointer_names(unit);
+fn opaque_pointer_references(unit: &mut Unit, pointer_types: &HashSet<String>) {
+    let pointers = pointer_names(unit, pointer_types);
     if pointers.is_empty() {
         return;
     }
@@ -197,6 +241,8 @@ fn opaque_in(stmts: &mut [Stmt], pointers: &HashSet<String>) {
 }
 
 struct Resolver<'r> {
+    /// The derived types with POINTER components ([`types_with_pointers`]).
+    pointer_types: &'r HashSet<String>,
     modules: HashMap<String, usize>,
     /// Every name visible in each unit by association (modules: their own
     /// names too), once resolved.
@@ -324,7 +370,7 @@ impl Resolver<'_> {
         let (syms, _) = Symbols::build(unit, &units);
         let mut own = Scope::new();
         let mut storage: Vec<(String, Vec<DimSpec>)> = Vec::new();
-        let pointers = pointer_names(unit);
+        let pointers = pointer_names(unit, self.pointer_types);
         let fold_dims = |dims: &[DimSpec]| -> Vec<DimSpec> {
             dims.iter()
                 .map(|d| DimSpec {
@@ -989,5 +1035,55 @@ end program p
         assert!(kinds[2].starts_with("do Assign"), "{kinds:?}");
         let inner = unit(&p, "INNER");
         assert!(matches!(inner.body[0].kind, StmtKind::Opaque { .. }));
+    }
+
+    #[test]
+    fn objects_of_types_with_pointer_components_are_pointers() {
+        let p = parsed(
+            "module m
+  type box
+    real, pointer :: v(:)
+  end type box
+  type shelf
+    type(box) :: boxes(3)
+  end type shelf
+  type plain
+    real :: w(8)
+  end type plain
+end module m
+program p
+  use m
+  type(box) :: b
+  type(shelf) :: s
+  type(plain) :: c
+  real, target :: a(8)
+  integer :: i
+  do i = 2, 8
+    b%v(i) = a(i - 1)
+    s%boxes(1)%v(i) = 0.0
+    c%w(i) = a(i)
+  end do
+end program p
+",
+        );
+        let main = unit(&p, "P");
+        let StmtKind::Do { body, .. } = &main.body[0].kind else {
+            panic!("{:?}", main.body[0].kind)
+        };
+        let reasons: Vec<String> = body
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Opaque { reason } => reason.clone(),
+                k => format!("{k:?}").chars().take(6).collect(),
+            })
+            .collect();
+        assert_eq!(
+            reasons,
+            [
+                "a reference to POINTER B",
+                "a reference to POINTER S",
+                "Assign"
+            ]
+        );
     }
 }
