@@ -1,7 +1,7 @@
 //! The functors of the subscript rules (`rules/dl/induction.dl`,
 //! `rules/dl/subscripts.dl`): arithmetic on normal forms, and the
 //! dependence tests of Ishida & Kanada on packed references. Normal forms
-//! and packs are spelled as [`super::symbolic`] defines.
+//! and packs are spelled as [`kaiseki_affine::symbolic`] defines.
 //!
 //! Records that carry several fields come back as one symbol, fields
 //! separated by `|`, read with `@field(record, i)`:
@@ -15,11 +15,11 @@
 //! expects gives no result, or, for the tests, the answer that assumes
 //! everything (a `*` vector, an `unknown` verdict).
 
-use super::coincidence::{Property, Rule, Verdict};
-use super::symbolic::{LoopForm, Packed};
-use super::vectors::{DepVector, Dir};
-use super::{Pair, SymbolRanges};
 use crate::functors::{FunctorContext, FunctorSpec};
+use kaiseki_affine::coincidence::{Property, Rule, Verdict};
+use kaiseki_affine::symbolic::{LoopForm, Packed};
+use kaiseki_affine::vectors::{DepVector, Dir};
+use kaiseki_affine::{Pair, SymbolRanges};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::Value;
 use std::cell::RefCell;
@@ -196,7 +196,7 @@ fn vector_record(loops: &[i64], v: &DepVector) -> String {
 ///
 /// The rules ask for both orders of nearly every pair in one nest: one
 /// search answers both ([`Pair::dependence_vectors_both_ways`], from the
-/// reference that sorts first by what it is ([`super::RefInfo`]'s order), so
+/// reference that sorts first by what it is ([`kaiseki_affine::RefInfo`]'s order), so
 /// the answer depends neither on which order is asked first nor on how the
 /// loops are numbered), and the other order's records wait in the run's
 /// memo ([`Answers`]). A pair without common loops is asked in one order

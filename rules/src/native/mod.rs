@@ -1,59 +1,7 @@
-//! Native helpers: the array subscript dependence mathematics of Ishida &
-//! Kanada (seed 002), as plain Rust the rules call.
-//!
-//! Data flow: a caller describes two references U and V ([`RefInfo`]:
-//! subscripts and loop bounds in normal form over standard induction
-//! variables, [`affine`]), prepares them as a [`Pair`] (the integer system of
-//! "same element, both inside their loops", [`pair`]), then asks either
-//! - [`Pair::coincidence`]: the paper's loop dependence information for one
-//!   common loop (section 3), decided by the coefficient rules (1)-(3)
-//!   (section 4), the Diophantine method (section 5) or our exact test
-//!   ([`coincidence`]); or
-//! - [`Pair::dependence_vectors`]: direction and distance vectors over all
-//!   common loops ([`vectors`]); or
-//! - [`Pair::covered_by_v`]: whether V writes the element of every instance
-//!   of U, so that a V always run between a dependence's ends kills it
-//!   ([`cover`]).
-//!
-//! The rules reach all this through [`functors`], with normal forms and
-//! references spelled as symbols ([`symbolic`]).
-//!
-//! Underneath: [`linear`] (checked integer affine expressions),
-//! [`ranges`] (the cheap bounds test asked first),
-//! [`diophantine`] (general integer solution of linear equations),
-//! [`feasibility`] (exact integer feasibility, Omega-test style, budgeted).
-//!
-//! Soundness: "does not hold" / "no vector" is said only when proven;
-//! anything unknown (non-affine subscripts, unknown bounds, an exhausted
-//! budget, overflow) leaves a dependence possible.
+//! The functors that hand the mathematics (`kaiseki-affine`, `kaiseki-sections`)
+//! to the rules, and the unrolling model.
 
-pub mod affine;
-pub mod coincidence;
-mod cover;
-pub mod diophantine;
-pub mod feasibility;
 pub mod functors;
-pub mod linear;
-pub mod pair;
-mod ranges;
 pub mod regions;
 pub mod sad;
-mod samples;
-pub mod symbolic;
 pub mod unroll;
-pub mod vectors;
-
-#[cfg(test)]
-mod benchmark;
-#[cfg(test)]
-mod brute_force;
-#[cfg(test)]
-mod paper_examples;
-
-pub use affine::{
-    normalize_do, LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRange,
-    SymbolRanges,
-};
-pub use coincidence::{Property, Rule, Verdict};
-pub use pair::{Pair, EXACT_TEST_BUDGET};
-pub use vectors::{DepVector, Dir};

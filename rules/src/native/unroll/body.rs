@@ -20,7 +20,7 @@
 //!   (kernel 21's C = 7: load 2, multiply 2, add 2, store issued).
 
 use super::machine::Machine;
-use crate::native::symbolic::LoopForm;
+use kaiseki_affine::symbolic::LoopForm;
 use std::collections::HashMap;
 
 /// What a reference of the body is.

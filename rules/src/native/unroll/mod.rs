@@ -31,8 +31,8 @@ pub mod search;
 #[cfg(test)]
 mod tests;
 
-use crate::native::symbolic::LoopForm;
 use body::{Body, Op, RefKind};
+use kaiseki_affine::symbolic::LoopForm;
 use machine::Machine;
 use search::Model;
 use std::collections::HashMap;

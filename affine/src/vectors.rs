@@ -59,7 +59,7 @@ pub enum Dir {
 
 impl Dir {
     /// The direction of the distance `I'_g - I_g`.
-    pub(super) fn of(distance: i64) -> Dir {
+    pub(crate) fn of(distance: i64) -> Dir {
         match distance {
             d if d > 0 => Dir::Lt,
             0 => Dir::Eq,
@@ -68,7 +68,7 @@ impl Dir {
     }
 
     /// Does the distance `I'_g - I_g` have this direction?
-    pub(super) fn holds(self, distance: i64) -> bool {
+    pub fn holds(self, distance: i64) -> bool {
         self == Dir::Star || Dir::of(distance) == self
     }
 }

@@ -4,7 +4,7 @@
 //! Each example is checked twice: with the programs' constant N (20 in
 //! ishida_fig3.f, 30 in ishida_fig4.f) and with N a symbol.
 
-use super::affine::normalize_do;
+use super::normal_form::normalize_do;
 use super::*;
 
 fn form(constant: i64, coeffs: &[i64]) -> Subscript {

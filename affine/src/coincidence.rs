@@ -19,10 +19,10 @@
 //! budget, or non-affine subscripts or unknown bounds hide the answer):
 //! callers must then assume the coincidence possible and not exact.
 
-use super::affine::{NormalForm, Subscript, SubscriptError};
 use super::diophantine;
 use super::feasibility::{feasible, Feasibility, System};
 use super::linear::{gcd, Linear, Parametric};
+use super::normal_form::{NormalForm, Subscript, SubscriptError};
 use super::pair::Pair;
 
 /// The three loop dependence properties of section 3.

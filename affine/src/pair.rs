@@ -17,9 +17,9 @@
 //! The first `common` loops enclose both references and must have the same
 //! bounds in both.
 
-use super::affine::{LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRanges};
 use super::feasibility::Budget;
 use super::linear::Linear;
+use super::normal_form::{LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRanges};
 
 /// Operations one question (a coincidence, or all dependence vectors of a pair)
 /// may spend in the exact test by default: Polly's cap for isl.

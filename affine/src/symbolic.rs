@@ -7,7 +7,7 @@
 //! per loop-invariant symbol (upper-case: `N` is N's value on entry to the
 //! unit, `N#12` the value reference 12 defined). Terms are sorted and never
 //! zero, so equal forms are equal symbols. The rules fold subscripts term by
-//! term with the `@nf_*` functors ([`super::functors`]) and pack each array
+//! term with the `@nf_*` functors (`kaiseki-rules`) and pack each array
 //! reference for the dependence tests:
 //!
 //! - dims: `|nf|nf` — one `|`-prefixed entry per subscript, `?` when it has
@@ -19,7 +19,7 @@
 //! tests with [`LoopForm::over`], and a packed reference a [`RefInfo`] with
 //! [`Packed::parse`].
 
-use super::affine::{normalize_do, LoopBound, NormalForm, RefInfo, Subscript};
+use super::normal_form::{normalize_do, LoopBound, NormalForm, RefInfo, Subscript};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
