@@ -32,6 +32,7 @@
 pub mod coincidence;
 mod cover;
 pub mod diophantine;
+pub mod direction;
 pub mod feasibility;
 pub mod linear;
 pub mod normal_form;
@@ -49,9 +50,10 @@ mod brute_force;
 mod paper_examples;
 
 pub use coincidence::{Property, Rule, Verdict};
+pub use direction::Dir;
 pub use normal_form::{
     normalize_do, LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRange,
     SymbolRanges,
 };
 pub use pair::{Pair, EXACT_TEST_BUDGET};
-pub use vectors::{DepVector, Dir};
+pub use vectors::DepVector;

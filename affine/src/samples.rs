@@ -9,8 +9,8 @@
 //! A sample is a real dependence of U then V (it satisfies the subscript
 //! equations and the bounds), so whatever it shows is proven.
 
+use super::direction::Dir;
 use super::linear::{Linear, Parametric};
-use super::vectors::Dir;
 
 /// The samples of one search, grouped by the signs of their distances
 /// (`<`, `=`, `>` per common loop): each group keeps its first point and the

@@ -37,41 +37,13 @@
 //! dependence.
 
 use super::diophantine;
+use super::direction::Dir;
 use super::feasibility::{feasible_parts, Budget, Feasibility};
 use super::linear::{Linear, Parametric};
 use super::pair::Pair;
 use super::samples::{Samples, Space};
 use std::collections::BTreeMap;
 use std::rc::Rc;
-
-/// The direction of one common loop: V's iteration compared to U's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    /// V runs in a later iteration (`I_g < I'_g`).
-    Lt,
-    /// Same iteration.
-    Eq,
-    /// V runs in an earlier iteration (only after an outer `<`).
-    Gt,
-    /// Any (the test could not refine).
-    Star,
-}
-
-impl Dir {
-    /// The direction of the distance `I'_g - I_g`.
-    pub(crate) fn of(distance: i64) -> Dir {
-        match distance {
-            d if d > 0 => Dir::Lt,
-            0 => Dir::Eq,
-            _ => Dir::Gt,
-        }
-    }
-
-    /// Does the distance `I'_g - I_g` have this direction?
-    pub fn holds(self, distance: i64) -> bool {
-        self == Dir::Star || Dir::of(distance) == self
-    }
-}
 
 /// A set of dependences of U then V.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@
 use crate::functors::{FunctorContext, FunctorSpec};
 use kaiseki_affine::coincidence::{Property, Rule, Verdict};
 use kaiseki_affine::symbolic::{LoopForm, Packed};
-use kaiseki_affine::vectors::{DepVector, Dir};
+use kaiseki_affine::{DepVector, Dir};
 use kaiseki_affine::{Pair, SymbolRanges};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::Value;
