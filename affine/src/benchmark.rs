@@ -1,6 +1,6 @@
 //! Micro benchmark: dependence vectors of 20,000 reference pairs in depth-3
 //! nests with 2-dimensional subscripts, under one second in a release build.
-//! Run with `cargo test --release -p kaiseki-rules --lib native::benchmark -- --ignored --nocapture`.
+//! Run with `cargo test --release -p kaiseki-affine --lib benchmark -- --ignored --nocapture`.
 //!
 //! The pairs mix the subscript shapes of loop code, a fifth of each kind:
 //! stencils (`A(I+1, J-1)` vs `A(I, J)`), permutations (`A(I, J)` vs

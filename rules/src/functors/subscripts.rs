@@ -1,7 +1,8 @@
 //! The functors of the subscript rules (`rules/dl/induction.dl`,
 //! `rules/dl/subscripts.dl`): arithmetic on normal forms, and the
 //! dependence tests of Ishida & Kanada on packed references. Normal forms
-//! and packs are spelled as [`kaiseki_affine::symbolic`] defines.
+//! and packs are spelled as [`kaiseki_affine::symbolic`] defines. The
+//! unrolling functors are [`super::unroll`]'s.
 //!
 //! Records that carry several fields come back as one symbol, fields
 //! separated by `|`, read with `@field(record, i)`:
@@ -15,32 +16,16 @@
 //! expects gives no result, or, for the tests, the answer that assumes
 //! everything (a `*` vector, an `unknown` verdict).
 
-use crate::functors::{FunctorContext, FunctorSpec};
 use kaiseki_affine::coincidence::{Property, Rule, Verdict};
 use kaiseki_affine::symbolic::{LoopForm, Packed};
 use kaiseki_affine::{DepVector, Dir};
 use kaiseki_affine::{Pair, SymbolRanges};
+use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
-use kaiseki_facts::Value;
+use kaiseki_facts::{FactBase, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-
-/// A number argument (0 for a symbol).
-pub(super) fn number(v: &Value) -> i64 {
-    match v {
-        Value::Number(n) => *n,
-        Value::Symbol(_) => 0,
-    }
-}
-
-/// A symbol argument (empty for a number).
-pub(super) fn text(v: &Value) -> &str {
-    match v {
-        Value::Symbol(s) => s,
-        Value::Number(_) => "",
-    }
-}
 
 fn form(v: &Value) -> Option<LoopForm> {
     text(v).parse().ok()
@@ -52,19 +37,19 @@ fn symbol(form: Option<LoopForm>) -> Vec<Value> {
         .collect()
 }
 
-fn nf_num(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_num(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     symbol(Some(LoopForm::constant(number(&args[0]))))
 }
 
-fn nf_iv(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_iv(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     symbol(Some(LoopForm::induction(number(&args[0]))))
 }
 
-fn nf_symbol(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_symbol(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     symbol(LoopForm::symbol(text(&args[0])))
 }
 
-fn nf_add(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_add(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     symbol(
         form(&args[0])
             .zip(form(&args[1]))
@@ -72,24 +57,24 @@ fn nf_add(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
     )
 }
 
-fn nf_scale(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_scale(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     symbol(form(&args[0]).and_then(|a| a.scale(number(&args[1]))))
 }
 
-fn nf_constant(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_constant(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     form(&args[0])
         .map(|f| Value::Number(f.constant))
         .into_iter()
         .collect()
 }
 
-fn nf_loops(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_loops(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     form(&args[0]).map_or(Vec::new(), |f| {
         f.loops.keys().map(|&l| Value::Number(l)).collect()
     })
 }
 
-fn nf_coeff(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_coeff(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let l = number(&args[1]);
     form(&args[0])
         .map(|f| Value::Number(f.loops.get(&l).copied().unwrap_or(0)))
@@ -97,13 +82,13 @@ fn nf_coeff(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-fn nf_symbols(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_symbols(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     form(&args[0]).map_or(Vec::new(), |f| {
         f.symbols.into_keys().map(Value::Symbol).collect()
     })
 }
 
-fn nf_symbol_coeff(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn nf_symbol_coeff(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let s = text(&args[1]);
     form(&args[0])
         .map(|f| Value::Number(f.symbols.get(s).copied().unwrap_or(0)))
@@ -111,7 +96,7 @@ fn nf_symbol_coeff(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-fn field(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn field(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     usize::try_from(number(&args[1]))
         .ok()
         .and_then(|i| text(&args[0]).split('|').nth(i))
@@ -130,7 +115,7 @@ type ByLoops = HashMap<String, Option<Rc<Packed>>>;
 
 /// The two references of a test, unpacked (each pack parsed once per run);
 /// `None` when a pack is malformed.
-fn unpack(ctx: &FunctorContext, args: &[Value]) -> Option<(Rc<Packed>, Rc<Packed>)> {
+fn unpack(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Option<(Rc<Packed>, Rc<Packed>)> {
     let parsed = ctx.memo(|_| ParsedRefs::default());
     let mut parsed = parsed.0.borrow_mut();
     let mut one = |dims: &Value, loops: &Value| {
@@ -203,7 +188,7 @@ fn vector_record(loops: &[i64], v: &DepVector) -> String {
 /// only (no back edge leads from the later reference to the earlier one),
 /// so its other order is not searched. A pair outside loops is searched
 /// once per run for each pair of subscripts.
-fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn dep_vectors(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let key: Vec<&str> = args.iter().map(text).collect();
     let answers = ctx.memo(|_| Answers::default());
     let joined = key.join("\t");
@@ -220,7 +205,7 @@ fn dep_vectors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 /// The records of [`dep_vectors`] for the pair `key` names, searched; the
 /// other order's, when searched too, go to `answers`.
 fn search_vectors(
-    ctx: &FunctorContext,
+    ctx: &FunctorContext<FactBase>,
     args: &[Value],
     key: &[&str],
     answers: &Answers,
@@ -284,7 +269,7 @@ fn search_vectors(
 /// `@covers(u_dims, u_loops, v_dims, v_loops)`: 1 when the write V
 /// touches the element of every instance of U, in the same iterations of
 /// their common loops ([`Pair::covered_by_v`]); no result otherwise.
-fn covers(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn covers(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let Some((u, v)) = unpack(ctx, args) else {
         return Vec::new();
     };
@@ -393,7 +378,7 @@ fn rule_name(rule: Rule) -> String {
 /// n = 0 and 1 and the three properties, as records
 /// `loop|n|property|verdict|rule` (verdict `holds`, `does_not_hold` or
 /// `unknown`; rule empty when unknown).
-fn coincidence(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn coincidence(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let Some((u, v)) = unpack(ctx, args) else {
         return Vec::new();
     };
@@ -419,65 +404,8 @@ fn coincidence(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     out
 }
 
-/// The subscript functors, registered by [`crate::FunctorRegistry::standard`].
-fn unroll_model(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    let t: Vec<&str> = args.iter().map(text).collect();
-    super::unroll::model_record(t[0], t[1], t[2], t[3], t[4])
-        .map(Value::Symbol)
-        .into_iter()
-        .collect()
-}
-
-fn unroll_search(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    super::unroll::search_record(text(&args[0]), text(&args[1]), text(&args[2]))
-        .map(Value::Symbol)
-        .into_iter()
-        .collect()
-}
-
-/// `pos|d` (1-based position, distance or `*`) when exactly one component
-/// of a dependence's direction is not `=` and it is `<`; `*` when some
-/// component is `>` or `*` (the band is not fully permutable); nothing
-/// when every component is `=`.
-fn unroll_shift(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    let dirs: Vec<&str> = text(&args[0]).split(';').collect();
-    let dists: Vec<&str> = text(&args[1]).split(';').collect();
-    if dirs.iter().any(|d| *d == ">" || *d == "*") {
-        return vec![Value::Symbol("*".into())];
-    }
-    let moved: Vec<usize> = (0..dirs.len()).filter(|&i| dirs[i] == "<").collect();
-    match moved[..] {
-        [i] => vec![Value::Symbol(format!(
-            "{}|{}",
-            i + 1,
-            dists.get(i).copied().unwrap_or("*")
-        ))],
-        _ => Vec::new(),
-    }
-}
-
-pub const FUNCTORS: &[FunctorSpec] = &[
-    FunctorSpec {
-        name: "unroll_model",
-        args: &[Symbol, Symbol, Symbol, Symbol, Symbol],
-        result: Symbol,
-        doc: "N|C|c_i;...|n_i;... of a nest: its band's loops, body statements, references, iteration dependences and the machine (rules/src/native/unroll).",
-        f: unroll_model,
-    },
-    FunctorSpec {
-        name: "unroll_search",
-        args: &[Symbol, Symbol, Symbol],
-        result: Symbol,
-        doc: "k_i;...|P|stop: the greedy search of seed 004, section 6, for a model, the loops' trip counts (0: unknown) and the machine.",
-        f: unroll_search,
-    },
-    FunctorSpec {
-        name: "unroll_shift",
-        args: &[Symbol, Symbol],
-        result: Symbol,
-        doc: "pos|distance when a dependence's direction moves along one loop only, * when it has > or * (not fully permutable).",
-        f: unroll_shift,
-    },
+/// The subscript functors, registered by [`super::standard`].
+pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
     FunctorSpec {
         name: "nf_num",
         args: &[Number],
@@ -642,7 +570,10 @@ mod tests {
     }
     use kaiseki_facts::FactBase;
 
-    fn call(f: fn(&FunctorContext, &[Value]) -> Vec<Value>, args: &[Value]) -> Vec<String> {
+    fn call(
+        f: fn(&FunctorContext<FactBase>, &[Value]) -> Vec<Value>,
+        args: &[Value],
+    ) -> Vec<String> {
         let facts = FactBase::default();
         f(&FunctorContext::new(&facts), args)
             .into_iter()

@@ -3,24 +3,18 @@
 //! constants first, resolve its functors, evaluate, decode the rows.
 
 use crate::error::EngineError;
-use crate::functors::{Calls, FunctorRegistry};
+use crate::functors::{Calls, FunctorContext, FunctorRegistry};
 use crate::rows::{decode, encode, Interner, Rows};
-use kaiseki_facts::{ColType, FactBase, Table};
+use crate::table::{ColType, Facts, Table};
 use std::collections::HashMap;
 
-/// Why `.input name(columns)` does not match the fact base, if it does not
-/// (checked at load time too, as a diagnostic).
-pub fn input_mismatch(name: &str, columns: &[(&str, ColType)]) -> Option<String> {
-    let Some(schema) = FactBase::SCHEMAS.iter().find(|s| s.name == name) else {
+/// Why `.input name(columns)` does not match the fact base `F`, if it does
+/// not (checked at load time too, as a diagnostic).
+pub fn input_mismatch<F: Facts>(name: &str, columns: &[(&str, ColType)]) -> Option<String> {
+    let Some(schema) = F::columns(name) else {
         return Some(format!("the fact base has no relation `{name}`"));
     };
-    let same = schema.columns.len() == columns.len()
-        && schema
-            .columns
-            .iter()
-            .zip(columns)
-            .all(|(c, (n, t))| c.name == *n && c.ty == *t);
-    if same {
+    if schema == columns {
         return None;
     }
     let show = |cols: Vec<(&str, ColType)>| {
@@ -33,7 +27,7 @@ pub fn input_mismatch(name: &str, columns: &[(&str, ColType)]) -> Option<String>
     Some(format!(
         "declared as `{}` but the fact base has `{}`",
         show(columns.to_vec()),
-        show(schema.columns.iter().map(|c| (c.name, c.ty)).collect())
+        show(schema)
     ))
 }
 
@@ -99,10 +93,10 @@ pub struct Signature<'a> {
 /// selected relations as sorted tables, in declaration order. `evaluate`
 /// returns rows for at least the declared relations, in order (those not
 /// wanted may be left empty).
-pub fn execute(
+pub fn execute<F: Facts>(
     sig: &Signature,
-    facts: &FactBase,
-    registry: &FunctorRegistry,
+    facts: &F,
+    registry: &FunctorRegistry<F>,
     select: Select,
     evaluate: impl FnOnce(Vec<Rows>, &Calls, &[bool]) -> Vec<Rows>,
 ) -> Result<Vec<Table>, EngineError> {
@@ -112,18 +106,19 @@ pub fn execute(
 /// [`execute`] where the derived relations named by the `given` tables
 /// start with their rows (derived beforehand, e.g. by runs on parts of the
 /// fact base); `evaluate` need not derive them again.
-pub fn execute_given(
+pub fn execute_given<F: Facts>(
     sig: &Signature,
-    facts: &FactBase,
+    facts: &F,
     given: &[Table],
-    registry: &FunctorRegistry,
+    registry: &FunctorRegistry<F>,
     select: Select,
     evaluate: impl FnOnce(Vec<Rows>, &Calls, &[bool]) -> Vec<Rows>,
 ) -> Result<Vec<Table>, EngineError> {
     let wanted = select.mask(sig)?;
     let symbols = Interner::with_constants(&sig.symbols);
     let inputs = bind_inputs(&sig.relations, facts, given, &symbols)?;
-    let calls = Calls::new(&sig.functors, registry, facts, &symbols)?;
+    let ctx = FunctorContext::new(facts);
+    let calls = Calls::new(&sig.functors, registry, &ctx, &symbols)?;
     let rows = evaluate(inputs, &calls, &wanted);
     calls.finish()?;
     let ranks = symbols.ranks();
@@ -147,13 +142,13 @@ pub fn execute_given(
 /// The rows of every relation of a program: the fact base's table for an
 /// input relation, the given table for a derived one if there is one, no
 /// rows for the others.
-fn bind_inputs(
+fn bind_inputs<F: Facts>(
     relations: &[DeclaredRelation],
-    facts: &FactBase,
+    facts: &F,
     given: &[Table],
     symbols: &Interner,
 ) -> Result<Vec<Rows>, EngineError> {
-    let tables: HashMap<String, kaiseki_facts::Table> = facts
+    let tables: HashMap<String, Table> = facts
         .tables()
         .into_iter()
         .map(|t| (t.name.clone(), t))
@@ -179,7 +174,7 @@ fn bind_inputs(
                         None => Ok(Rows::new(columns.len())),
                     };
                 }
-                if let Some(message) = input_mismatch(name, columns) {
+                if let Some(message) = input_mismatch::<F>(name, columns) {
                     return Err(error(message));
                 }
                 let table = tables
@@ -194,30 +189,30 @@ fn bind_inputs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::TestFacts;
+    use crate::Value;
     use ColType::Number;
 
     #[test]
     fn inputs_must_match_the_schema() {
         assert_eq!(
-            input_mismatch("cfg_edge", &[("from", Number), ("to", Number)]),
+            input_mismatch::<TestFacts>("cfg_edge", &[("from", Number), ("to", Number)]),
             None
         );
         assert_eq!(
-            input_mismatch("cfg_edge", &[("a", Number), ("to", Number)]).unwrap(),
+            input_mismatch::<TestFacts>("cfg_edge", &[("a", Number), ("to", Number)]).unwrap(),
             "declared as `cfg_edge(a: number, to: number)` but the fact base has `cfg_edge(from: number, to: number)`"
         );
         assert_eq!(
-            input_mismatch("edge", &[]).unwrap(),
+            input_mismatch::<TestFacts>("edge", &[]).unwrap(),
             "the fact base has no relation `edge`"
         );
     }
 
     #[test]
     fn input_rows_come_from_the_fact_base() {
-        let mut facts = FactBase::default();
-        facts
-            .cfg_edge
-            .push(kaiseki_facts::CfgEdge { from: 1, to: 2 });
+        let mut facts = TestFacts::default();
+        facts.cfg_edge.push((1, 2));
         let rel = |name, input| DeclaredRelation {
             name,
             columns: vec![("from", Number), ("to", Number)],
@@ -232,7 +227,7 @@ mod tests {
         let path = Table {
             name: "path".into(),
             columns: Vec::new(),
-            rows: vec![vec![kaiseki_facts::Value::Number(3); 2]],
+            rows: vec![vec![Value::Number(3); 2]],
         };
         let rows = bind_inputs(&rels, &facts, &[path], &Interner::default()).unwrap();
         assert_eq!(rows[1].iter().collect::<Vec<_>>(), vec![&[3, 3][..]]);

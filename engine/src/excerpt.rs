@@ -1,7 +1,7 @@
 //! The source excerpt under a located message: the line, then a caret under
-//! the column. Fortran diagnostics (frontend) and rule diagnostics (rules)
-//! both print it, and both crates read positions in the facts' terms (1-based
-//! line and column), so it lives here.
+//! the column. Rule diagnostics print it, and so do kaiseki's Fortran
+//! diagnostics (through `kaiseki_facts::excerpt`): both place messages by
+//! 1-based line and column. `build.rs` includes it with [`crate::dl`].
 
 use std::fmt;
 

@@ -111,7 +111,7 @@ impl fmt::Display for RuleDiagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.headline())?;
         if let Some(src) = &self.source_line {
-            kaiseki_facts::excerpt::write_excerpt(f, src, self.col as usize)?;
+            crate::excerpt::write_excerpt(f, src, self.col as usize)?;
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! The indices of the compiled rules' relations: two Ascent
-//! data-structure providers, `#[ds(crate::indices::derived)]` for the
-//! relations a part of the compiled program derives and
-//! `#[ds(crate::indices::read_only)]` for those it only reads.
+//! data-structure providers, `#[ds(::kaiseki_engine::indices::derived)]`
+//! for the relations a part of the compiled program derives and
+//! `#[ds(::kaiseki_engine::indices::read_only)]` for those it only reads.
 //!
 //! Both keep the rows of a key in a [`CompactIndex`]: most keys of the
 //! indices Ascent builds have one row, and Ascent's own index gives
@@ -183,50 +183,66 @@ impl<K, V> RelIndexMerge for LazyFullIndex<K, V> {
 }
 
 // The macros of both providers but the all-columns index: a relation's
-// rows in a `Vec`, its indices [`CompactIndex`].
+// rows in a `Vec`, its indices [`CompactIndex`]. The generated code that
+// expands them is in another crate, so they are exported (at the crate
+// root, under names of their own) and named again in the providers.
 
-macro_rules! rel_codegen {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __indices_rel_codegen {
     ($($tt:tt)*) => {};
 }
-pub(crate) use rel_codegen;
 
-macro_rules! rel {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __indices_rel {
     ($($tt:tt)*) => { ::ascent::rel::rel!($($tt)*) };
 }
-pub(crate) use rel;
 
-macro_rules! rel_ind_common {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __indices_rel_ind_common {
     ($($tt:tt)*) => { ::ascent::rel::rel_ind_common!($($tt)*) };
 }
-pub(crate) use rel_ind_common;
 
-macro_rules! rel_ind {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __indices_rel_ind {
     ($name: ident, $field_types: ty, $indices: expr, ser, (), $ind: expr, $key: ty, $val: ty) => {
         $crate::indices::CompactIndex<$key, $val>
     };
 }
-pub(crate) use rel_ind;
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __indices_derived_rel_full_ind {
+    ($($tt:tt)*) => { ::ascent::rel::rel_full_ind!($($tt)*) };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __indices_read_only_rel_full_ind {
+    ($name: ident, $field_types: ty, $indices: expr, ser, (), $key: ty, $val: ty) => {
+        $crate::indices::LazyFullIndex<$key, $val>
+    };
+}
 
 /// The provider for a relation the part derives: Ascent's all-columns index.
 pub mod derived {
-    pub(crate) use super::{rel, rel_codegen, rel_ind, rel_ind_common};
-
-    macro_rules! rel_full_ind {
-        ($($tt:tt)*) => { ::ascent::rel::rel_full_ind!($($tt)*) };
-    }
-    pub(crate) use rel_full_ind;
+    pub use crate::__indices_derived_rel_full_ind as rel_full_ind;
+    pub use crate::{
+        __indices_rel as rel, __indices_rel_codegen as rel_codegen, __indices_rel_ind as rel_ind,
+        __indices_rel_ind_common as rel_ind_common,
+    };
 }
 
 /// The provider for a relation the part only reads: [`LazyFullIndex`].
 pub mod read_only {
-    pub(crate) use super::{rel, rel_codegen, rel_ind, rel_ind_common};
-
-    macro_rules! rel_full_ind {
-        ($name: ident, $field_types: ty, $indices: expr, ser, (), $key: ty, $val: ty) => {
-            $crate::indices::LazyFullIndex<$key, $val>
-        };
-    }
-    pub(crate) use rel_full_ind;
+    pub use crate::__indices_read_only_rel_full_ind as rel_full_ind;
+    pub use crate::{
+        __indices_rel as rel, __indices_rel_codegen as rel_codegen, __indices_rel_ind as rel_ind,
+        __indices_rel_ind_common as rel_ind_common,
+    };
 }
 
 #[cfg(test)]

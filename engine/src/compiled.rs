@@ -1,15 +1,17 @@
-//! The compiled pipeline: `build.rs` translates the built-in rules
-//! (`rules/dl/*.dl`) with [`crate::dl::to_ascent`] into `ascent_run!{}`
-//! programs, one per part of the strata, run in order and included here. It computes on the same `i64` rows as the
-//! interpreter, with symbols interned the same way, so both engines give
-//! the same tables.
+//! The compiled pipeline: a build script translates a rule program with
+//! [`crate::dl::to_ascent`] into `ascent_run!{}` programs, one per part of
+//! the strata, run in order, and its crate includes them as a
+//! [`CompiledProgram`] (kaiseki's built-in rules are `kaiseki-rules`'; this
+//! crate's own test programs are compiled in its tests). It computes on the
+//! same `i64` rows as the interpreter, with symbols interned the same way,
+//! so both engines give the same tables.
 
 use crate::dl::diag::Sources;
 use crate::error::EngineError;
 use crate::functors::{Calls, FunctorRegistry};
 use crate::rows::Rows;
 use crate::run::{execute, DeclaredRelation, Select, Signature};
-use kaiseki_facts::{ColType, FactBase, Table};
+use crate::table::{ColType, Facts, Table};
 
 /// A declared relation of a compiled program.
 pub struct RelationInfo {
@@ -27,7 +29,7 @@ pub struct FunctorInfo {
 }
 
 /// The generated code: inputs, functors and which relations to return.
-type Evaluate = fn(&[Rows], &Calls, &[bool]) -> Vec<Rows>;
+pub type Evaluate = fn(&[Rows], &Calls, &[bool]) -> Vec<Rows>;
 
 /// A rule program compiled into the crate.
 pub struct CompiledProgram {
@@ -41,7 +43,8 @@ pub struct CompiledProgram {
     pub functors: &'static [FunctorInfo],
     /// Interned first, in this order (the numbering the code assumes).
     pub symbols: &'static [&'static str],
-    pub(crate) evaluate: Option<Evaluate>,
+    /// The generated code; `None` when the program did not check.
+    pub evaluate: Option<Evaluate>,
 }
 
 impl CompiledProgram {
@@ -88,19 +91,19 @@ impl CompiledProgram {
     }
 
     /// Runs the program on `facts`: every declared relation, rows sorted.
-    pub fn run(
+    pub fn run<F: Facts>(
         &self,
-        facts: &FactBase,
-        registry: &FunctorRegistry,
+        facts: &F,
+        registry: &FunctorRegistry<F>,
     ) -> Result<Vec<Table>, EngineError> {
         self.run_select(facts, registry, Select::All)
     }
 
     /// Runs the program on `facts`: the selected relations, rows sorted.
-    pub fn run_select(
+    pub fn run_select<F: Facts>(
         &self,
-        facts: &FactBase,
-        registry: &FunctorRegistry,
+        facts: &F,
+        registry: &FunctorRegistry<F>,
         select: Select,
     ) -> Result<Vec<Table>, EngineError> {
         let Some(evaluate) = self.evaluate else {
@@ -121,7 +124,7 @@ impl CompiledProgram {
 
 /// The rows of a relation for the next part of a compiled program: a
 /// copy while a later part or the caller still needs them, else moved.
-pub(crate) fn pass<T: Clone>(rows: &mut Vec<T>, keep: bool) -> Vec<T> {
+pub fn pass<T: Clone>(rows: &mut Vec<T>, keep: bool) -> Vec<T> {
     if keep {
         rows.clone()
     } else {
@@ -129,27 +132,7 @@ pub(crate) fn pass<T: Clone>(rows: &mut Vec<T>, keep: bool) -> Vec<T> {
     }
 }
 
-// The built-in program is left out of this crate's unit tests, which do
-// not need it: compiling its Ascent code a second time, for the test
-// harness, took minutes (the workspace's tests/engines_agree.rs tests it).
-#[cfg(not(test))]
-mod builtin {
-    include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
-}
-
-/// The built-in rules, compiled.
-#[cfg(not(test))]
-pub fn builtin_program() -> &'static CompiledProgram {
-    &builtin::PROGRAM
-}
-
-/// Runs the compiled built-in rules on `facts` with the standard functors.
-#[cfg(not(test))]
-pub fn run_compiled(facts: &FactBase) -> Result<Vec<Table>, EngineError> {
-    builtin::PROGRAM.run(facts, &FunctorRegistry::standard())
-}
-
-/// The test programs of `rules/tests/compiled/<name>/`, compiled the same way.
+/// The test programs of `tests/compiled/<name>/`, compiled by `build.rs`.
 #[cfg(test)]
 pub(crate) mod fixtures {
     include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));

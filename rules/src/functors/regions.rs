@@ -6,9 +6,8 @@
 //! text (`MOD | USE | DDEF | EUSE`, each a region `A(1:N, I) ; S`).
 //! A malformed argument gives no result (the rule does not fire).
 
-use super::functors::{number, text};
 use super::sad::{assumptions, binary, idx, sym};
-use crate::functors::{FunctorContext, FunctorSpec};
+use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
 use kaiseki_sections::{Dim, Region, Section, Summary};
@@ -101,7 +100,7 @@ fn region(v: &Value) -> Option<Region> {
 /// with affine subscripts), and reads (USE = EUSE: a statement reads
 /// before it writes). A DO statement and its loop's end leave their DO
 /// variable to the loop's own summary.
-fn reg_stmt(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let st = ctx.memo(statements);
     let ix = idx(ctx);
     let s = number(&args[0]);
@@ -145,16 +144,16 @@ fn reg_stmt(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
     })
 }
 
-fn reg_then(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_then(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     binary(ctx, args, Summary::then)
 }
 
-fn reg_join(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_join(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     binary(ctx, args, Summary::join)
 }
 
 /// The summary of a whole loop from that of one iteration.
-fn over(ctx: &FunctorContext, body: &Summary, l: i64) -> Option<Summary> {
+fn over(ctx: &FunctorContext<FactBase>, body: &Summary, l: i64) -> Option<Summary> {
     let ix = idx(ctx);
     let st = ctx.memo(statements);
     let (lp, parent) = ix.loops.get(&l)?;
@@ -164,14 +163,14 @@ fn over(ctx: &FunctorContext, body: &Summary, l: i64) -> Option<Summary> {
     })
 }
 
-fn reg_over(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_over(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     summary(&args[0])
         .and_then(|b| over(ctx, &b, number(&args[1])))
         .map_or(vec![], sym)
 }
 
 /// One set of a summary: `mod`, `use`, `ddef` or `euse`.
-fn reg_part(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_part(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let Some(s) = summary(&args[0]) else {
         return vec![];
     };
@@ -188,7 +187,7 @@ fn reg_part(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 /// DO variable (by the increment), what any iteration may read before
 /// defining it (the EUSE of the whole loop), or what is live after the
 /// loop (`args[1]`), as a summary that only reads it.
-fn reg_loop_end(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_loop_end(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let l = number(&args[2]);
     let (Some(body), Some(live)) = (summary(&args[0]), region(&args[1])) else {
         return vec![];
@@ -207,7 +206,7 @@ fn reg_loop_end(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// What may be read after a unit returns: its dummy arguments, COMMON
 /// and SAVEd variables, whole, as a summary that only reads them.
-fn reg_outside(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_outside(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let st = ctx.memo(statements);
     let unit = text(&args[0]);
     let items = st
@@ -220,13 +219,14 @@ fn reg_outside(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 }
 
 /// 1 when a region has a section of the variable, else 0.
-fn reg_names(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn reg_names(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     region(&args[0]).map_or(vec![], |r| {
         vec![Value::Number(i64::from(r.names(text(&args[1]))))]
     })
 }
 
-pub const FUNCTORS: &[FunctorSpec] = &[
+/// The region functors, registered by [`super::standard`].
+pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
     FunctorSpec {
         name: "reg_stmt",
         args: &[Number],

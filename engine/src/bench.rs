@@ -1,17 +1,15 @@
 //! The engine benchmark: the interpreter against the Ascent-compiled code
 //! on the same programs and facts. Not a timed test; run it by hand:
-//! `cargo test --release -p kaiseki-rules bench_ -- --ignored --nocapture`.
+//! `cargo test --release -p kaiseki-engine bench_ -- --ignored --nocapture`.
 //! It prints, per program, the time of the evaluation alone and of the
 //! whole run (with binding the inputs and building the output tables,
 //! which is the same code for both engines).
 
 use crate::compare::diff_tables;
 use crate::compiled::fixtures;
-use crate::functors::FunctorRegistry;
 use crate::interp;
 use crate::run::{execute, Select};
-use crate::testing::fixture;
-use kaiseki_facts::{CfgEdge, Def, FactBase, Use};
+use crate::testing::{fixture, registry, TestFacts};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
@@ -28,62 +26,39 @@ impl Lcg {
 }
 
 /// 1,000 clusters of 50 nodes with 100 random edges each: 100,000 edges.
-fn clustered_graph() -> FactBase {
+fn clustered_graph() -> TestFacts {
     let mut rng = Lcg(1);
-    let mut f = FactBase::default();
+    let mut f = TestFacts::default();
     for c in 0..1000 {
         for _ in 0..100 {
             let (a, b) = (rng.below(50), rng.below(50));
-            f.cfg_edge.push(CfgEdge {
-                from: c * 50 + a,
-                to: c * 50 + b,
-            });
+            f.cfg_edge.push((c * 50 + a, c * 50 + b));
         }
     }
-    f.normalize();
     f
 }
 
 /// A 25,000-statement program over 30 variables: a straight line with
 /// loops back and forward branches, one definition and two uses per
 /// statement (about 100,000 facts).
-fn dataflow_program() -> FactBase {
+fn dataflow_program() -> TestFacts {
     let mut rng = Lcg(2);
-    let mut f = FactBase::default();
+    let mut f = TestFacts::default();
     let n = 25_000;
     for s in 0..n {
         if s + 1 < n {
-            f.cfg_edge.push(CfgEdge { from: s, to: s + 1 });
+            f.cfg_edge.push((s, s + 1));
         }
         match rng.below(10) {
-            0 => f.cfg_edge.push(CfgEdge {
-                from: s,
-                to: (s - rng.below(50)).max(0),
-            }),
-            1 => f.cfg_edge.push(CfgEdge {
-                from: s,
-                to: (s + rng.below(20)).min(n - 1),
-            }),
+            0 => f.cfg_edge.push((s, (s - rng.below(50)).max(0))),
+            1 => f.cfg_edge.push((s, (s + rng.below(20)).min(n - 1))),
             _ => {}
         }
         let var = |rng: &mut Lcg| format!("V{}", rng.below(30));
-        f.def.push(Def {
-            r#ref: 3 * s,
-            stmt: s,
-            var: var(&mut rng),
-        });
-        f.r#use.push(Use {
-            r#ref: 3 * s + 1,
-            stmt: s,
-            var: var(&mut rng),
-        });
-        f.r#use.push(Use {
-            r#ref: 3 * s + 2,
-            stmt: s,
-            var: var(&mut rng),
-        });
+        f.def.push((3 * s, s, var(&mut rng)));
+        f.r#use.push((3 * s + 1, s, var(&mut rng)));
+        f.r#use.push((3 * s + 2, s, var(&mut rng)));
     }
-    f.normalize();
     f
 }
 
@@ -93,8 +68,8 @@ fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     (out, start.elapsed())
 }
 
-fn compare(name: &str, facts: &FactBase) {
-    let registry = FunctorRegistry::standard();
+fn compare(name: &str, facts: &TestFacts) {
+    let registry = registry();
     let program = fixture(name);
     let compiled = fixtures::ALL.iter().find(|(n, _)| *n == name).unwrap().1;
     let evaluation = Cell::new(Duration::ZERO);

@@ -3,41 +3,43 @@
 //!
 //! A functor returns zero values (no binding: the rule does not fire),
 //! one (the usual case) or several (the rule fires once per value, e.g.
-//! one per direction vector). Functors live in a [`FunctorRegistry`]; the
-//! native helpers register theirs into [`FunctorRegistry::standard`].
+//! one per direction vector). Functors live in a [`FunctorRegistry`],
+//! which starts with Soufflé's intrinsics ([`FunctorRegistry::intrinsics`]);
+//! a user of the engine registers its own. A functor may read the run's
+//! fact base, of type `F`.
 
 use crate::error::EngineError;
 use crate::rows::Interner;
-use kaiseki_facts::{ColType, FactBase, Value};
+use crate::table::{ColType, Value};
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
-pub type Functor = fn(&FunctorContext, &[Value]) -> Vec<Value>;
+pub type Functor<F> = fn(&FunctorContext<F>, &[Value]) -> Vec<Value>;
 
 /// What a functor may read: the input fact base of the run, and a memo to
 /// build indexes of it once per run (e.g. affine forms by id).
-pub struct FunctorContext<'a> {
-    facts: &'a FactBase,
+pub struct FunctorContext<'a, F> {
+    facts: &'a F,
     memo: RefCell<HashMap<TypeId, Rc<dyn Any>>>,
 }
 
-impl<'a> FunctorContext<'a> {
-    pub fn new(facts: &'a FactBase) -> FunctorContext<'a> {
+impl<'a, F> FunctorContext<'a, F> {
+    pub fn new(facts: &'a F) -> FunctorContext<'a, F> {
         FunctorContext {
             facts,
             memo: RefCell::new(HashMap::new()),
         }
     }
 
-    pub fn facts(&self) -> &FactBase {
+    pub fn facts(&self) -> &F {
         self.facts
     }
 
     /// The value of type `T` built from the fact base by `build` on the
     /// first call of the run, shared afterwards (one value per type).
-    pub fn memo<T: Any>(&self, build: impl FnOnce(&FactBase) -> T) -> Rc<T> {
+    pub fn memo<T: Any>(&self, build: impl FnOnce(&F) -> T) -> Rc<T> {
         let id = TypeId::of::<T>();
         if let Some(v) = self.memo.borrow().get(&id) {
             if let Ok(v) = v.clone().downcast::<T>() {
@@ -50,17 +52,41 @@ impl<'a> FunctorContext<'a> {
     }
 }
 
+/// A number argument (0 for a symbol).
+pub fn number(v: &Value) -> i64 {
+    match v {
+        Value::Number(n) => *n,
+        Value::Symbol(_) => 0,
+    }
+}
+
+/// A symbol argument (empty for a number).
+pub fn text(v: &Value) -> &str {
+    match v {
+        Value::Symbol(s) => s,
+        Value::Number(_) => "",
+    }
+}
+
 /// A registered functor: its signature, its documentation, its function.
-#[derive(Clone, Copy)]
-pub struct FunctorSpec {
+pub struct FunctorSpec<F> {
     pub name: &'static str,
     pub args: &'static [ColType],
     pub result: ColType,
     pub doc: &'static str,
-    pub f: Functor,
+    pub f: Functor<F>,
 }
 
-impl FunctorSpec {
+// Not derived: a derive would ask `F: Clone`, and the fact base is never copied.
+impl<F> Clone for FunctorSpec<F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F> Copy for FunctorSpec<F> {}
+
+impl<F> FunctorSpec<F> {
     /// `name(number, symbol): symbol`
     pub fn signature(&self) -> String {
         signature(self.name, self.args, self.result)
@@ -73,33 +99,44 @@ fn signature(name: &str, args: &[ColType], result: ColType) -> String {
 }
 
 /// The functors an engine can call, by name.
-#[derive(Clone, Default)]
-pub struct FunctorRegistry {
-    specs: BTreeMap<&'static str, FunctorSpec>,
+pub struct FunctorRegistry<F> {
+    specs: BTreeMap<&'static str, FunctorSpec<F>>,
 }
 
-impl FunctorRegistry {
-    pub fn new() -> FunctorRegistry {
+impl<F> Clone for FunctorRegistry<F> {
+    fn clone(&self) -> Self {
+        FunctorRegistry {
+            specs: self.specs.clone(),
+        }
+    }
+}
+
+impl<F> Default for FunctorRegistry<F> {
+    fn default() -> Self {
+        FunctorRegistry {
+            specs: BTreeMap::new(),
+        }
+    }
+}
+
+impl<F> FunctorRegistry<F> {
+    /// No functor at all, not even the intrinsics.
+    pub fn new() -> FunctorRegistry<F> {
         FunctorRegistry::default()
     }
 
-    /// The intrinsics and the native analysis helpers: what the engines use
-    /// unless told otherwise.
-    pub fn standard() -> FunctorRegistry {
+    /// Soufflé's intrinsics (`cat`, `to_number`, `to_string`, `range`),
+    /// which rules call without declaring them.
+    pub fn intrinsics() -> FunctorRegistry<F> {
         let mut r = FunctorRegistry::new();
-        for spec in INTRINSICS
-            .iter()
-            .chain(crate::native::functors::FUNCTORS)
-            .chain(crate::native::sad::FUNCTORS)
-            .chain(crate::native::regions::FUNCTORS)
-        {
-            r.specs.insert(spec.name, *spec);
+        for spec in intrinsics() {
+            r.specs.insert(spec.name, spec);
         }
         r
     }
 
     /// Adds a functor; a second functor of the same name is an error.
-    pub fn register(&mut self, spec: FunctorSpec) -> Result<(), String> {
+    pub fn register(&mut self, spec: FunctorSpec<F>) -> Result<(), String> {
         if self.specs.contains_key(spec.name) {
             return Err(format!("functor `{}` is registered twice", spec.name));
         }
@@ -107,11 +144,11 @@ impl FunctorRegistry {
         Ok(())
     }
 
-    pub fn get(&self, name: &str) -> Option<&FunctorSpec> {
+    pub fn get(&self, name: &str) -> Option<&FunctorSpec<F>> {
         self.specs.get(name)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &FunctorSpec> {
+    pub fn iter(&self) -> impl Iterator<Item = &FunctorSpec<F>> {
         self.specs.values()
     }
 
@@ -130,21 +167,32 @@ impl FunctorRegistry {
 }
 
 /// The functors of one program, resolved for one run; `call` is what
-/// both engines invoke on rows of `i64`.
+/// both engines invoke on rows of `i64`. Each functor is bound to the
+/// run's [`FunctorContext`] here, so the generated code needs no fact base type.
 pub struct Calls<'a> {
-    ctx: FunctorContext<'a>,
     symbols: &'a Interner,
-    resolved: Vec<FunctorSpec>,
+    resolved: Vec<Bound<'a>>,
     error: RefCell<Option<EngineError>>,
 }
+
+/// A functor bound to the context of a run.
+struct Bound<'a> {
+    name: &'static str,
+    args: &'static [ColType],
+    result: ColType,
+    call: WithContext<'a>,
+}
+
+/// A functor's function with the run's [`FunctorContext`] as first argument.
+type WithContext<'a> = Box<dyn Fn(&[Value]) -> Vec<Value> + 'a>;
 
 impl<'a> Calls<'a> {
     /// Resolves the program's functors (in the order its calls number
     /// them) against `registry`.
-    pub(crate) fn new(
+    pub(crate) fn new<F>(
         declared: &[(&str, Vec<ColType>, ColType)],
-        registry: &FunctorRegistry,
-        facts: &'a FactBase,
+        registry: &FunctorRegistry<F>,
+        ctx: &'a FunctorContext<'a, F>,
         symbols: &'a Interner,
     ) -> Result<Calls<'a>, EngineError> {
         let mut resolved = Vec::new();
@@ -155,10 +203,17 @@ impl<'a> Calls<'a> {
                     message,
                 });
             }
-            resolved.extend(registry.get(name).copied());
+            resolved.extend(registry.get(name).map(|spec| {
+                let f = spec.f;
+                Bound {
+                    name: spec.name,
+                    args: spec.args,
+                    result: spec.result,
+                    call: Box::new(move |values: &[Value]| f(ctx, values)),
+                }
+            }));
         }
         Ok(Calls {
-            ctx: FunctorContext::new(facts),
             symbols,
             resolved,
             error: RefCell::new(None),
@@ -175,7 +230,7 @@ impl<'a> Calls<'a> {
             .map(|(v, ty)| self.symbols.value(*v, *ty))
             .collect();
         let mut out = Vec::new();
-        for v in (spec.f)(&self.ctx, &values) {
+        for v in (spec.call)(&values) {
             match self.symbols.field(&v, spec.result) {
                 Some(x) => out.push(x),
                 None => {
@@ -201,30 +256,16 @@ impl<'a> Calls<'a> {
     }
 }
 
-fn symbol(v: &Value) -> &str {
-    match v {
-        Value::Symbol(s) => s,
-        Value::Number(_) => "",
-    }
-}
-
-fn number(v: &Value) -> i64 {
-    match v {
-        Value::Number(n) => *n,
-        Value::Symbol(_) => 0,
-    }
-}
-
-fn cat(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn cat<F>(_: &FunctorContext<F>, args: &[Value]) -> Vec<Value> {
     vec![Value::Symbol(format!(
         "{}{}",
-        symbol(&args[0]),
-        symbol(&args[1])
+        text(&args[0]),
+        text(&args[1])
     ))]
 }
 
-fn to_number(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
-    symbol(&args[0])
+fn to_number<F>(_: &FunctorContext<F>, args: &[Value]) -> Vec<Value> {
+    text(&args[0])
         .trim()
         .parse()
         .map(Value::Number)
@@ -232,11 +273,11 @@ fn to_number(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-fn to_string(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn to_string<F>(_: &FunctorContext<F>, args: &[Value]) -> Vec<Value> {
     vec![Value::Symbol(number(&args[0]).to_string())]
 }
 
-fn range(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn range<F>(_: &FunctorContext<F>, args: &[Value]) -> Vec<Value> {
     (number(&args[0])..number(&args[1]))
         .map(Value::Number)
         .collect()
@@ -245,45 +286,46 @@ fn range(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 use ColType::{Number, Symbol};
 
 /// Soufflé's intrinsics (callable without `@`, no `.functor` needed).
-const INTRINSICS: &[FunctorSpec] = &[
-    FunctorSpec {
-        name: "cat",
-        args: &[Symbol, Symbol],
-        result: Symbol,
-        doc: "The concatenation of two symbols.",
-        f: cat,
-    },
-    FunctorSpec {
-        name: "to_number",
-        args: &[Symbol],
-        result: Number,
-        doc: "The number a symbol spells; no result when it spells none.",
-        f: to_number,
-    },
-    FunctorSpec {
-        name: "to_string",
-        args: &[Number],
-        result: Symbol,
-        doc: "The decimal spelling of a number.",
-        f: to_string,
-    },
-    FunctorSpec {
-        name: "range",
-        args: &[Number, Number],
-        result: Number,
-        doc: "Each number from the first (included) to the second (excluded).",
-        f: range,
-    },
-];
+fn intrinsics<F>() -> [FunctorSpec<F>; 4] {
+    [
+        FunctorSpec {
+            name: "cat",
+            args: &[Symbol, Symbol],
+            result: Symbol,
+            doc: "The concatenation of two symbols.",
+            f: cat::<F>,
+        },
+        FunctorSpec {
+            name: "to_number",
+            args: &[Symbol],
+            result: Number,
+            doc: "The number a symbol spells; no result when it spells none.",
+            f: to_number::<F>,
+        },
+        FunctorSpec {
+            name: "to_string",
+            args: &[Number],
+            result: Symbol,
+            doc: "The decimal spelling of a number.",
+            f: to_string::<F>,
+        },
+        FunctorSpec {
+            name: "range",
+            args: &[Number, Number],
+            result: Number,
+            doc: "Each number from the first (included) to the second (excluded).",
+            f: range::<F>,
+        },
+    ]
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn call(name: &str, args: &[Value]) -> Vec<Value> {
-        let facts = FactBase::default();
-        let f = FunctorRegistry::standard().get(name).unwrap().f;
-        f(&FunctorContext::new(&facts), args)
+        let f = FunctorRegistry::intrinsics().get(name).unwrap().f;
+        f(&FunctorContext::new(&()), args)
     }
 
     #[test]
@@ -301,7 +343,7 @@ mod tests {
 
     #[test]
     fn declarations_are_checked_against_the_registry() {
-        let r = FunctorRegistry::standard();
+        let r = FunctorRegistry::<()>::intrinsics();
         assert_eq!(r.mismatch("cat", &[Symbol, Symbol], Symbol), None);
         assert_eq!(
             r.mismatch("cat", &[Number], Symbol).unwrap(),
@@ -314,8 +356,7 @@ mod tests {
 
     #[test]
     fn memo_builds_once_per_run() {
-        let facts = FactBase::default();
-        let ctx = FunctorContext::new(&facts);
+        let ctx = FunctorContext::new(&());
         let a = ctx.memo(|_| vec![1]);
         let b = ctx.memo(|_| -> Vec<i32> { unreachable!("built twice") });
         assert!(Rc::ptr_eq(&a, &b));
@@ -323,7 +364,7 @@ mod tests {
 
     #[test]
     fn wrongly_typed_results_become_the_run_error() {
-        fn bad(_: &FunctorContext, _: &[Value]) -> Vec<Value> {
+        fn bad(_: &FunctorContext<()>, _: &[Value]) -> Vec<Value> {
             vec![Value::Symbol("x".into()), Value::Number(3)]
         }
         let mut r = FunctorRegistry::new();
@@ -335,9 +376,9 @@ mod tests {
             f: bad,
         })
         .unwrap();
-        let facts = FactBase::default();
+        let ctx = FunctorContext::new(&());
         let symbols = Interner::default();
-        let calls = Calls::new(&[("bad", vec![], Number)], &r, &facts, &symbols).unwrap();
+        let calls = Calls::new(&[("bad", vec![], Number)], &r, &ctx, &symbols).unwrap();
         assert_eq!(calls.call(0, &[]), vec![3]);
         assert!(matches!(calls.finish(), Err(EngineError::Functor { .. })));
     }

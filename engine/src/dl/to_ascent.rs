@@ -2,19 +2,21 @@
 //! blocks over `i64` columns, one per part of the strata ([`parts`]),
 //! with symbols interned by the same interner as the interpreter's
 //! (constants first), plus the description of the program that
-//! `crate::compiled` needs to bind inputs and decode outputs. The output
-//! is `include!`d by the crate; `build.rs` writes it.
+//! [`crate::compiled`] needs to bind inputs and decode outputs. The output
+//! is `include!`d by the crate whose `build.rs` writes it, which depends
+//! on `ascent` and names this crate `kaiseki_engine`.
 //!
 //! Each literal becomes the Ascent clause of the same meaning, in the
 //! order of [`Rule::source_order`]: atoms `r(..)`, negations `!r(..)`,
-//! comparisons `if`, bindings `let`, arithmetic through `crate::ops`
+//! comparisons `if`, bindings `let`, arithmetic through [`crate::ops`]
 //! (`if let` where it can fail), functor calls `for x in calls.call(..)`
-//! and aggregates `agg x = crate::ops::max(t) in aux(..)`.
+//! and aggregates `agg x = ::kaiseki_engine::ops::max(t) in aux(..)`.
 
 use super::ast::{AggKind, ArithOp, CmpOp, Type};
 use super::diag::{RuleDiagnostic, Sources};
 use super::ir::*;
 use std::fmt::Write;
+use std::path::Path;
 
 fn rel_ident(p: &Program, rel: RelId) -> String {
     if p.relations[rel].aggregate_body {
@@ -26,8 +28,8 @@ fn rel_ident(p: &Program, rel: RelId) -> String {
 
 fn col_type(t: Type) -> &'static str {
     match t {
-        Type::Number => "::kaiseki_facts::ColType::Number",
-        Type::Symbol => "::kaiseki_facts::ColType::Symbol",
+        Type::Number => "::kaiseki_engine::ColType::Number",
+        Type::Symbol => "::kaiseki_engine::ColType::Symbol",
     }
 }
 
@@ -98,11 +100,15 @@ fn rule_text(p: &Program, rule: &Rule) -> String {
             LitKind::Arith { dst, op, lhs, rhs } => {
                 let (l, r) = (value(lhs, &by_ref), value(rhs, &by_ref));
                 match op {
-                    ArithOp::Add => format!("let v{dst} = crate::ops::add({l}, {r})"),
-                    ArithOp::Sub => format!("let v{dst} = crate::ops::sub({l}, {r})"),
-                    ArithOp::Mul => format!("let v{dst} = crate::ops::mul({l}, {r})"),
-                    ArithOp::Div => format!("if let Some(v{dst}) = crate::ops::div({l}, {r})"),
-                    ArithOp::Rem => format!("if let Some(v{dst}) = crate::ops::rem({l}, {r})"),
+                    ArithOp::Add => format!("let v{dst} = ::kaiseki_engine::ops::add({l}, {r})"),
+                    ArithOp::Sub => format!("let v{dst} = ::kaiseki_engine::ops::sub({l}, {r})"),
+                    ArithOp::Mul => format!("let v{dst} = ::kaiseki_engine::ops::mul({l}, {r})"),
+                    ArithOp::Div => {
+                        format!("if let Some(v{dst}) = ::kaiseki_engine::ops::div({l}, {r})")
+                    }
+                    ArithOp::Rem => {
+                        format!("if let Some(v{dst}) = ::kaiseki_engine::ops::rem({l}, {r})")
+                    }
                 }
             }
             LitKind::Call { dst, functor, args } => {
@@ -136,7 +142,7 @@ fn rule_text(p: &Program, rule: &Rule) -> String {
                     AggKind::Max => "max",
                 };
                 format!(
-                    "agg v{dst} = crate::ops::{f}({input}) in {}({})",
+                    "agg v{dst} = ::kaiseki_engine::ops::{f}({input}) in {}({})",
                     rel_ident(p, *rel),
                     args.join(", ")
                 )
@@ -183,6 +189,41 @@ fn embedded(sources: &Sources) -> String {
     format!("&[{}]", files.join(", "))
 }
 
+/// What a build script writes for the rule files of `dir` (`origin`: how
+/// the program names it): the module text of the checked program
+/// ([`translate`]), or, when it does not check, of one that reports the
+/// errors when run ([`translate_failure`]); and the build warnings, one
+/// line each: the errors, and with `lint` the rules that fall into the
+/// compiled engine's trap ([`super::join_order`]).
+pub fn translate_dir(dir: &Path, origin: &str, timed: bool, lint: bool) -> (String, Vec<String>) {
+    let (sources, checked) = match super::read_dir(dir) {
+        Ok(sources) => {
+            let checked = super::compile(&sources);
+            (sources, checked)
+        }
+        Err(diags) => (Sources::default(), Err(diags)),
+    };
+    match checked {
+        Ok(program) => {
+            let found = if lint {
+                super::join_order::full_reads(&program)
+            } else {
+                Vec::new()
+            };
+            let warnings = sources
+                .resolve(found)
+                .iter()
+                .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.col, d.message))
+                .collect();
+            (translate(&program, origin, &sources, timed), warnings)
+        }
+        Err(diags) => {
+            let warnings = diags.iter().map(|d| d.headline()).collect();
+            (translate_failure(&diags, origin, &sources), warnings)
+        }
+    }
+}
+
 /// The Rust module text for a checked program read from `sources`. With
 /// `timed`, Ascent times every rule and stratum and each run prints the
 /// times to standard error (the `rule-times` feature: which rule of the
@@ -194,7 +235,7 @@ pub fn translate(p: &Program, origin: &str, sources: &Sources, timed: bool) -> S
     let declared: Vec<RelId> = (0..p.relations.len())
         .take_while(|r| !p.relations[*r].aggregate_body)
         .collect();
-    s.push_str("pub(crate) static PROGRAM: crate::compiled::CompiledProgram = crate::compiled::CompiledProgram {\n");
+    s.push_str("pub(crate) static PROGRAM: ::kaiseki_engine::compiled::CompiledProgram = ::kaiseki_engine::compiled::CompiledProgram {\n");
     let _ = writeln!(
         s,
         "    origin: {origin:?},\n    sources: {},\n    errors: &[],\n    relations: &[",
@@ -209,7 +250,7 @@ pub fn translate(p: &Program, origin: &str, sources: &Sources, timed: bool) -> S
             .collect();
         let _ = writeln!(
             s,
-            "        crate::compiled::RelationInfo {{ name: {:?}, columns: &[{}], input: {}, output: {} }},",
+            "        ::kaiseki_engine::compiled::RelationInfo {{ name: {:?}, columns: &[{}], input: {}, output: {} }},",
             rel.name,
             cols.join(", "),
             rel.input,
@@ -221,7 +262,7 @@ pub fn translate(p: &Program, origin: &str, sources: &Sources, timed: bool) -> S
         let args: Vec<&str> = f.args.iter().map(|t| col_type(*t)).collect();
         let _ = writeln!(
             s,
-            "        crate::compiled::FunctorInfo {{ name: {:?}, args: &[{}], result: {} }},",
+            "        ::kaiseki_engine::compiled::FunctorInfo {{ name: {:?}, args: &[{}], result: {} }},",
             f.name,
             args.join(", "),
             col_type(f.result)
@@ -244,13 +285,14 @@ pub fn translate(p: &Program, origin: &str, sources: &Sources, timed: bool) -> S
 const PART_RULES: usize = 60;
 
 /// A run of consecutive strata compiled as one `ascent_run!`.
-struct Part {
-    rules: Vec<usize>,
+pub struct Part {
+    /// Its rules, in evaluation order.
+    pub rules: Vec<usize>,
     /// The relations it derives.
-    derives: Vec<RelId>,
+    pub derives: Vec<RelId>,
     /// The relations whose rows the inputs or earlier parts hold: those it
     /// reads, and input relations that it adds rows to.
-    reads: Vec<RelId>,
+    pub reads: Vec<RelId>,
 }
 
 /// The strata cut, in evaluation order, into parts of about
@@ -267,7 +309,7 @@ struct Part {
 /// rows again. On the 53,000-line uniform unit that took the peak from
 /// 1.47 GB to 1.12 GB at the same time; on a unit twice as long, from
 /// 2.97 GB to 2.05 GB.
-fn parts(p: &Program) -> Vec<Part> {
+pub fn parts(p: &Program) -> Vec<Part> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut after_fixpoint = false;
     for stratum in p.strata.iter().filter(|s| !s.rules.is_empty()) {
@@ -334,7 +376,7 @@ fn evaluate_text(p: &Program, declared: &[RelId], timed: bool) -> String {
         "/// Runs the rules; `inputs` and the result are indexed like `PROGRAM.relations`.\n",
     );
     s.push_str("#[allow(unused, unused_mut, non_snake_case, clippy::all)]\n");
-    s.push_str("fn evaluate(inputs: &[crate::rows::Rows], calls: &crate::functors::Calls, wanted: &[bool]) -> Vec<crate::rows::Rows> {\n");
+    s.push_str("fn evaluate(inputs: &[::kaiseki_engine::rows::Rows], calls: &::kaiseki_engine::functors::Calls, wanted: &[bool]) -> Vec<::kaiseki_engine::rows::Rows> {\n");
     for (r, rel) in p.relations.iter().enumerate() {
         let n = rel.arity();
         if rel.input {
@@ -377,7 +419,10 @@ fn evaluate_text(p: &Program, declared: &[RelId], timed: bool) -> String {
                     .map(|j| format!("run{j}"));
                 let wanted = declared.contains(&r).then(|| format!("wanted[{r}]"));
                 let keep: Vec<String> = later.chain(wanted).collect();
-                format!("crate::compiled::pass(&mut rel_{r}, {})", any(&keep))
+                format!(
+                    "::kaiseki_engine::compiled::pass(&mut rel_{r}, {})",
+                    any(&keep)
+                )
             })
             .collect();
         let outs: Vec<String> = part.derives.iter().map(|r| format!("rel_{r}")).collect();
@@ -394,7 +439,7 @@ fn evaluate_text(p: &Program, declared: &[RelId], timed: bool) -> String {
         let fields: Vec<String> = (0..n).map(|c| format!("t.{c}")).collect();
         let _ = writeln!(
             s,
-            "        if wanted[{r}] {{ crate::rows::Rows::collect({n}, rel_{r}.iter().map(|t| [{}])) }} else {{ crate::rows::Rows::new({n}) }},",
+            "        if wanted[{r}] {{ ::kaiseki_engine::rows::Rows::collect({n}, rel_{r}.iter().map(|t| [{}])) }} else {{ ::kaiseki_engine::rows::Rows::new({n}) }},",
             fields.join(", ")
         );
     }
@@ -418,7 +463,7 @@ fn part_text(p: &Program, k: usize, part: &Part, timed: bool) -> String {
     s.push_str("#[allow(unused, non_snake_case, clippy::all)]\n");
     let _ = writeln!(
         s,
-        "fn part{k}(calls: &crate::functors::Calls, {}) -> ({},) {{",
+        "fn part{k}(calls: &::kaiseki_engine::functors::Calls, {}) -> ({},) {{",
         params.join(", "),
         results.join(", ")
     );
@@ -436,7 +481,7 @@ fn part_text(p: &Program, k: usize, part: &Part, timed: bool) -> String {
         };
         let _ = writeln!(
             s,
-            "        #[ds(crate::indices::{ds})] relation {}({types}) = in_{r};",
+            "        #[ds(::kaiseki_engine::indices::{ds})] relation {}({types}) = in_{r};",
             rel_ident(p, r)
         );
     }
@@ -444,7 +489,7 @@ fn part_text(p: &Program, k: usize, part: &Part, timed: bool) -> String {
         let types = vec!["i64"; p.relations[r].arity()].join(", ");
         let _ = writeln!(
             s,
-            "        #[ds(crate::indices::derived)] relation {}({types});",
+            "        #[ds(::kaiseki_engine::indices::derived)] relation {}({types});",
             rel_ident(p, r)
         );
     }
@@ -474,61 +519,7 @@ pub fn translate_failure(diags: &[RuleDiagnostic], origin: &str, sources: &Sourc
     let sources = embedded(sources);
     format!(
         "// Generated by build.rs from {origin}, which has errors.\n\n\
-         pub(crate) static PROGRAM: crate::compiled::CompiledProgram = crate::compiled::CompiledProgram {{\n    \
+         pub(crate) static PROGRAM: ::kaiseki_engine::compiled::CompiledProgram = ::kaiseki_engine::compiled::CompiledProgram {{\n    \
          origin: {origin:?},\n    sources: {sources},\n    errors: &{errors:?},\n    relations: &[],\n    functors: &[],\n    symbols: &[],\n    evaluate: None,\n}};\n"
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The built-in rules' parts: every rule once, in stratum order; the
-    /// dataflow fixpoint alone in its part, the dependence rules that read
-    /// it in a later one; every relation a part reads an input or derived
-    /// by a part.
-    #[test]
-    fn builtin_parts_keep_the_order_and_fixpoints_alone() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("dl");
-        let program = crate::dl::compile(&crate::dl::read_dir(&dir).unwrap()).unwrap();
-        let parts = parts(&program);
-        assert!(parts.len() > 1, "the rules are cut");
-        let order: Vec<usize> = parts.iter().flat_map(|q| q.rules.clone()).collect();
-        let strata: Vec<usize> = program
-            .strata
-            .iter()
-            .flat_map(|s| s.rules.clone())
-            .collect();
-        assert_eq!(order, strata);
-        let part_of = |name: &str| {
-            let rel = program
-                .relations
-                .iter()
-                .position(|r| r.name == name)
-                .unwrap();
-            parts.iter().position(|q| q.derives.contains(&rel)).unwrap()
-        };
-        let fixpoint = part_of("dataflow_in");
-        let derives = |names: &[&str]| -> Vec<RelId> {
-            let mut rels: Vec<RelId> = names
-                .iter()
-                .map(|n| program.relations.iter().position(|r| r.name == *n).unwrap())
-                .collect();
-            rels.sort_unstable();
-            rels
-        };
-        assert_eq!(parts[fixpoint].derives, derives(&["dataflow_in"]));
-        for reader in ["flow", "output", "anti", "input"] {
-            assert!(part_of(reader) > fixpoint, "{reader}");
-        }
-        for q in &parts {
-            for &r in &q.reads {
-                assert!(
-                    program.relations[r].input || parts.iter().any(|o| o.derives.contains(&r)),
-                    "{} comes from somewhere",
-                    program.relations[r].name
-                );
-            }
-        }
-    }
 }

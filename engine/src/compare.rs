@@ -6,7 +6,7 @@ use crate::error::EngineError;
 use crate::functors::FunctorRegistry;
 use crate::interp::run_interpreted_with;
 use crate::program::RuleProgram;
-use kaiseki_facts::{FactBase, Table};
+use crate::table::{Facts, Table};
 use std::collections::BTreeSet;
 
 /// How many differing rows of one relation are shown.
@@ -71,11 +71,11 @@ pub fn diff_tables(interpreted: &[Table], compiled: &[Table]) -> Vec<String> {
 
 /// Runs `program` interpreted and `compiled` (the same rule files,
 /// compiled) on `facts`; the differences, empty when the engines agree.
-pub fn compare_engines(
+pub fn compare_engines<F: Facts>(
     program: &RuleProgram,
     compiled: &CompiledProgram,
-    facts: &FactBase,
-    registry: &FunctorRegistry,
+    facts: &F,
+    registry: &FunctorRegistry<F>,
 ) -> Result<Vec<String>, EngineError> {
     if !program.read_from(&compiled.sources()) {
         return Err(EngineError::DifferentRules {
@@ -87,29 +87,12 @@ pub fn compare_engines(
     Ok(diff_tables(&interpreted, &compiled))
 }
 
-/// [`compare_engines`] on the built-in rules with the standard functors:
-/// the interpreter runs the very files the crate was compiled from (kept
-/// in the binary), whatever `rules/dl` holds now. Errors become text.
-#[cfg(not(test))]
-pub fn compare_builtin(facts: &FactBase) -> Result<Vec<String>, String> {
-    let compiled = crate::compiled::builtin_program();
-    let program = RuleProgram::from_sources(&compiled.sources()).map_err(|diags| {
-        diags
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
-    compare_engines(&program, compiled, facts, &FunctorRegistry::standard())
-        .map_err(|e| e.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::compiled::fixtures;
-    use crate::testing::{facts, fixture, fixtures_dir};
-    use kaiseki_facts::Value;
+    use crate::table::{ColType, Value};
+    use crate::testing::{facts, fixture, fixtures_dir, registry, TestFacts};
     use proptest::prelude::*;
 
     #[test]
@@ -130,7 +113,7 @@ mod tests {
             &[0, 1, 2, 3, 0],
         );
         for (name, compiled) in fixtures::ALL {
-            let tables = compiled.run(&f, &FunctorRegistry::standard()).unwrap();
+            let tables = compiled.run(&f, &registry()).unwrap();
             let derived: usize = tables
                 .iter()
                 .filter(|t| {
@@ -142,8 +125,7 @@ mod tests {
                 .map(|t| t.rows.len())
                 .sum();
             assert!(derived > 0, "{name} derives nothing");
-            let interpreted =
-                run_interpreted_with(&fixture(name), &f, &FunctorRegistry::standard()).unwrap();
+            let interpreted = run_interpreted_with(&fixture(name), &f, &registry()).unwrap();
             assert_eq!(
                 diff_tables(&interpreted, &tables),
                 Vec::<String>::new(),
@@ -162,7 +144,7 @@ mod tests {
         ) {
             let f = facts(&edges, &trips, &kinds);
             for (name, compiled) in fixtures::ALL {
-                let diff = compare_engines(&fixture(name), compiled, &f, &FunctorRegistry::standard()).unwrap();
+                let diff = compare_engines(&fixture(name), compiled, &f, &registry()).unwrap();
                 prop_assert!(diff.is_empty(), "{}: {:?}", name, diff);
             }
         }
@@ -172,7 +154,7 @@ mod tests {
     fn compiled_runs_return_the_selected_relations_only() {
         let (_, tc) = fixtures::ALL.iter().find(|(n, _)| *n == "tc").unwrap();
         let f = facts(&[(0, 1), (1, 2)], &[], &[]);
-        let registry = FunctorRegistry::standard();
+        let registry = registry();
         let all = tc.run(&f, &registry).unwrap();
         let outputs = tc
             .run_select(&f, &registry, crate::Select::Outputs)
@@ -186,12 +168,7 @@ mod tests {
     fn engines_compare_only_the_same_rules() {
         let (_, tc) = fixtures::ALL.iter().find(|(n, _)| *n == "tc").unwrap();
         let other = fixture("closure");
-        let err = compare_engines(
-            &other,
-            tc,
-            &FactBase::default(),
-            &FunctorRegistry::standard(),
-        );
+        let err = compare_engines(&other, tc, &TestFacts::default(), &registry());
         assert!(matches!(err, Err(EngineError::DifferentRules { .. })));
     }
 
@@ -199,7 +176,7 @@ mod tests {
     fn diffs_name_the_relation_and_the_rows() {
         let table = |rows: Vec<i64>| Table {
             name: "p".into(),
-            columns: vec![("x".into(), kaiseki_facts::ColType::Number)],
+            columns: vec![("x".into(), ColType::Number)],
             rows: rows.into_iter().map(|n| vec![Value::Number(n)]).collect(),
         };
         assert!(diff_tables(&[table(vec![1, 2])], &[table(vec![1, 2])]).is_empty());

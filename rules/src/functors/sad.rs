@@ -9,8 +9,7 @@
 //! what symbolic bounds are compared under. A malformed argument gives no
 //! result (the rule does not fire).
 
-use super::functors::{number, text};
-use crate::functors::{FunctorContext, FunctorSpec};
+use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, SectionDim, Value};
 use kaiseki_sections::sad::{Holder, Mapping, Sad, SadSet, TripletText};
@@ -144,7 +143,7 @@ fn index(facts: &FactBase) -> Index {
     }
 }
 
-pub(super) fn idx(ctx: &FunctorContext) -> std::rc::Rc<Index> {
+pub(super) fn idx(ctx: &FunctorContext<FactBase>) -> std::rc::Rc<Index> {
     ctx.memo(index)
 }
 
@@ -171,7 +170,7 @@ fn set(v: &Value) -> Option<SadSet> {
 /// `op` of two sets or summaries (`args[0]`, `args[1]`, as text) under
 /// the assumptions of the level `args[2]`.
 pub(super) fn binary<T: FromStr + ToString>(
-    ctx: &FunctorContext,
+    ctx: &FunctorContext<FactBase>,
     args: &[Value],
     op: fn(&T, &T, &Assumptions) -> T,
 ) -> Vec<Value> {
@@ -182,15 +181,15 @@ pub(super) fn binary<T: FromStr + ToString>(
     }
 }
 
-fn sad_union(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_union(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     binary(ctx, args, SadSet::union)
 }
 
-fn sad_meet(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_meet(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     binary(ctx, args, SadSet::meet)
 }
 
-fn sad_minus(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_minus(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     binary(ctx, args, SadSet::minus)
 }
 
@@ -203,7 +202,7 @@ fn mode(v: &Value) -> Option<Approx> {
 }
 
 /// `iterations(S, k, low:high:step)` over the DO loop `args[1]`.
-fn sad_iterations(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_iterations(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let ix = idx(ctx);
     let l = number(&args[1]);
     let (Some(s), Some(m), Some((Some(lp), parent))) =
@@ -234,7 +233,7 @@ fn widen(s: &SadSet) -> SadSet {
 
 /// `iterations(S, k, low : k-step : step)`: the iterations before the
 /// current one (equation 11), in terms of the current value of `k`.
-fn sad_before(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_before(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let ix = idx(ctx);
     let l = number(&args[1]);
     let (Some(s), Some(m), Some((Some(lp), _))) = (set(&args[0]), mode(&args[2]), ix.loops.get(&l))
@@ -257,7 +256,7 @@ fn sad_before(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// The set with every item made conditional on IF statement `args[1]`'s
 /// branch `args[2]` (`+` or `-`).
-fn sad_when(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_when(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     set(&args[0]).map_or(vec![], |s| {
         sym(s.when((number(&args[1]), text(&args[2]) == "+")))
     })
@@ -281,7 +280,7 @@ fn section_dim(lower: &str, upper: &str, step: &str) -> Option<Dim> {
 
 /// The section of an array reference as text (`A(J, I)`, `A(?, 1)` for a
 /// subscript that is not affine, `A(...)` for a whole array, its triplets for a section).
-fn sad_ref(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_ref(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let ix = idx(ctx);
     let r = number(&args[0]);
     if let Some((array, dims)) = ix.refs.get(&r) {
@@ -331,7 +330,7 @@ fn single(a: &Affine) -> Option<(&str, i64, i64)> {
 /// M^R>` where `M^R` holds each element on the owner of the left-hand side
 /// that reads it. `args`: the owner mapping of the left-hand side's array,
 /// the left-hand side's section, the right-hand side's section.
-fn sad_gen(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_gen(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let (Some((template, owner)), Some((_, lhs)), Some((array, rhs))) = (
         owner_mapping(text(&args[0])),
         section_of(text(&args[1])),
@@ -388,7 +387,7 @@ fn sad_gen(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// The virtual processors that own the elements of a section, as
 /// `VPROCS(1, I)` (`:` for a replicated dimension, `?` when unknown).
-fn sad_owner(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_owner(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let (Some((template, owner)), Some((_, s))) =
         (owner_mapping(text(&args[0])), section_of(text(&args[1])))
     else {
@@ -429,7 +428,7 @@ fn sad_owner(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// Whether `set` holds every copy of the single descriptor `g`, counting
 /// only unconditional items: 1 or 0.
-fn sad_covers(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_covers(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let a = assumptions(&idx(ctx), number(&args[2]));
     match (set(&args[0]), text_item(text(&args[1]))) {
         (Some(s), Some(g)) => vec![Value::Number(i64::from(s.covers(&g, None, &a)))],
@@ -439,7 +438,7 @@ fn sad_covers(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// The first condition (`s+`, `s-`) under which `set`'s conditional items,
 /// with its unconditional ones, hold every copy of `g`; none when none.
-fn sad_covering_condition(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_covering_condition(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let a = assumptions(&idx(ctx), number(&args[2]));
     let (Some(s), Some(g)) = (set(&args[0]), text_item(text(&args[1]))) else {
         return vec![];
@@ -454,7 +453,7 @@ fn sad_covering_condition(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 
 /// The part of `set` that meets `other` (may): what a transfer of `set`
 /// must send so that `other` is also available. Items keep `set`'s mapping.
-fn sad_overlap(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_overlap(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let a = assumptions(&idx(ctx), number(&args[2]));
     let (Some(s), Some(o)) = (set(&args[0]), set(&args[1])) else {
         return vec![];
@@ -483,7 +482,7 @@ fn overlap(s: &SadSet, o: &SadSet, a: &Assumptions) -> SadSet {
 /// for every UPOUT item that IN holds and that Kill cuts into, leaving some
 /// of it, the part Kill may invalidate, with the item's mapping. `args`:
 /// UPOUT, IN, Kill, level.
-fn sad_partial(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_partial(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let a = assumptions(&idx(ctx), number(&args[3]));
     let (Some(up), Some(inn), Some(kill)) = (set(&args[0]), set(&args[1]), set(&args[2])) else {
         return vec![];
@@ -507,7 +506,7 @@ fn sad_partial(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 /// `grid`, the same real processor of the declared PROCESSORS by equation
 /// 12 (6.2; `sections::vpmap`) along some distributed dimension, for every
 /// value of the loop variables; else `vp`.
-fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_locality(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let split = |t: &str| -> Option<(String, Vec<String>)> {
         let (name, rest) = t.split_once('(')?;
         let dims = rest
@@ -550,7 +549,7 @@ fn sad_locality(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
 /// every element (a replicated owner has a copy everywhere), `real`
 /// (differing only along dimensions `args[0]` does not distribute), `grid`
 /// (one real processor of the declared PROCESSORS, equation 12), else `vp`.
-fn sad_pairing(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_pairing(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let unit = text(&args[0]);
     let (Some((template, owner)), Some((t2, home))) =
         (owner_mapping(text(&args[2])), owner_mapping(text(&args[4])))
@@ -704,7 +703,7 @@ fn declared_distribution(facts: &FactBase, unit: &str, t: &str, d: usize) -> Opt
 
 /// The sections of a set, without mappings (`A(1, 2) ; B(1:10)`), for
 /// reports.
-fn sad_sections(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_sections(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     set(&args[0]).map_or(vec![], |s| {
         let d: Vec<&str> = s.items().iter().map(|x| x.section.text()).collect();
         sym(d.join(" ; "))
@@ -714,7 +713,7 @@ fn sad_sections(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 /// The position formula of one template dimension in an owner mapping
 /// (`kind` of `hpf_align`): `c*j+l` for an axis, `=l` for a constant, `*`
 /// for a replicated dimension.
-fn sad_position(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_position(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let (c, l) = (number(&args[1]), number(&args[2]));
     match text(&args[0]) {
         "axis" => Affine::term("j", c).add_constant(l).map_or(vec![], sym),
@@ -725,15 +724,14 @@ fn sad_position(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
 }
 
 /// Whether the set has no item: 1 or 0.
-fn sad_is_empty(_: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn sad_is_empty(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     set(&args[0]).map_or(vec![], |s| {
         vec![Value::Number(i64::from(s.items().is_empty()))]
     })
 }
 
-/// The communication functors, registered by
-/// [`crate::FunctorRegistry::standard`].
-pub const FUNCTORS: &[FunctorSpec] = &[
+/// The communication functors, registered by [`super::standard`].
+pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
     FunctorSpec {
         name: "sad_union",
         args: &[Symbol, Symbol, Number],

@@ -22,30 +22,25 @@ use crate::functors::{Calls, FunctorRegistry};
 use crate::program::RuleProgram;
 use crate::rows::Rows;
 use crate::run::{execute, execute_given, Select};
-use kaiseki_facts::{FactBase, Table};
+use crate::table::{Facts, Table};
 use plan::Op;
 use store::Store;
 
-/// Runs `program` on `facts` with the standard functors: every declared
-/// relation (inputs included), rows sorted and deduplicated.
-pub fn run_interpreted(program: &RuleProgram, facts: &FactBase) -> Result<Vec<Table>, EngineError> {
-    run_interpreted_with(program, facts, &FunctorRegistry::standard())
-}
-
-/// [`run_interpreted`] with the functors of `registry`.
-pub fn run_interpreted_with(
+/// Runs `program` on `facts` with the functors of `registry`: every
+/// declared relation (inputs included), rows sorted and deduplicated.
+pub fn run_interpreted_with<F: Facts>(
     program: &RuleProgram,
-    facts: &FactBase,
-    registry: &FunctorRegistry,
+    facts: &F,
+    registry: &FunctorRegistry<F>,
 ) -> Result<Vec<Table>, EngineError> {
     run_interpreted_select(program, facts, registry, Select::All)
 }
 
 /// [`run_interpreted_with`] returning only the selected relations.
-pub fn run_interpreted_select(
+pub fn run_interpreted_select<F: Facts>(
     program: &RuleProgram,
-    facts: &FactBase,
-    registry: &FunctorRegistry,
+    facts: &F,
+    registry: &FunctorRegistry<F>,
     select: Select,
 ) -> Result<Vec<Table>, EngineError> {
     let p = program.ir();
@@ -63,11 +58,11 @@ pub fn run_interpreted_select(
 /// program units): they start with those rows, and a stratum whose
 /// relations are all given is not evaluated again. A program that adds
 /// rules over them (a query) then costs only its own rules.
-pub fn run_interpreted_given(
+pub fn run_interpreted_given<F: Facts>(
     program: &RuleProgram,
-    facts: &FactBase,
+    facts: &F,
     given: &[Table],
-    registry: &FunctorRegistry,
+    registry: &FunctorRegistry<F>,
     select: Select,
 ) -> Result<Vec<Table>, EngineError> {
     let p = program.ir();
@@ -263,7 +258,7 @@ fn evaluate_stratum(p: &Program, stratum: &Stratum, stores: &mut [Store], calls:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{facts, fixture, fixtures_dir};
+    use crate::testing::{facts, fixture, fixtures_dir, registry, TestFacts};
     use proptest::prelude::*;
 
     fn fixture_names() -> Vec<String> {
@@ -284,14 +279,14 @@ mod tests {
         let sources = crate::dl::diag::Sources {
             files: vec![("t.dl".into(), text.into())],
         };
-        let program = RuleProgram::from_sources(&sources).unwrap();
-        let registry = FunctorRegistry::standard();
+        let registry = registry();
+        let program = RuleProgram::from_sources_with(&sources, &registry).unwrap();
         let cycle = facts(&[(0, 1), (1, 0)], &[], &[]);
-        let whole = run_interpreted(&program, &cycle).unwrap();
+        let whole = run_interpreted_with(&program, &cycle, &registry).unwrap();
         let path: Vec<Table> = whole.iter().filter(|t| t.name == "path").cloned().collect();
         // Without any edge, `path` keeps its given rows and `back` is
         // derived from them.
-        let empty = FactBase::default();
+        let empty = TestFacts::default();
         let got =
             run_interpreted_given(&program, &empty, &path, &registry, Select::Derived).unwrap();
         let names: Vec<&str> = got.iter().map(|t| t.name.as_str()).collect();
@@ -331,9 +326,9 @@ mod tests {
             let sources = crate::dl::diag::Sources {
                 files: vec![("t.dl".into(), text.into_iter().collect())],
             };
-            if let Ok(program) = RuleProgram::from_sources(&sources) {
+            if let Ok(program) = RuleProgram::from_sources_with(&sources, &registry()) {
                 let f = facts(&[(0, 1), (1, 2), (2, 0)], &[0, 3], &[0, 1, 2, 3]);
-                let _ = run_interpreted(&program, &f);
+                let _ = run_interpreted_with(&program, &f, &registry());
             }
         }
     }
@@ -349,10 +344,10 @@ mod tests {
             kinds in prop::collection::vec(0..4usize, 0..8),
         ) {
             let f = facts(&edges, &trips, &kinds);
-            let registry = FunctorRegistry::standard();
+            let registry = registry();
             for name in fixture_names() {
                 let program = fixture(&name);
-                let fast = run_interpreted(&program, &f).unwrap();
+                let fast = run_interpreted_with(&program, &f, &registry).unwrap();
                 let slow = execute(&program.signature(), &f, &registry, Select::All, |inputs, calls, _| {
                     naive::evaluate(program.ir(), inputs, calls)
                 })

@@ -2,7 +2,7 @@
 //! is its number in an [`Interner`]; and the conversions between these rows
 //! and the [`Table`]s of the fact base.
 
-use kaiseki_facts::{ColType, Table, Value};
+use crate::table::{ColType, Table, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
