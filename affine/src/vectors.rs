@@ -1,7 +1,7 @@
 //! Direction and distance vectors over all common loops, by hierarchical
 //! refinement of the exact test.
 //!
-//! First the cheap bounds test ([`super::ranges`]): subscript ranges that
+//! First the cheap bounds test (`ranges`): subscript ranges that
 //! never overlap need no other question.
 //!
 //! The subscript equations are solved once in general form (the GCD test:
@@ -11,7 +11,7 @@
 //! only if the system with it is feasible. A loop whose distance is the same
 //! in every solution gets its direction without a question, and so does a
 //! direction that the parent's witness point already has. The `=` directions
-//! are solved once per set of `=` loops (a [`Frame`]). Only vectors where U
+//! are solved once per set of `=` loops (a `Frame`). Only vectors where U
 //! runs first are built: the first non-`=` direction is `<`; or, asked for
 //! both ways, also those starting with `>`, which are V then U's, so that
 //! the two orders of a pair share the questions about `=`.
@@ -21,7 +21,7 @@
 //! (no solution with a larger, none with a smaller distance) after a look at
 //! the witness's neighbours has not already found another distance.
 //!
-//! Questions that a known point answers are not asked ([`super::samples`]):
+//! Questions that a known point answers are not asked (`samples`):
 //! a node is feasible when a sample has its directions, a leaf's distance is
 //! not single when two samples in it differ, and after a `<` (or `>`) a node whose
 //! every further direction has a sample is one vector with `*` there (the

@@ -129,7 +129,7 @@ impl<F> FunctorRegistry<F> {
     /// which rules call without declaring them.
     pub fn intrinsics() -> FunctorRegistry<F> {
         let mut r = FunctorRegistry::new();
-        for spec in intrinsics() {
+        for spec in intrinsic_specs() {
             r.specs.insert(spec.name, spec);
         }
         r
@@ -286,7 +286,7 @@ fn range<F>(_: &FunctorContext<F>, args: &[Value]) -> Vec<Value> {
 use ColType::{Number, Symbol};
 
 /// Soufflé's intrinsics (callable without `@`, no `.functor` needed).
-fn intrinsics<F>() -> [FunctorSpec<F>; 4] {
+fn intrinsic_specs<F>() -> [FunctorSpec<F>; 4] {
     [
         FunctorSpec {
             name: "cat",

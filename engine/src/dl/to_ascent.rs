@@ -296,7 +296,7 @@ pub struct Part {
 }
 
 /// The strata cut, in evaluation order, into parts of about
-/// [`PART_RULES`] rules. Ascent writes a whole program as one function,
+/// `PART_RULES` rules. Ascent writes a whole program as one function,
 /// and rustc's type and borrow checking and LLVM grow faster than the
 /// function: one part per ~150 rules compiled in a fraction of the time
 /// (type checking 25 s instead of 213 s, measured with 9 parts), and LLVM
