@@ -435,7 +435,7 @@ fn macro_arg(s: &str, definition: bool) -> Result<String, String> {
 /// rule and write nothing, silently.
 fn rules_dir(arg: &str) -> Result<PathBuf, String> {
     let dir = PathBuf::from(arg);
-    match kaiseki_rules::dl::read_dir(&dir) {
+    match kaiseki_engine::dl::read_dir(&dir) {
         Ok(sources) if sources.files.is_empty() => Err("the directory has no .dl file".into()),
         Ok(_) => Ok(dir),
         Err(diags) => Err(diags

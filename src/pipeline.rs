@@ -1,10 +1,10 @@
 //! The data flow every command shares: files -> syntax tree -> facts ->
 //! derived relations, with diagnostics printed on the way.
 
+use kaiseki_engine::dl::diag::Sources;
+use kaiseki_engine::{RuleProgram, Select};
 use kaiseki_facts::{FactBase, IdKind, Table};
 use kaiseki_frontend::{ast::Program, Diagnostic, SourceOptions};
-use kaiseki_rules::dl::diag::Sources;
-use kaiseki_rules::{RuleProgram, Select};
 use std::path::{Path, PathBuf};
 
 /// The lowered input of an analysis, with whether any error was reported.
@@ -40,10 +40,10 @@ pub fn derive_with(
     rules: Option<&RuleProgram>,
     select: Select,
 ) -> Result<Vec<Table>, String> {
-    let registry = kaiseki_rules::FunctorRegistry::standard();
+    let registry = kaiseki_rules::functors::standard();
     match rules {
         None => kaiseki_rules::builtin_program().run_select(facts, &registry, select),
-        Some(program) => kaiseki_rules::run_interpreted_select(program, facts, &registry, select),
+        Some(program) => kaiseki_engine::run_interpreted_select(program, facts, &registry, select),
     }
     .map_err(|e| e.to_string())
 }
@@ -57,15 +57,15 @@ pub fn load_rules(dir: &Path) -> Result<RuleProgram, String> {
 /// their diagnostics.
 pub fn read_rules(dir: &Path) -> Result<(Sources, RuleProgram), String> {
     let what = || format!("the rule files of {}", dir.display());
-    let sources = kaiseki_rules::dl::read_dir(dir).map_err(|d| rule_errors(&d, &what()))?;
-    let program = RuleProgram::from_sources(&sources).map_err(|d| rule_errors(&d, &what()))?;
+    let sources = kaiseki_engine::dl::read_dir(dir).map_err(|d| rule_errors(&d, &what()))?;
+    let program = kaiseki_rules::check_rules(&sources).map_err(|d| rule_errors(&d, &what()))?;
     Ok((sources, program))
 }
 
 /// The built-in rules as a program of the interpreter (their IR: column
 /// kinds, proofs), from the files the binary was compiled from.
 pub fn builtin_rule_program() -> Result<RuleProgram, String> {
-    RuleProgram::from_sources(&kaiseki_rules::builtin_program().sources())
+    kaiseki_rules::check_rules(&kaiseki_rules::builtin_program().sources())
         .map_err(|d| format!("{} error(s) in the built-in rules", d.len()))
 }
 
@@ -138,7 +138,7 @@ pub struct Query {
 /// Why a query could not be compiled.
 pub enum QueryError {
     /// The body is wrong: diagnostics at `<query>:1:col` (a usage error).
-    Body(Vec<kaiseki_rules::RuleDiagnostic>),
+    Body(Vec<kaiseki_engine::RuleDiagnostic>),
     /// The rule files are (printed already).
     Rules(String),
 }
@@ -159,7 +159,7 @@ pub fn compile_query(body: &str, rules: Option<&Path>) -> Result<Query, QueryErr
         sources
             .files
             .push(("<query>".to_string(), format!("{head} :-\n{body}.\n")));
-        RuleProgram::from_sources(&sources).map_err(|mut diags| {
+        kaiseki_rules::check_rules(&sources).map_err(|mut diags| {
             diags.retain(|d| d.file == "<query>");
             for d in diags.iter_mut() {
                 d.line = d.line.saturating_sub(2);
@@ -210,7 +210,7 @@ pub fn compile_query(body: &str, rules: Option<&Path>) -> Result<Query, QueryErr
 
 /// The derived relations of the rules that relation `of` reads, through
 /// the auxiliary relations of its aggregates.
-fn derived_reads(ir: &kaiseki_rules::dl::ir::Program, of: usize) -> Vec<usize> {
+fn derived_reads(ir: &kaiseki_engine::dl::ir::Program, of: usize) -> Vec<usize> {
     let mut reads = Vec::new();
     let mut todo = vec![of];
     let mut seen = vec![false; ir.relations.len()];
@@ -235,7 +235,7 @@ fn derived_reads(ir: &kaiseki_rules::dl::ir::Program, of: usize) -> Vec<usize> {
 /// `of` (when derived) and every derived relation it reads, directly or
 /// through other derived relations: what a run must return to re-derive
 /// the rows of `of`.
-pub fn derived_closure(ir: &kaiseki_rules::dl::ir::Program, of: usize) -> Vec<usize> {
+pub fn derived_closure(ir: &kaiseki_engine::dl::ir::Program, of: usize) -> Vec<usize> {
     let mut all: Vec<usize> = Vec::new();
     if !ir.relations[of].input {
         all.push(of);
@@ -264,8 +264,8 @@ pub fn run_query(
 ) -> Result<(Table, FactBase, Vec<Diagnostic>), String> {
     let reads: Vec<&str> = query.reads.iter().map(String::as_str).collect();
     let (facts, derived, diags) = derive_groups(program, jobs, query.rules.as_ref(), &reads)?;
-    let registry = kaiseki_rules::FunctorRegistry::standard();
-    let tables = kaiseki_rules::run_interpreted_given(
+    let registry = kaiseki_rules::functors::standard();
+    let tables = kaiseki_engine::run_interpreted_given(
         &query.program,
         &facts,
         &derived,
@@ -338,7 +338,7 @@ pub fn derive_groups(
 }
 
 /// Prints the diagnostics of rule files; the error that sums them up.
-fn rule_errors(diags: &[kaiseki_rules::RuleDiagnostic], what: &str) -> String {
+fn rule_errors(diags: &[kaiseki_engine::RuleDiagnostic], what: &str) -> String {
     for d in diags {
         eprintln!("{d}");
     }

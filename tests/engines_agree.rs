@@ -133,9 +133,9 @@ fn compiled_rules_asked_for_one_relation_give_its_full_rows() {
             .push(kaiseki_facts::Request { what: what.into() });
     }
     let program = kaiseki_rules::builtin_program();
-    let registry = kaiseki_rules::FunctorRegistry::standard();
+    let registry = kaiseki_rules::functors::standard();
     let every = program
-        .run_select(&facts, &registry, kaiseki_rules::Select::Derived)
+        .run_select(&facts, &registry, kaiseki_engine::Select::Derived)
         .expect("the compiled rules run");
     let mut nonempty = 0;
     for table in &every {
@@ -143,7 +143,7 @@ fn compiled_rules_asked_for_one_relation_give_its_full_rows() {
             .run_select(
                 &facts,
                 &registry,
-                kaiseki_rules::Select::Only(&[table.name.as_str()]),
+                kaiseki_engine::Select::Only(&[table.name.as_str()]),
             )
             .expect("the compiled rules run");
         assert_eq!(alone.len(), 1, "{}", table.name);

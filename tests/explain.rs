@@ -11,10 +11,11 @@ use common::{
     example_files, generated, kaiseki, kaiseki_ok, lower_file, lower_source, rules_dir, scaled,
 };
 use kaiseki_codegen::explain::{How, Premise, Proof, Prover, Relations};
+use kaiseki_engine::dl::ast::{AggKind, ArithOp, CmpOp};
+use kaiseki_engine::dl::ir::{Const, LitKind, Program, RelId, Rule, Term};
+use kaiseki_engine::{FunctorContext, FunctorRegistry, RuleProgram};
 use kaiseki_facts::{FactBase, Table, Value};
-use kaiseki_rules::dl::ast::{AggKind, ArithOp, CmpOp};
-use kaiseki_rules::dl::ir::{Const, LitKind, Program, RelId, Rule, Term};
-use kaiseki_rules::{builtin_program, load_rules, FunctorContext, FunctorRegistry, RuleProgram};
+use kaiseki_rules::{builtin_program, check_rules, functors, load_rules};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -23,8 +24,8 @@ use std::rc::Rc;
 struct Held<'a> {
     ir: &'a Program,
     sets: Vec<HashSet<Vec<Value>>>,
-    registry: FunctorRegistry,
-    ctx: FunctorContext<'a>,
+    registry: FunctorRegistry<FactBase>,
+    ctx: FunctorContext<'a, FactBase>,
 }
 
 impl Held<'_> {
@@ -249,7 +250,7 @@ impl Held<'_> {
 /// relation of a run and checks every tree; returns the steps checked.
 fn check_run(name: &str, program: &RuleProgram, facts: &FactBase, tables: Vec<Table>) -> usize {
     let ir = program.ir();
-    let registry = FunctorRegistry::standard();
+    let registry = functors::standard();
     let relations = Relations::new(ir, facts, tables.clone(), &registry);
     let mut sets: Vec<HashSet<Vec<Value>>> = vec![HashSet::new(); ir.relations.len()];
     let index: HashMap<&str, RelId> = ir
@@ -266,7 +267,7 @@ fn check_run(name: &str, program: &RuleProgram, facts: &FactBase, tables: Vec<Ta
     let held = Held {
         ir,
         sets,
-        registry: FunctorRegistry::standard(),
+        registry: functors::standard(),
         ctx: FunctorContext::new(facts),
     };
     let prover = Prover::new(&relations);
@@ -304,7 +305,7 @@ fn check_both(name: &str, facts: &FactBase) -> usize {
             .request
             .push(kaiseki_facts::Request { what: what.into() });
     }
-    let builtin = RuleProgram::from_sources(&builtin_program().sources()).expect("built-in rules");
+    let builtin = check_rules(&builtin_program().sources()).expect("built-in rules");
     let compiled = kaiseki_rules::run_compiled(&facts).expect("compiled run");
     let interpreted_rules = load_rules(&rules_dir()).expect("rules/dl");
     let interpreted =

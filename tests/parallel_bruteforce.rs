@@ -27,6 +27,7 @@ mod common;
 
 use common::{kaiseki_ok, lower_source, scaled, scratch_dir};
 use kaiseki_codegen::parallel::{decisions, rows, to_csv, LoopDecision, RELATIONS};
+use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
 use kaiseki_judge::gen::{
@@ -35,7 +36,7 @@ use kaiseki_judge::gen::{
 };
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
-use kaiseki_rules::{builtin_program, FunctorRegistry, Select};
+use kaiseki_rules::{builtin_program, functors};
 use std::collections::{BTreeMap, BTreeSet};
 
 const PARALLEL: [&str; 2] = ["parallel", "parallel-with-transforms"];
@@ -58,7 +59,7 @@ fn claims(g: &Generated) -> BTreeMap<u32, Claim> {
     let mut wanted = RELATIONS.to_vec();
     wanted.extend(["iv_inc", "iv_factor"]);
     let derived = builtin_program()
-        .run_select(&facts, &FunctorRegistry::standard(), Select::Only(&wanted))
+        .run_select(&facts, &functors::standard(), Select::Only(&wanted))
         .unwrap_or_else(|e| panic!("{}: {e}", g.file_name));
     let dir = scratch_dir(&format!("pbf_{}", g.file_name));
     let path = dir.join(&g.file_name);

@@ -18,10 +18,11 @@
 mod common;
 
 use common::{lower_source, scaled};
+use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::gen::parallel_loops;
 use kaiseki_judge::{run, Access, Config, Mode};
-use kaiseki_rules::{builtin_program, FunctorRegistry, Select};
+use kaiseki_rules::{builtin_program, functors};
 use kaiseki_sections::enumerate::{elements, indices, Elements};
 use kaiseki_sections::{Approx, Dim, Region, Section};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -49,7 +50,7 @@ fn parse(v: &Value) -> Region {
 fn claimed(facts: &FactBase) -> BTreeMap<u32, Claimed> {
     let wanted = ["region_iteration", "region_loop", "region_live"];
     let derived = builtin_program()
-        .run_select(facts, &FunctorRegistry::standard(), Select::Only(&wanted))
+        .run_select(facts, &functors::standard(), Select::Only(&wanted))
         .expect("rules run");
     let line: HashMap<i64, u32> = facts
         .r#loop

@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn bad_rows_are_errors() {
-        let mut t = Table::from_schema(&Stmt::SCHEMA);
+        let mut t = Stmt::SCHEMA.empty_table();
         let err = read_table(
             &mut t,
             Format::Tsv,

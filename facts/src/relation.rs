@@ -1,41 +1,9 @@
 //! The generic face of a relation: column names and types, and rows of
 //! [`Value`]s, so that exporters and the rule interpreter can handle every
-//! relation without knowing its Rust type.
+//! relation without knowing its Rust type. Values, column types and tables
+//! are the rule engine's (`kaiseki_engine`): the schemas are written in them.
 
-use std::fmt;
-
-/// The two column types of the Datalog subset (Soufflé's `number` and `symbol`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ColType {
-    Number,
-    Symbol,
-}
-
-impl ColType {
-    /// The Soufflé spelling used in `.decl` lines.
-    pub fn souffle_name(self) -> &'static str {
-        match self {
-            ColType::Number => "number",
-            ColType::Symbol => "symbol",
-        }
-    }
-}
-
-/// One field of one row.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Value {
-    Number(i64),
-    Symbol(String),
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Number(n) => write!(f, "{n}"),
-            Value::Symbol(s) => f.write_str(s),
-        }
-    }
-}
+pub use kaiseki_engine::{ColType, Table, Value};
 
 /// What an id column numbers: the ids of the fact base are numbers, and a
 /// reader knows them by where they stand in the source. Declared once, in
@@ -132,6 +100,19 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// A table of this relation's columns, without rows.
+    pub fn empty_table(&self) -> Table {
+        Table {
+            name: self.name.to_string(),
+            columns: self
+                .columns
+                .iter()
+                .map(|c| (c.name.to_string(), c.ty))
+                .collect(),
+            rows: Vec::new(),
+        }
+    }
+
     /// `name(col: type, ...)`, as in a Soufflé `.decl`.
     pub fn signature(&self) -> String {
         let cols: Vec<String> = self
@@ -181,34 +162,6 @@ impl Field for String {
             Value::Symbol(s) => Some(s.clone()),
             Value::Number(_) => None,
         }
-    }
-}
-
-/// An untyped table: what the interpreter and the exporters work on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
-    pub name: String,
-    pub columns: Vec<(String, ColType)>,
-    pub rows: Vec<Vec<Value>>,
-}
-
-impl Table {
-    pub fn from_schema(schema: &Schema) -> Table {
-        Table {
-            name: schema.name.to_string(),
-            columns: schema
-                .columns
-                .iter()
-                .map(|c| (c.name.to_string(), c.ty))
-                .collect(),
-            rows: Vec::new(),
-        }
-    }
-
-    /// Sorts and deduplicates the rows: every exported file is sorted.
-    pub fn normalize(&mut self) {
-        self.rows.sort();
-        self.rows.dedup();
     }
 }
 
@@ -275,8 +228,7 @@ macro_rules! relations {
             /// Every relation as an untyped table (sorted, deduplicated).
             pub fn tables(&self) -> Vec<$crate::relation::Table> {
                 vec![$({
-                    let mut t = $crate::relation::Table::from_schema(
-                        &<$ty as $crate::relation::Relation>::SCHEMA);
+                    let mut t = <$ty as $crate::relation::Relation>::SCHEMA.empty_table();
                     t.rows = self.$name.iter().map($crate::relation::Relation::to_row).collect();
                     t.normalize();
                     t

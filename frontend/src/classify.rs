@@ -16,17 +16,8 @@
 //!   (`PROGRAM ELSEIF`, `X = ENDIF + 1`, `ELSEIF = 1`).
 
 use crate::fixed_words::split_head;
-use crate::lexer::{Kw, Spanned, Tok, COMPOUNDS};
+use crate::lexer::{close_of, Kw, Spanned, Tok, Unmodelled, COMPOUNDS};
 use crate::statement::ConstructRole;
-
-/// A statement (or construct part) that is valid Fortran the analyses do
-/// not model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Unmodelled {
-    /// What it is, e.g. "OPEN statement".
-    pub what: String,
-    pub role: Option<ConstructRole>,
-}
 
 /// The HPF directives the grammar reads.
 const HPF_DIRECTIVES: &[Kw] = &[
@@ -194,24 +185,6 @@ fn rejoin_names(toks: &mut Vec<Spanned>, from: usize, mut to: usize) {
         }
         i += 1;
     }
-}
-
-/// Index of the parenthesis closing the one at `open`.
-pub fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, (_, t, _)) in toks.iter().enumerate().skip(open) {
-        match t {
-            Tok::LParen | Tok::LCtor | Tok::ImpliedDoOpen => depth += 1,
-            Tok::RParen | Tok::RCtor => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// `word [(...)]... [%word]... =` starting at `s`.

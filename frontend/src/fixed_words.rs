@@ -9,8 +9,7 @@
 //! parentheses (`DO10I=1,N` is a DO; `DO10I=1.5` assigns DO10I); any other
 //! statement starts with a keyword, the longest that fits.
 
-use crate::classify::close_of;
-use crate::lexer::{push_word, Kw, Spanned, Tok};
+use crate::lexer::{close_of, push_word, Kw, Spanned, Tok};
 
 /// What may follow a statement keyword inside the same word.
 #[derive(Clone, Copy)]

@@ -2,6 +2,7 @@
 //! case; whether a keyword is really a name is decided later by
 //! [`crate::classify`] and the grammar (Fortran reserves no words).
 
+use crate::statement::ConstructRole;
 use logos::Logos;
 
 macro_rules! keywords {
@@ -73,6 +74,15 @@ pub(crate) const COMPOUNDS: &[(&str, &[&str])] = &[
     ("ENDASSOCIATE", &["END", "ASSOCIATE"]),
 ];
 
+/// A statement (or construct part) that is valid Fortran the analyses do
+/// not model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unmodelled {
+    /// What it is, e.g. "OPEN statement".
+    pub what: String,
+    pub role: Option<ConstructRole>,
+}
+
 /// A token of the grammar.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
@@ -122,7 +132,7 @@ pub enum Tok {
     DataValues(Vec<Spanned>),
     /// Put by [`crate::classify`]: the rest of a statement the analyses do
     /// not model, with what it is.
-    Unmodelled(crate::classify::Unmodelled),
+    Unmodelled(Unmodelled),
     /// Put first in an HPF directive.
     Hpf,
     /// Put by [`crate::classify`]: a FORMAT statement (contents not kept).
@@ -557,6 +567,24 @@ pub fn tokenize(text: &str, from: usize) -> (Vec<Spanned>, Option<LexProblem>) {
         toks.push((s, tok, e));
     }
     (toks, problem)
+}
+
+/// Index of the parenthesis closing the one at `open`.
+pub fn close_of(toks: &[Spanned], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, (_, t, _)) in toks.iter().enumerate().skip(open) {
+        match t {
+            Tok::LParen | Tok::LCtor | Tok::ImpliedDoOpen => depth += 1,
+            Tok::RParen | Tok::RCtor => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A word becomes a keyword (or the keywords of a compound such as

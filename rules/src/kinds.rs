@@ -14,7 +14,7 @@
 //! statements), leave it a plain number. Recursive relations start with
 //! no rule seen and widen to a fixpoint.
 
-use crate::dl::ir::{LitKind, Program, Term};
+use kaiseki_engine::dl::ir::{LitKind, Program, Rule, Term};
 use kaiseki_facts::{FactBase, IdKind};
 
 /// One column's kind while the fixpoint runs.
@@ -128,7 +128,7 @@ pub fn column_kinds(p: &Program) -> Vec<Vec<Option<IdKind>>> {
 }
 
 /// Whether a positive body atom of `rule` binds the head variable `t`.
-fn bound_by_atom(rule: &crate::dl::ir::Rule, t: Term) -> bool {
+fn bound_by_atom(rule: &Rule, t: Term) -> bool {
     rule.body.iter().any(|lit| match &lit.kind {
         LitKind::Atom { args, .. } => args.iter().any(|a| a.var().is_some() && a.var() == t.var()),
         _ => false,
@@ -138,13 +138,13 @@ fn bound_by_atom(rule: &crate::dl::ir::Rule, t: Term) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::builtin_rules_dir;
+    use crate::builtin::builtin_rules_dir;
 
     fn kinds_of(extra: &str) -> (Program, Vec<Vec<Option<IdKind>>>) {
-        let mut sources = crate::dl::read_dir(&builtin_rules_dir()).unwrap();
+        let mut sources = kaiseki_engine::dl::read_dir(&builtin_rules_dir()).unwrap();
         sources.files.retain(|(n, _)| n.ends_with("facts.dl"));
         sources.files.push(("t.dl".into(), extra.into()));
-        let p = crate::dl::compile(&sources).unwrap_or_else(|d| panic!("{d:?}"));
+        let p = kaiseki_engine::dl::compile(&sources).unwrap_or_else(|d| panic!("{d:?}"));
         let k = column_kinds(&p);
         (p, k)
     }
@@ -191,8 +191,8 @@ mod tests {
 
     #[test]
     fn the_dependence_graph_has_references_and_loops() {
-        let sources = crate::dl::read_dir(&builtin_rules_dir()).unwrap();
-        let p = crate::dl::compile(&sources).unwrap();
+        let sources = kaiseki_engine::dl::read_dir(&builtin_rules_dir()).unwrap();
+        let p = kaiseki_engine::dl::compile(&sources).unwrap();
         let k = column_kinds(&p);
         use IdKind::*;
         assert_eq!(

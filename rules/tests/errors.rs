@@ -1,14 +1,14 @@
 //! Every kind of error in a rule program, with its exact position.
 
-use kaiseki_rules::dl::diag::Sources;
-use kaiseki_rules::RuleProgram;
+use kaiseki_engine::dl::diag::Sources;
+use kaiseki_rules::check_rules;
 
 /// The headlines of the diagnostics of a one-file program `t.dl`.
 fn errors(text: &str) -> Vec<String> {
     let sources = Sources {
         files: vec![("t.dl".into(), text.into())],
     };
-    match RuleProgram::from_sources(&sources) {
+    match check_rules(&sources) {
         Ok(_) => vec![],
         Err(diags) => diags.iter().map(|d| d.headline()).collect(),
     }
@@ -204,7 +204,7 @@ fn diagnostics_show_the_line_and_a_caret() {
     let sources = Sources {
         files: vec![("t.dl".into(), format!("{EDGE}e(X, Z) :- e(X, _)."))],
     };
-    let d = RuleProgram::from_sources(&sources).unwrap_err();
+    let d = check_rules(&sources).unwrap_err();
     assert_eq!(
         d[0].to_string(),
         "t.dl:4:6: error: variable `Z` is unbound in the head\n  e(X, Z) :- e(X, _).\n       ^"

@@ -1,19 +1,20 @@
 //! What the interpreter derives, relation by relation, on small programs
 //! whose answers are known (the compiled engine is held to the same
-//! answers by the crate's fixture tests).
+//! answers by the engine crate's fixture tests).
 
-use kaiseki_facts::{CfgEdge, FactBase, Value};
-use kaiseki_rules::dl::diag::Sources;
-use kaiseki_rules::{
-    run_interpreted, run_interpreted_select, run_interpreted_with, EngineError, FunctorContext,
-    FunctorRegistry, FunctorSpec, RuleProgram, Select,
+use kaiseki_engine::dl::diag::Sources;
+use kaiseki_engine::{
+    run_interpreted_select, run_interpreted_with, EngineError, FunctorContext, FunctorRegistry,
+    FunctorSpec, RuleProgram, Select,
 };
+use kaiseki_facts::{CfgEdge, FactBase, Value};
+use kaiseki_rules::{check_rules, functors, run_interpreted};
 
 fn program(text: &str) -> RuleProgram {
     let sources = Sources {
         files: vec![("t.dl".into(), text.into())],
     };
-    RuleProgram::from_sources(&sources).unwrap_or_else(|d| panic!("{d:?}"))
+    check_rules(&sources).unwrap_or_else(|d| panic!("{d:?}"))
 }
 
 fn graph(edges: &[(i64, i64)]) -> FactBase {
@@ -123,7 +124,7 @@ fn intrinsic_functors_with_one_several_or_no_results() {
 
 /// A native-style functor: the successors of a node, read from the fact
 /// base through a per-run index.
-fn successors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
+fn successors(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let index = ctx.memo(|facts| {
         let mut m = std::collections::HashMap::<i64, Vec<i64>>::new();
         for e in &facts.cfg_edge {
@@ -142,8 +143,8 @@ fn successors(ctx: &FunctorContext, args: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-fn registry_with(f: FunctorSpec) -> FunctorRegistry {
-    let mut r = FunctorRegistry::standard();
+fn registry_with(f: FunctorSpec<FactBase>) -> FunctorRegistry<FactBase> {
+    let mut r = functors::standard();
     r.register(f).unwrap();
     r
 }
@@ -180,7 +181,7 @@ fn registered_functors_read_the_fact_base_and_return_several_values() {
 #[test]
 fn a_functor_returning_the_wrong_type_fails_the_run() {
     use kaiseki_facts::ColType::Number;
-    fn bad(_: &FunctorContext, _: &[Value]) -> Vec<Value> {
+    fn bad(_: &FunctorContext<FactBase>, _: &[Value]) -> Vec<Value> {
         vec![Value::Symbol("oops".into())]
     }
     let registry = registry_with(FunctorSpec {
@@ -263,7 +264,7 @@ fn runs_return_the_selected_relations_only() {
          .decl far(n: number)\n.output far\nfar(X) :- reach(X), X > 2."
     ));
     let f = graph(&[(1, 2), (2, 3)]);
-    let registry = FunctorRegistry::standard();
+    let registry = functors::standard();
     let run = |select| run_interpreted_select(&p, &f, &registry, select);
     let outputs = run(Select::Outputs).unwrap();
     assert_eq!(outputs.len(), 1);

@@ -2,9 +2,9 @@
 
 use crate::{groups, pipeline};
 use kaiseki_codegen::names::Names;
+use kaiseki_engine::Select;
 use kaiseki_facts::Format;
 use kaiseki_frontend::SourceOptions;
-use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;

@@ -7,10 +7,11 @@ use kaiseki_codegen::explain::{Prover, Relations, Show};
 use kaiseki_codegen::json::Json;
 use kaiseki_codegen::names::Names;
 use kaiseki_codegen::{deps, sarif};
+use kaiseki_engine::dl::diag::Sources;
+use kaiseki_engine::{RuleProgram, Select};
 use kaiseki_facts::{FactBase, IdKind, Table};
 use kaiseki_frontend::SourceOptions;
-use kaiseki_rules::dl::diag::Sources;
-use kaiseki_rules::{kinds, RuleProgram, Select};
+use kaiseki_rules::kinds;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -201,7 +202,7 @@ fn sarif_results(
         .collect();
     let rows = deps::traced_rows(facts, &row_tables, include);
     let ir = rules.ir();
-    let registry = kaiseki_rules::FunctorRegistry::standard();
+    let registry = kaiseki_rules::functors::standard();
     let relations = Relations::new(ir, facts, derived, &registry);
     let prover = Prover::new(&relations);
     let kinds = kinds::column_kinds(ir);

@@ -6,7 +6,7 @@ use kaiseki_codegen::explain::{Pattern, PatternError, Prover, Relations, Show};
 use kaiseki_codegen::names::Names;
 use kaiseki_facts::Value;
 use kaiseki_frontend::SourceOptions;
-use kaiseki_rules::{builtin_program, kinds, FunctorRegistry};
+use kaiseki_rules::{builtin_program, functors, kinds};
 use std::fmt::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -79,7 +79,7 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
                 .map(|vs| vs[0].clone())
         })
         .collect();
-    let registry = FunctorRegistry::standard();
+    let registry = functors::standard();
     let relations = Relations::new(ir, &facts, tables, &registry);
     let names = Names::new(&facts);
     let show = Show {

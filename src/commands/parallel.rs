@@ -4,9 +4,9 @@
 use crate::cli::TableFormat;
 use crate::{groups, pipeline};
 use kaiseki_codegen::parallel;
+use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::SourceOptions;
-use kaiseki_rules::Select;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -7,12 +7,12 @@ use crate::{groups, pipeline};
 use kaiseki_codegen::unroll::{self, GridCell, UnrollRow};
 use kaiseki_codegen::unroll_emit;
 use kaiseki_codegen::unroll_png::{self, Panel};
+use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::ast::Program;
 use kaiseki_frontend::{Form, SourceOptions};
-use kaiseki_rules::native::unroll::machine::Machine;
-use kaiseki_rules::native::unroll::parse_model;
-use kaiseki_rules::Select;
+use kaiseki_rules::unroll::machine::Machine;
+use kaiseki_rules::unroll::parse_model;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -7,9 +7,9 @@
 //! rows of that stratum of a lower rank: every proof is well founded.
 
 use super::relations::{Env, Matched, Relations};
+use kaiseki_engine::dl::ast::{AggKind, ArithOp, CmpOp};
+use kaiseki_engine::dl::ir::{LitKind, RelId};
 use kaiseki_facts::Value;
-use kaiseki_rules::dl::ast::{AggKind, ArithOp, CmpOp};
-use kaiseki_rules::dl::ir::{LitKind, RelId};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -2,13 +2,13 @@
 //! engine returned, indexed on demand by the columns a literal binds, and
 //! a search for the body instances of a rule that hold in them. The search
 //! evaluates each literal as the engines do (`LitKind::binds` order,
-//! `kaiseki_rules::ops` arithmetic, the same functor registry), but over
+//! `kaiseki_engine::ops` arithmetic, the same functor registry), but over
 //! finished relations: nothing is derived here, only looked up.
 
+use kaiseki_engine::dl::ast::{AggKind, ArithOp, CmpOp};
+use kaiseki_engine::dl::ir::{Const, LitKind, Program, RelId, Rule, Term};
+use kaiseki_engine::{ops, FunctorContext, FunctorRegistry};
 use kaiseki_facts::{FactBase, Table, Value};
-use kaiseki_rules::dl::ast::{AggKind, ArithOp, CmpOp};
-use kaiseki_rules::dl::ir::{Const, LitKind, Program, RelId, Rule, Term};
-use kaiseki_rules::{ops, FunctorContext, FunctorRegistry};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -80,8 +80,8 @@ pub struct Relations<'a> {
     pub ir: &'a Program,
     rels: Vec<Rel>,
     loaded: Vec<bool>,
-    registry: &'a FunctorRegistry,
-    ctx: FunctorContext<'a>,
+    registry: &'a FunctorRegistry<FactBase>,
+    ctx: FunctorContext<'a, FactBase>,
 }
 
 impl<'a> Relations<'a> {
@@ -92,7 +92,7 @@ impl<'a> Relations<'a> {
         ir: &'a Program,
         facts: &'a FactBase,
         tables: Vec<Table>,
-        registry: &'a FunctorRegistry,
+        registry: &'a FunctorRegistry<FactBase>,
     ) -> Relations<'a> {
         let by_name: HashMap<&str, RelId> = ir
             .relations

@@ -6,10 +6,10 @@
 use super::proof::{How, Premise, Proof};
 use super::relations::{Env, Reach, Relations};
 use crate::names::{Names, Place};
+use kaiseki_engine::dl::diag::Sources;
+use kaiseki_engine::dl::ir::{LitKind, RelId, Rule, Term};
 use kaiseki_facts::{IdKind, Value};
 use kaiseki_frontend::ast::SourceFile;
-use kaiseki_rules::dl::diag::Sources;
-use kaiseki_rules::dl::ir::{LitKind, RelId, Rule, Term};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::rc::Rc;

@@ -1,0 +1,286 @@
+//! The functors of region analysis (`rules/dl/regions.dl`, spec 001
+//! section 1.1): MOD, USE, DDEF and EUSE summaries
+//! ([`kaiseki_sections::Summary`]) of statements, combined by the spec's
+//! Case 1 (IF), Case 2 (sequence) and Case 3 (loop expansion), and the
+//! LIVE sets after loops. Summaries travel through the rules as their
+//! text (`MOD | USE | DDEF | EUSE`, each a region `A(1:N, I) ; S`).
+//! A malformed argument gives no result (the rule does not fire).
+
+use super::sad::{assumptions, binary, idx, sym};
+use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
+use kaiseki_facts::ColType::{Number, Symbol};
+use kaiseki_facts::{FactBase, Value};
+use kaiseki_sections::{Dim, Region, Section, Summary};
+use std::collections::{BTreeSet, HashMap};
+
+/// What a statement reads and writes, read off the facts once per run.
+#[derive(Default)]
+struct Statements {
+    /// Per statement: (reference, variable, is a definition).
+    refs: HashMap<i64, Vec<(i64, String, bool)>>,
+    must: BTreeSet<i64>,
+    assign: BTreeSet<i64>,
+    /// DO statements and loop ends: the DO variable they leave to Case 3.
+    control: HashMap<i64, String>,
+    /// (unit, variable): the rank.
+    rank: HashMap<(String, String), usize>,
+    unit_of: HashMap<i64, String>,
+    /// Per unit, what a caller or a later call may read: dummy arguments,
+    /// COMMON and SAVEd variables.
+    outside: HashMap<String, BTreeSet<String>>,
+}
+
+fn statements(facts: &FactBase) -> Statements {
+    let mut s = Statements::default();
+    for d in &facts.def {
+        let e = s.refs.entry(d.stmt).or_default();
+        e.push((d.r#ref, d.var.clone(), true));
+    }
+    for u in &facts.r#use {
+        let e = s.refs.entry(u.stmt).or_default();
+        e.push((u.r#ref, u.var.clone(), false));
+    }
+    s.must = facts.must_def.iter().map(|m| m.r#ref).collect();
+    for st in &facts.stmt {
+        s.unit_of.insert(st.stmt, st.unit.clone());
+        if st.kind == "assign" {
+            s.assign.insert(st.stmt);
+        }
+    }
+    let var_of: HashMap<i64, &str> = facts
+        .r#loop
+        .iter()
+        .filter(|l| l.kind == "do")
+        .map(|l| (l.r#loop, l.var.as_str()))
+        .collect();
+    for (l, v) in &var_of {
+        s.control.insert(*l, v.to_string());
+    }
+    for e in &facts.loop_end {
+        if let Some(v) = var_of.get(&e.r#loop) {
+            s.control.insert(e.stmt, v.to_string());
+        }
+    }
+    for v in &facts.var {
+        s.rank
+            .insert((v.unit.clone(), v.var.clone()), v.rank.max(0) as usize);
+    }
+    let outside = facts
+        .dummy_arg
+        .iter()
+        .map(|d| (&d.unit, &d.var))
+        .chain(facts.common.iter().map(|c| (&c.unit, &c.var)))
+        .chain(facts.saved.iter().map(|c| (&c.unit, &c.var)));
+    for (u, v) in outside {
+        s.outside.entry(u.clone()).or_default().insert(v.clone());
+    }
+    s
+}
+
+/// Every element of a variable of the unit.
+fn whole(st: &Statements, unit: &str, var: &str) -> Section {
+    let rank = st
+        .rank
+        .get(&(unit.to_string(), var.to_string()))
+        .copied()
+        .unwrap_or(0);
+    Section::Dims(vec![Dim::All; rank])
+}
+
+fn summary(v: &Value) -> Option<Summary> {
+    text(v).parse().ok()
+}
+
+fn region(v: &Value) -> Option<Region> {
+    text(v).parse().ok()
+}
+
+/// The summary of one statement: what it may define (MOD), surely defines
+/// (DDEF: a scalar it overwrites, an array element an assignment writes
+/// with affine subscripts), and reads (USE = EUSE: a statement reads
+/// before it writes). A DO statement and its loop's end leave their DO
+/// variable to the loop's own summary.
+fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    let st = ctx.memo(statements);
+    let ix = idx(ctx);
+    let s = number(&args[0]);
+    let unit = st.unit_of.get(&s).map_or("", String::as_str);
+    let skip = st.control.get(&s);
+    let (mut modified, mut defined, mut used) = (Vec::new(), Vec::new(), Vec::new());
+    for (r, var, is_def) in st.refs.get(&s).into_iter().flatten() {
+        if Some(var) == skip {
+            continue;
+        }
+        let (section, sure) = match ix.refs.get(r) {
+            Some((_, dims)) => (
+                Section::Dims(
+                    dims.iter()
+                        .map(|d| d.clone().map_or(Dim::Unknown, Dim::point))
+                        .collect(),
+                ),
+                *is_def && st.assign.contains(&s) && dims.iter().all(Option::is_some),
+            ),
+            None => match whole(&st, unit, var) {
+                Section::Dims(d) if d.is_empty() => (Section::Dims(d), st.must.contains(r)),
+                all => (all, false),
+            },
+        };
+        let item = (var.clone(), section);
+        if *is_def {
+            if sure {
+                defined.push(item.clone());
+            }
+            modified.push(item);
+        } else {
+            used.push(item);
+        }
+    }
+    let used = Region::of(used);
+    sym(Summary {
+        modified: Region::of(modified),
+        defined: Region::of(defined),
+        exposed: used.clone(),
+        used,
+    })
+}
+
+fn reg_then(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    binary(ctx, args, Summary::then)
+}
+
+fn reg_join(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    binary(ctx, args, Summary::join)
+}
+
+/// The summary of a whole loop from that of one iteration.
+fn over(ctx: &FunctorContext<FactBase>, body: &Summary, l: i64) -> Option<Summary> {
+    let ix = idx(ctx);
+    let st = ctx.memo(statements);
+    let (lp, parent) = ix.loops.get(&l)?;
+    Some(match st.control.get(&l) {
+        Some(var) => body.over(var, lp.as_ref(), &assumptions(&ix, *parent)),
+        None => body.repeated(),
+    })
+}
+
+fn reg_over(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    summary(&args[0])
+        .and_then(|b| over(ctx, &b, number(&args[1])))
+        .map_or(vec![], sym)
+}
+
+/// One set of a summary: `mod`, `use`, `ddef` or `euse`.
+fn reg_part(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    let Some(s) = summary(&args[0]) else {
+        return vec![];
+    };
+    match text(&args[1]) {
+        "mod" => sym(s.modified),
+        "use" => sym(s.used),
+        "ddef" => sym(s.defined),
+        "euse" => sym(s.exposed),
+        _ => vec![],
+    }
+}
+
+/// What may be read after the end of an iteration of loop `args[2]`: its
+/// DO variable (by the increment), what any iteration may read before
+/// defining it (the EUSE of the whole loop), or what is live after the
+/// loop (`args[1]`), as a summary that only reads it.
+fn reg_loop_end(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    let l = number(&args[2]);
+    let (Some(body), Some(live)) = (summary(&args[0]), region(&args[1])) else {
+        return vec![];
+    };
+    let Some(all) = over(ctx, &body, l) else {
+        return vec![];
+    };
+    let st = ctx.memo(statements);
+    let a = assumptions(&idx(ctx), l);
+    let live = match st.control.get(&l) {
+        Some(var) => live.before_increment(var, &a),
+        None => live,
+    };
+    sym(Summary::reading(all.exposed).then(&Summary::reading(live), &a))
+}
+
+/// What may be read after a unit returns: its dummy arguments, COMMON
+/// and SAVEd variables, whole, as a summary that only reads them.
+fn reg_outside(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    let st = ctx.memo(statements);
+    let unit = text(&args[0]);
+    let items = st
+        .outside
+        .get(unit)
+        .into_iter()
+        .flatten()
+        .map(|v| (v.clone(), whole(&st, unit, v)));
+    sym(Summary::reading(Region::of(items)))
+}
+
+/// 1 when a region has a section of the variable, else 0.
+fn reg_names(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    region(&args[0]).map_or(vec![], |r| {
+        vec![Value::Number(i64::from(r.names(text(&args[1]))))]
+    })
+}
+
+/// The region functors, registered by [`super::standard`].
+pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
+    FunctorSpec {
+        name: "reg_stmt",
+        args: &[Number],
+        result: Symbol,
+        doc: "The MOD | USE | DDEF | EUSE summary of one statement.",
+        f: reg_stmt,
+    },
+    FunctorSpec {
+        name: "reg_then",
+        args: &[Symbol, Symbol, Number],
+        result: Symbol,
+        doc: "Case 2: the summary of one part then another, at a loop level.",
+        f: reg_then,
+    },
+    FunctorSpec {
+        name: "reg_join",
+        args: &[Symbol, Symbol, Number],
+        result: Symbol,
+        doc: "Case 1: the summary of one part or another (two branches), at a loop level.",
+        f: reg_join,
+    },
+    FunctorSpec {
+        name: "reg_over",
+        args: &[Symbol, Number],
+        result: Symbol,
+        doc: "Case 3: the summary of a DO loop from that of one iteration.",
+        f: reg_over,
+    },
+    FunctorSpec {
+        name: "reg_part",
+        args: &[Symbol, Symbol],
+        result: Symbol,
+        doc: "One set of a summary: `mod`, `use`, `ddef` or `euse`.",
+        f: reg_part,
+    },
+    FunctorSpec {
+        name: "reg_loop_end",
+        args: &[Symbol, Symbol, Number],
+        result: Symbol,
+        doc: "What may be read after an iteration of a loop: its EUSE over all iterations and what is live after it (a reading summary).",
+        f: reg_loop_end,
+    },
+    FunctorSpec {
+        name: "reg_outside",
+        args: &[Symbol],
+        result: Symbol,
+        doc: "What may be read after a unit returns: dummy arguments, COMMON and SAVEd variables (a reading summary).",
+        f: reg_outside,
+    },
+    FunctorSpec {
+        name: "reg_names",
+        args: &[Symbol, Symbol],
+        result: Number,
+        doc: "1 when a region has a section of the variable, else 0.",
+        f: reg_names,
+    },
+];
