@@ -501,7 +501,7 @@ impl From<QueryFormat> for kaiseki_codegen::answers::Format {
 pub enum DepsFormat {
     /// Aligned columns for people.
     Table,
-    /// The CSV contract (README).
+    /// The CSV contract (docs/deps.md).
     Csv,
     /// SARIF 2.1.0 for code-review tools and editors.
     Sarif,

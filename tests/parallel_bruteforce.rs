@@ -376,7 +376,7 @@ fn loops_called_parallel_run_in_any_order_and_carry_only_what_they_name() {
         tally.loops
     );
     // The goal. Measured: 0.952 (198 of 208) on seeds 0..40; the
-    // misses are listed above (README: a max with its location beside
+    // misses are listed above (docs/parallel.md: a max with its location beside
     // another update of the max, writes and last values under conditions
     // the runs never take, a subscript through a scalar whose range only
     // the runs show).

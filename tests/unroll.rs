@@ -91,7 +91,7 @@ fn kernel_8_differs_from_the_paper() {
     // The paper says (1,1): saturated at once. Here C = 15 > Ch(1,1) =
     // 57/4: the sum U1(KX+1)-2*U1(KX)+U1(KX-1) in source order waits for
     // the multiplication; evaluated as (U1(KX+1)+U1(KX-1))-2*U1(KX) it
-    // would give C = 13 and (1,1). See README (unroll).
+    // would give C = 13 and (1,1). See docs/unroll.md.
     assert_eq!(
         nest(&program("lfk08.f"), 25),
         strs(["2;1", "57", "15", "0;0", "9;6", "saturated"])

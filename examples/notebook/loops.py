@@ -5,7 +5,7 @@ distances of the carried dependences.
     python3 examples/notebook/loops.py [PROGRAM.f] [OUT.png]
 
 Runs `kaiseki deps --format csv --all` and `kaiseki parallel --format csv`
-(the CSV contracts of the README) on PROGRAM (default: the TSVC-style loops
+(the CSV contracts of docs/deps.md and docs/parallel.md) on PROGRAM (default: the TSVC-style loops
 of tests/parallel/tsvc.f), loads them with pandas and draws OUT (default:
 loops.png) with matplotlib. KAISEKI names the binary (default: the release
 build of this repository, else `kaiseki` on the PATH).

@@ -12,7 +12,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The header the README promises for `kaiseki deps --format csv`.
+/// The header docs/deps.md promises for `kaiseki deps --format csv`.
 pub const DEPS_HEADER: &str = "unit,kind,var,src_line,src_col,dst_line,dst_col,loops,distance,direction,carrier,certainty,minimal";
 
 /// What one run of the binary did.

@@ -20,7 +20,7 @@
 //! unknown procedure. The exception: a GNU runtime routine declared
 //! EXTERNAL (`EXTERNAL DTIME` in a timer; see
 //! [`crate::intrinsics::runtime_routine`]) that no unit defines is the
-//! library's, which touches no COMMON block (an assumption the README
+//! library's, which touches no COMMON block (an assumption docs/storage.md
 //! states, and the lowering warns of).
 //!
 //! Reads and writes are told apart by where a name stands: an assignment's
