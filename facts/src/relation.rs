@@ -221,8 +221,11 @@ macro_rules! relations {
                 &[$(<$ty as $crate::relation::Relation>::SCHEMA),*];
 
             /// Sorts and deduplicates every relation, so output is deterministic.
+            /// Unstable sorts: rows are ordered by every field (derived
+            /// `Ord`), so equal rows are identical and the order is the
+            /// stable sort's, without its buffer and merges.
             pub fn normalize(&mut self) {
-                $( self.$name.sort(); self.$name.dedup(); )*
+                $( self.$name.sort_unstable(); self.$name.dedup(); )*
             }
 
             /// Every relation as an untyped table (sorted, deduplicated).
