@@ -310,3 +310,51 @@ fn bad_factors_and_missing_output_are_refused() {
     // The report itself is unchanged by the new options.
     assert!(kaiseki_ok(["unroll", &src, "--format", "csv"]).contains(",3;2;2,"));
 }
+
+/// Several files, the first with an INCLUDE: each given file is written
+/// under its own name with its own nests (the included file is among the
+/// files read, not among those written), and the program prints what the
+/// original prints.
+#[test]
+fn files_with_an_include_are_written_each_under_its_name() {
+    let dir = scratch_dir("unroll_emit_include");
+    let files = [
+        ("a.f", "      PROGRAM A\n      INCLUDE 'h.inc'\n      REAL X(N, N)\n      INTEGER I, J\n      DO J = 1, N\n        DO I = 1, N\n          X(I, J) = REAL(I + J)\n        END DO\n      END DO\n      CALL B(X)\n      END\n"),
+        ("h.inc", "      INTEGER N\n      PARAMETER (N = 8)\n"),
+        ("b.f", "      SUBROUTINE B(X)\n      INTEGER N\n      PARAMETER (N = 8)\n      REAL X(N, N), S\n      INTEGER I, J\n      S = 0.0\n      DO J = 1, N\n        DO I = 1, N\n          S = S + X(I, J) * 2.0\n        END DO\n      END DO\n      PRINT *, S\n      END\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("written");
+    }
+    let out = dir.join("out");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).expect("made");
+    std::fs::copy(dir.join("h.inc"), out.join("h.inc")).expect("copied");
+    kaiseki_ok([
+        "unroll".as_ref(),
+        dir.join("a.f").as_os_str(),
+        dir.join("b.f").as_os_str(),
+        "--emit".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let b = std::fs::read_to_string(out.join("b.f")).expect("b.f written");
+    assert!(b.starts_with("      SUBROUTINE B(X)"), "{b}");
+    let run = |d: &Path| {
+        let exe = d.join("prog");
+        let built = std::process::Command::new("gfortran")
+            .current_dir(d)
+            .args(["a.f", "b.f", "-o"])
+            .arg(&exe)
+            .output()
+            .expect("gfortran");
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let ran = std::process::Command::new(&exe).output().expect("run");
+        String::from_utf8_lossy(&ran.stdout).to_string()
+    };
+    assert_eq!(run(&out), run(&dir));
+}

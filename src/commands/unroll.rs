@@ -51,7 +51,14 @@ fn write_unrolled(
 ) -> Result<ExitCode, String> {
     let targets = super::output_paths(files, emit.output)?;
     let mut unrolled = 0;
-    for (id, (file, target)) in program.files.iter().zip(&targets).enumerate() {
+    for (given, target) in files.iter().zip(&targets) {
+        // The file's id among the program's files, which also hold the
+        // files its INCLUDE lines read.
+        let shown = given.display().to_string();
+        let Some(id) = program.files.iter().position(|f| f.path == shown) else {
+            return Err(format!("{shown}: not among the files read"));
+        };
+        let file = &program.files[id];
         let name = &file.path;
         let source = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
         let fixed = opts.form_of(name) == Form::Fixed;
