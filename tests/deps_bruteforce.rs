@@ -37,8 +37,8 @@ use common::{
 };
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{
-    allocatable_program, control_nests, derived_nest, derived_parallel_loops, host_program,
-    module_program, shared_nests, storage_program, Generated,
+    allocatable_program, argument_program, control_nests, derived_nest, derived_parallel_loops,
+    host_program, module_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -683,6 +683,19 @@ fn modules_host_association_and_allocatables_lose_no_dependence() {
         .collect();
     let tally = check_all("modules", &programs);
     eprintln!("modules precision {:.3}", tally.precision());
+}
+
+/// Calls that pass arrays, elements and scalars to procedures reading
+/// some dummies, writing others, or handing them on: a call is a use of an
+/// actual only where its callee may read the dummy, a definition only
+/// where it may write it, and no dependence is lost.
+#[test]
+fn argument_passing_loses_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(40))
+        .map(|seed| Program::from(argument_program(seed)))
+        .collect();
+    let tally = check_all("arguments", &programs);
+    eprintln!("arguments precision {:.3}", tally.precision());
 }
 
 #[test]

@@ -155,7 +155,7 @@ relations! {
     /// `cond(stmt, text)`: statement `stmt` branches on the condition `text` (block and logical IF, ELSE IF, DO WHILE, arithmetic IF).
     Cond cond { stmt: StmtId, text: String }
 
-    /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function); its actual arguments are both `def` and `use` references of the statement.
+    /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function); an actual argument that is a variable, an element or a substring is a `use` reference of the statement where the callee may read its dummy and a `def` where it may write it (from the callee's body, or the INTENT of its interface body; both when unknown).
     Call call { stmt: StmtId, callee: String }
 
     /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`); READ items are `def`s, output items `use`s; a CHARACTER unit (an internal file) is a `use` of READ and a `def` of WRITE, other units and specifiers are `use`s, IOSTAT= a `def`, the variables INQUIRE sets (and IOMSG=, NEWUNIT=) possible `def`s, END=/ERR=/EOR= `cfg_edge`s.

@@ -89,6 +89,9 @@ pub struct Unit {
     /// The unit whose CONTAINS holds this procedure (a MODULE or another
     /// procedure): the procedure sees its host's names.
     pub host: Option<String>,
+    /// Keyword arguments of the unit's calls (`CALL F(X, N=5)`): the
+    /// keyword, by where its value stands.
+    pub keywords: std::collections::HashMap<Pos, String>,
     /// `EXTRINSIC(HPF_LOCAL)`, `EXTRINSIC(F77_LOCAL)`, ...: the procedure
     /// runs on each processor's local part of its arrays, so its body is
     /// not the global program the analyses model; lowering skips it.
@@ -103,6 +106,24 @@ pub enum TypeSpec {
     Complex,
     Logical,
     Character,
+}
+
+/// What a procedure may do with a dummy argument, as INTENT declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Only read: the procedure never defines it.
+    In,
+    /// Only defined: its value on entry is never read.
+    Out,
+    InOut,
+}
+
+/// An interface body: a procedure's name and its dummies in order, each
+/// with the INTENT the body declares (`None`: none, may read and write).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    pub name: String,
+    pub dummies: Vec<(String, Option<Intent>)>,
 }
 
 /// One declarator: `A(0:100, N)`, `X`, `C*8`.
@@ -201,6 +222,13 @@ pub enum DeclKind {
     Interface {
         generic: Option<Name>,
         procedures: Vec<Name>,
+        /// The interface bodies: what each says of its procedure's dummies.
+        bodies: Vec<Signature>,
+    },
+    /// `INTENT(IN) :: A`, or the INTENT attribute of a type declaration.
+    Intent {
+        intent: Intent,
+        names: Vec<Name>,
     },
     /// `TYPE name ... END TYPE`: a derived-type definition and its
     /// components, each a [`DeclKind::Type`] or a [`DeclKind::Derived`]

@@ -3,8 +3,8 @@
 //! statement is dropped; the caller goes on with the next one.
 
 use crate::ast::{
-    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, ForallIndex, IoControl, IoItem,
-    Name, Pos, StmtKind, TypeSpec, UnOp,
+    BinOp, DataValue, DeclKind, DimSpec, Entity, Expr, ExprKind, ForallIndex, Intent, IoControl,
+    IoItem, Name, Pos, StmtKind, TypeSpec, UnOp,
 };
 use crate::classify::classify;
 use crate::hpf_syntax::UseNames;
@@ -41,7 +41,7 @@ pub enum Attr {
     /// TARGET: a POINTER may point at it.
     Target,
     /// `INTENT(IN)`, `INTENT(OUT)`, `INTENT(INOUT)`.
-    Intent,
+    Intent(Intent),
     /// Attributes that change nothing the analyses see (OPTIONAL, CONTIGUOUS).
     Quiet,
     /// Any other attribute, by name, with where it stands.
@@ -69,6 +69,8 @@ enum Note {
 pub struct Ctx<'s> {
     stmt: &'s LogicalStmt,
     notes: RefCell<Vec<Note>>,
+    /// The keyword arguments read (see [`Statement::keywords`]).
+    keywords: RefCell<Vec<(Pos, String)>>,
 }
 
 impl Ctx<'_> {
@@ -152,6 +154,25 @@ impl Ctx<'_> {
                 name: crate::ast::IMPLIED_DO.to_string(),
                 args: head.into_iter().chain(items).collect(),
             },
+        }
+    }
+
+    /// A keyword argument `keyword = value`: the value, whose keyword the
+    /// statement keeps by the value's position.
+    pub fn keyword(&self, keyword: Name, value: Expr) -> Expr {
+        self.keywords.borrow_mut().push((value.pos, keyword.text));
+        value
+    }
+
+    /// The value of `INTENT(...)`: `words` as written (`IN OUT` is two).
+    pub fn intent(&self, at: usize, words: &[String]) -> Result<Intent, GrammarError> {
+        match words.concat().as_str() {
+            "IN" => Ok(Intent::In),
+            "OUT" => Ok(Intent::Out),
+            "INOUT" => Ok(Intent::InOut),
+            w => Err(ParseError::User {
+                error: (at, format!("`{w}` is not an intent: IN, OUT or INOUT")),
+            }),
         }
     }
 
@@ -297,7 +318,11 @@ impl Ctx<'_> {
                 // Attributes that do not change what a statement reads or
                 // writes: an allocatable array's subscripts are analyzed as
                 // an explicit-shape array's, with unknown bounds.
-                Attr::Allocatable | Attr::Target | Attr::Intent | Attr::Quiet => {}
+                Attr::Allocatable | Attr::Target | Attr::Quiet => {}
+                Attr::Intent(intent) => extra.push(DeclKind::Intent {
+                    intent,
+                    names: names(&entities),
+                }),
                 Attr::Other(_, n) if n == "POINTER" => {
                     extra.push(DeclKind::Pointer(names(&entities)))
                 }
@@ -417,7 +442,10 @@ impl Ctx<'_> {
                 }),
                 Attr::Allocatable => kept.push("ALLOCATABLE".to_string()),
                 Attr::Target => kept.push("TARGET".to_string()),
-                Attr::Intent => kept.push("INTENT".to_string()),
+                Attr::Intent(intent) => extra.push(DeclKind::Intent {
+                    intent,
+                    names: names(&entities),
+                }),
                 Attr::Quiet => {}
                 Attr::Other(_, n) => kept.push(n),
             }
@@ -576,6 +604,7 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
                 executable: looks_executable(toks),
             },
             construct: None,
+            keywords: Vec::new(),
         })
     };
     if let Some(p) = problem {
@@ -598,6 +627,7 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
     let ctx = Ctx {
         stmt: st,
         notes: RefCell::new(Vec::new()),
+        keywords: RefCell::new(Vec::new()),
     };
     let end = toks.last().map_or(first, |t| t.2);
     let executable = looks_executable(&toks);
@@ -612,6 +642,7 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
                 pos,
                 kind: Parsed::Unreadable { executable },
                 construct: None,
+                keywords: Vec::new(),
             });
         }
     };
@@ -646,6 +677,7 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
         pos,
         kind,
         construct,
+        keywords: ctx.keywords.into_inner(),
     })
 }
 

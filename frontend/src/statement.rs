@@ -11,6 +11,9 @@ pub struct Statement {
     pub kind: Parsed,
     /// The construct name before the statement (`OUTER: DO ...`), upper case.
     pub construct: Option<String>,
+    /// Its keyword arguments: the keyword, by where its value stands
+    /// (see [`crate::ast::Unit::keywords`]).
+    pub keywords: Vec<(crate::ast::Pos, String)>,
 }
 
 #[derive(Clone, Debug)]

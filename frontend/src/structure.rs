@@ -9,7 +9,7 @@
 
 use crate::ast::{
     CaseArm, Decl, DeclKind, ElsePart, Expr, ForallIndex, IfArm, Independent, LoopEnd, Name, Pos,
-    Stmt, StmtKind, Unit, UnitKind,
+    Signature, Stmt, StmtKind, Unit, UnitKind,
 };
 use crate::masked::{forall_construct, where_construct, Masked, WhereArm};
 use crate::source::Reporter;
@@ -44,6 +44,7 @@ enum Block {
         generic: Option<Name>,
         procedures: Vec<Name>,
         depth: usize,
+        bodies: Vec<Signature>,
     },
     /// SELECT CASE and the CASE blocks read so far.
     Select {
@@ -305,13 +306,15 @@ fn new_unit(
         end_label: None,
         contains: false,
         host: None,
+        keywords: Default::default(),
         extrinsic_local: None,
     }
 }
 
 impl Builder<'_> {
-    fn statement(&mut self, s: Statement) {
+    fn statement(&mut self, mut s: Statement) {
         if let Some(o) = self.open.last_mut() {
+            o.unit.keywords.extend(std::mem::take(&mut s.keywords));
             if o.skipping {
                 if matches!(s.kind, Parsed::EndUnit) {
                     self.close_unit(s.pos, s.label);
@@ -335,6 +338,7 @@ impl Builder<'_> {
             pos,
             kind,
             construct,
+            ..
         } = s;
         let header = match kind {
             Parsed::Program(name) => Some(new_unit(UnitKind::Program, name, vec![], None)),
@@ -640,6 +644,7 @@ impl Builder<'_> {
                 generic,
                 procedures: Vec::new(),
                 depth: 1,
+                bodies: Vec::new(),
             }),
             Parsed::Construct {
                 role: ConstructRole::Open("INTERFACE"),
@@ -649,6 +654,7 @@ impl Builder<'_> {
                 generic: None,
                 procedures: Vec::new(),
                 depth: 1,
+                bodies: Vec::new(),
             }),
             Parsed::ModuleProcedure(_) => self
                 .rep
@@ -1066,17 +1072,49 @@ impl Builder<'_> {
     fn in_interface(&mut self, s: Statement) {
         let o = self.current(s.pos);
         let Some(Block::Interface {
-            procedures, depth, ..
+            procedures,
+            depth,
+            bodies,
+            ..
         }) = o.blocks.last_mut()
         else {
             return;
         };
         match s.kind {
-            Parsed::Subroutine { name, .. } | Parsed::Function { name, .. } => {
+            Parsed::Subroutine { name, args, .. } | Parsed::Function { name, args, .. } => {
                 if *depth == 1 {
+                    bodies.push(Signature {
+                        name: name.text.clone(),
+                        dummies: args.into_iter().map(|a| (a.text, None)).collect(),
+                    });
                     procedures.push(name);
                 }
                 *depth += 1;
+            }
+            // The INTENT of a dummy of the body being read (not of a
+            // dummy procedure's interface inside it).
+            Parsed::Decls(decls) if *depth == 2 => {
+                let Some(body) = bodies.last_mut() else {
+                    return;
+                };
+                for d in decls {
+                    let (intent, names) = match d {
+                        DeclKind::Intent { intent, names } => (intent, names),
+                        // A call passes an object of derived type as its
+                        // components (see `crate::derived`), so the places
+                        // of the list no longer match: the body says nothing.
+                        DeclKind::Derived { .. } => {
+                            body.dummies.clear();
+                            return;
+                        }
+                        _ => continue,
+                    };
+                    for n in names {
+                        if let Some(dummy) = body.dummies.iter_mut().find(|d| d.0 == n.text) {
+                            dummy.1 = Some(intent);
+                        }
+                    }
+                }
             }
             Parsed::EndUnit if *depth > 1 => *depth -= 1,
             Parsed::ModuleProcedure(names) if *depth == 1 => procedures.extend(names),
@@ -1087,6 +1125,7 @@ impl Builder<'_> {
                 let Some(Block::Interface {
                     generic,
                     procedures,
+                    bodies,
                     ..
                 }) = o.blocks.pop()
                 else {
@@ -1094,9 +1133,10 @@ impl Builder<'_> {
                 };
                 o.unit.decls.push(crate::ast::Decl {
                     pos: s.pos,
-                    kind: crate::ast::DeclKind::Interface {
+                    kind: DeclKind::Interface {
                         generic,
                         procedures,
+                        bodies,
                     },
                 });
             }

@@ -170,6 +170,7 @@ impl<'a> Symbols<'a> {
                 | DeclKind::Access { .. }
                 | DeclKind::Pointer(_)
                 | DeclKind::Interface { .. }
+                | DeclKind::Intent { .. }
                 | DeclKind::Data(_)
                 | DeclKind::Save(_)
                 | DeclKind::Namelist(_)

@@ -234,10 +234,11 @@ fn a_call_defines_a_member_it_also_names_in_a_subscript() {
     );
     assert!(diags.is_empty(), "{diags:?}");
     // The subscript's use of K is no definition: the call's is added.
+    // (BUMP only writes X: A is defined, not used.)
     assert_eq!(
         touched_at(&f, 5),
         (
-            vec!["A".to_string(), "K".to_string()],
+            vec!["K".to_string()],
             vec!["A".to_string(), "K".to_string()]
         )
     );
@@ -277,4 +278,164 @@ fn a_gnu_runtime_routine_declared_external_touches_no_common_block() {
     // MYTIME is no runtime routine: unknown, so TOCK touches every block.
     let all: Vec<String> = ["T0", "X"].map(String::from).to_vec();
     assert_eq!(touched_at(&f, 5), (all.clone(), all));
+}
+
+/// The uses and definitions of `var` at the call on `line` (`use`, `def`).
+fn arg_refs_at(f: &FactBase, line: i64, var: &str) -> Vec<&'static str> {
+    let (uses, defs) = touched_at(f, line);
+    let mut v = Vec::new();
+    if uses.iter().any(|u| u == var) {
+        v.push("use");
+    }
+    if defs.iter().any(|d| d == var) {
+        v.push("def");
+    }
+    v
+}
+
+const ARGUMENTS: &str = "program p
+  real :: a(10), b(10), c, d, e
+  integer :: n
+  n = 10
+  call rw(a, b, c, d, n)
+  call pass(a, b)
+  call ext(a, b)
+  c = f(d) + g(e)
+  print *, a, b, c, d, e
+end program p
+
+subroutine rw(x, y, s, t, m)
+  integer :: m
+  real :: x(m), y(m), s, t
+  y(1) = x(2)
+  s = 0.0
+end subroutine
+
+subroutine pass(u, v)
+  real :: u(*), v(*)
+  call rw(v, u, s, t, 3)
+end subroutine
+
+real function f(x)
+  real :: x
+  f = 2.0 * x
+end function
+
+real function g(x)
+  real :: x
+  read *, x
+  g = 1.0
+end function
+";
+
+#[test]
+fn an_actual_is_used_where_the_callee_reads_it_and_defined_where_it_writes_it() {
+    let f = facts("p.f90", ARGUMENTS);
+    // RW reads X and its bound M, writes Y and S, never touches T.
+    assert_eq!(arg_refs_at(&f, 5, "A"), ["use"]);
+    assert_eq!(arg_refs_at(&f, 5, "B"), ["def"]);
+    assert_eq!(arg_refs_at(&f, 5, "C"), ["def"]);
+    assert_eq!(arg_refs_at(&f, 5, "D"), Vec::<&str>::new());
+    assert_eq!(arg_refs_at(&f, 5, "N"), ["use"]);
+    // PASS hands its dummies on to RW the other way round.
+    assert_eq!(arg_refs_at(&f, 6, "A"), ["def"]);
+    assert_eq!(arg_refs_at(&f, 6, "B"), ["use"]);
+    // EXT is no unit and has no interface: anything.
+    assert_eq!(arg_refs_at(&f, 7, "A"), ["use", "def"]);
+    // Function references: F reads X; G's READ writes it.
+    let stmt = at_line(&f, "assign", 8);
+    let r: Vec<String> = refs(&f, stmt)
+        .iter()
+        .map(|(_, k, n)| format!("{k} {n}"))
+        .collect();
+    assert!(r.contains(&"use D".to_string()), "{r:?}");
+    assert!(!r.contains(&"def D".to_string()), "{r:?}");
+    assert!(r.contains(&"def E".to_string()), "{r:?}");
+}
+
+#[test]
+fn an_opaque_statement_makes_every_dummy_read_and_written_and_internal_procedures_pass_theirs_on() {
+    let f = facts(
+        "p.f90",
+        "program p
+  real :: a, b
+  call op(a)
+  call host(b)
+  print *, a, b
+end program p
+subroutine op(x)
+  real :: x
+  print *, x
+  !$omp barrier
+  namelist /nl/ x
+  read (5, nml=nl)
+end subroutine
+subroutine host(x)
+  real :: x
+  print *, x
+  call inner
+contains
+  subroutine inner
+    x = 1.0
+  end subroutine
+end subroutine
+",
+    );
+    assert_eq!(arg_refs_at(&f, 3, "A"), ["use", "def"]);
+    assert_eq!(arg_refs_at(&f, 4, "B"), ["use", "def"]);
+}
+
+const INTENTS: &str = "program p
+  interface
+    subroutine ext(x, y, z)
+      real, intent(in) :: x
+      real, intent(out) :: y
+      real :: z
+    end subroutine
+    subroutine obj(q, r)
+      use types
+      type(t), intent(in) :: q
+      real, intent(in) :: r
+    end subroutine
+  end interface
+  interface gen
+    subroutine s1(x)
+      real, intent(in) :: x
+    end subroutine
+    subroutine s2(x, k)
+      real, intent(out) :: x
+      integer, intent (in out) :: k
+    end subroutine
+  end interface
+  real :: a, b, c
+  integer :: k
+  call ext(a, b, c)
+  call ext(a, z=c, y=b)
+  call ext(y=a, x=b, z=c)
+  call obj(a, b)
+  call gen(a)
+  call ext(a, b, c, k)
+  print *, a, b, c, k
+end program p
+";
+
+#[test]
+fn the_intent_of_an_interface_body_narrows_what_a_call_does_to_its_actuals() {
+    let (f, diags) = lower_src("p.f90", INTENTS);
+    assert_eq!(errors(&diags), Vec::<String>::new());
+    assert_eq!(arg_refs_at(&f, 25, "A"), ["use"]);
+    assert_eq!(arg_refs_at(&f, 25, "B"), ["def"]);
+    assert_eq!(arg_refs_at(&f, 25, "C"), ["use", "def"]);
+    // Keyword arguments bind by name, wherever they stand.
+    assert_eq!(arg_refs_at(&f, 26, "B"), ["def"]);
+    assert_eq!(arg_refs_at(&f, 26, "C"), ["use", "def"]);
+    assert_eq!(arg_refs_at(&f, 27, "A"), ["def"]);
+    assert_eq!(arg_refs_at(&f, 27, "B"), ["use"]);
+    // A dummy of derived type: the call passes its components, so the
+    // places no longer match and the body says nothing.
+    assert_eq!(arg_refs_at(&f, 28, "B"), ["use", "def"]);
+    // A generic name: what any of its specifics may do.
+    assert_eq!(arg_refs_at(&f, 29, "A"), ["use", "def"]);
+    // A place past the dummies: anything.
+    assert_eq!(arg_refs_at(&f, 30, "K"), ["use", "def"]);
 }

@@ -4,9 +4,9 @@
 //! gfortran is required: without it these tests fail, they never skip.
 
 use kaiseki_judge::gen::{
-    affine_nest, allocatable_program, control_nests, derived_nest, derived_parallel_loops,
-    host_program, module_program, parallel_control_loops, scalar_program, shared_nests,
-    storage_program, Generated,
+    affine_nest, allocatable_program, argument_program, control_nests, derived_nest,
+    derived_parallel_loops, host_program, module_program, parallel_control_loops, scalar_program,
+    shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -246,6 +246,13 @@ fn generated_module_host_and_allocatable_programs_print_what_gfortran_prints() {
     check_generated("modules", module_program, 0..25);
     check_generated("host", host_program, 0..25);
     check_generated("allocatable", allocatable_program, 0..25);
+}
+
+/// Arrays, elements and scalars passed to procedures that read, write or
+/// hand on their dummies.
+#[test]
+fn generated_argument_programs_print_what_gfortran_prints() {
+    check_generated("arguments", argument_program, 0..25);
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! program parses and runs in the judge on all its inputs, in bounds.
 
 use kaiseki_judge::gen::{
-    affine_nest, allocatable_program, control_nests, host_program, module_program,
-    parallel_control_loops, parallel_loops, scalar_program, shared_nests, storage_program,
-    Generated,
+    affine_nest, allocatable_program, argument_program, control_nests, host_program,
+    module_program, parallel_control_loops, parallel_loops, scalar_program, shared_nests,
+    storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
 use std::collections::BTreeSet;
@@ -427,4 +427,45 @@ fn module_host_and_allocatable_programs_have_their_shapes() {
     }
     assert_eq!(seen.len(), 9, "{seen:?}");
     assert!(across_units > 100, "{across_units}");
+}
+
+/// argument programs promise: subroutines and functions called in loops
+/// and outside, given whole arrays, elements and scalars, whose bodies
+/// read only, write only, do both or neither to a dummy, and hand their
+/// dummies on to another subroutine.
+#[test]
+fn argument_programs_have_their_shapes() {
+    let mut seen = BTreeSet::new();
+    for seed in 0..40 {
+        let g = argument_program(seed);
+        runs_cleanly(&g);
+        let src = &g.source;
+        for (what, found) in [
+            ("function", src.contains("REAL FUNCTION")),
+            (
+                "element actual",
+                src.contains(", A(I") || src.contains(", B(I"),
+            ),
+            ("passed on", src.contains("  CALL P")),
+            (
+                "only read",
+                src.contains("W = W + X(") && !src.contains("  X("),
+            ),
+            ("call in a loop", src.contains("DO I = 1, N\n    CALL")),
+        ] {
+            if found {
+                seen.insert(what);
+            }
+        }
+    }
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        [
+            "call in a loop",
+            "element actual",
+            "function",
+            "only read",
+            "passed on"
+        ]
+    );
 }

@@ -301,9 +301,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     Some(row) => self.intrinsic_args(&mut r, row, name.pos, args),
                     None => {
                         r.calls.push((name.text.clone(), name.pos));
-                        for a in args {
-                            self.arg(&mut r, a);
-                        }
+                        self.actuals(&mut r, &name.text, args);
                     }
                 }
                 self.emit_refs(id, r);

@@ -202,6 +202,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             | DeclKind::Access { .. }
             | DeclKind::Pointer(_)
             | DeclKind::Interface { .. }
+            | DeclKind::Intent { .. }
             | DeclKind::TypeDef { .. }
             | DeclKind::Derived { .. } => {}
         }

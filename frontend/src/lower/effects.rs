@@ -32,9 +32,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use super::storage::{common_places, Layout};
+use super::arguments::{Pass, Slot, Slots, UnitAccess};
+use super::storage::{common_places, InBlock, Layout};
 use crate::ast::{
-    Expr, ExprKind, ForallIndex, IoControl, IoItem, Program, Stmt, StmtKind, TypeSpec, Unit,
+    DeclKind, Expr, ExprKind, ForallIndex, IoControl, IoItem, Pos, Program, Stmt, StmtKind,
+    TypeSpec, Unit,
 };
 use crate::intrinsics::{runtime_routine, Effect, Form, Intrinsic};
 use crate::symbols::{base_name, ApplyClass, Symbols};
@@ -106,11 +108,13 @@ impl Touch {
     }
 }
 
-/// What a call of each unit of the program may touch.
+/// What a call of each unit of the program may touch, and what it may do
+/// to each of its arguments.
 #[derive(Debug, Default)]
 pub struct CallEffects {
     /// Per unit name; `None` when unknown.
     touch: HashMap<String, Option<Touch>>,
+    slots: Slots,
 }
 
 impl CallEffects {
@@ -128,6 +132,13 @@ impl CallEffects {
         }
     }
 
+    /// What a call of `callee` may do to its actual argument at place
+    /// `index`, given by `keyword` when it is a keyword argument (see
+    /// [`super::arguments`]).
+    pub fn slot(&self, callee: &str, index: usize, keyword: Option<&str>) -> Slot {
+        self.slots.slot(callee, index, keyword)
+    }
+
     /// Whether `callee` is taken to be a GNU runtime routine: no unit of
     /// the program defines it.
     pub fn is_runtime_routine(&self, callee: &str) -> bool {
@@ -138,31 +149,44 @@ impl CallEffects {
     /// callees' until nothing changes.
     pub fn of(program: &Program) -> CallEffects {
         let names: HashSet<&str> = program.procedure_names();
-        // A generic name calls one of its specific procedures.
-        let generics = program.generics.iter().map(|(g, specifics)| {
-            let direct = Direct {
-                touch: Touch::default(),
-                callees: specifics.iter().cloned().collect(),
-                unknown: false,
-            };
-            (g.as_str(), direct)
-        });
-        let direct: Vec<(&str, Direct)> = program
+        let units: Vec<Direct> = program
             .units
             .iter()
-            .map(|u| (u.name.text.as_str(), Direct::of(u, &names)))
+            .map(|u| Direct::of(u, &names))
+            .collect();
+        let access: Vec<UnitAccess> = units
+            .iter()
+            .map(|d| UnitAccess {
+                unit: d.unit,
+                unknown: d.opaque,
+                reads: &d.reads,
+                writes: &d.writes,
+                passes: &d.passes,
+            })
+            .collect();
+        let slots = Slots::of(program, &access);
+        // A generic name calls one of its specific procedures.
+        let generics = program.generics.iter().map(|(g, specifics)| {
+            let callees: BTreeSet<String> = specifics.iter().cloned().collect();
+            (g.as_str(), (Some(Touch::default()), callees))
+        });
+        let direct: Vec<(&str, Own)> = units
+            .iter()
+            .map(|d| {
+                let own = (!d.unknown).then(|| d.touch(&slots));
+                (d.unit.name.text.as_str(), (own, d.callees.clone()))
+            })
             .chain(generics)
             .collect();
         let mut touch: HashMap<String, Option<Touch>> = HashMap::new();
-        for (name, d) in &direct {
-            let own = (!d.unknown).then(|| d.touch.clone());
-            touch.insert(name.to_string(), own);
+        for (name, (own, _)) in &direct {
+            touch.insert(name.to_string(), own.clone());
         }
         loop {
             let mut changed = false;
-            for (name, d) in &direct {
+            for (name, (_, callees)) in &direct {
                 let mut acc = touch[*name].clone();
-                for callee in &d.callees {
+                for callee in callees {
                     acc = match (acc, touch.get(callee)) {
                         (Some(mut a), Some(Some(b))) => {
                             a.extend(b);
@@ -177,54 +201,105 @@ impl CallEffects {
                 }
             }
             if !changed {
-                return CallEffects { touch };
+                return CallEffects { touch, slots };
             }
         }
     }
 }
 
+/// What a unit (or generic name) touches itself, `None` when unknown,
+/// and the units it calls.
+type Own = (Option<Touch>, BTreeSet<String>);
+
 /// What one unit touches itself.
-struct Direct {
-    touch: Touch,
+struct Direct<'u> {
+    unit: &'u Unit,
+    /// Names it reads and writes, not counting those it passes to procedures.
+    reads: BTreeSet<String>,
+    writes: BTreeSet<String>,
+    /// Names it passes to procedures, for them to read or write.
+    passes: Vec<Pass>,
+    /// Where its COMMON members lie.
+    places: HashMap<String, InBlock>,
     /// Procedures it calls that are units of the program.
     callees: BTreeSet<String>,
     /// It calls a procedure that is not a unit of the program, or has an
     /// opaque statement.
     unknown: bool,
+    /// It has an opaque statement.
+    opaque: bool,
 }
 
-impl Direct {
-    fn of(unit: &Unit, units: &HashSet<&str>) -> Direct {
+impl<'u> Direct<'u> {
+    fn of(unit: &'u Unit, units: &HashSet<&str>) -> Direct<'u> {
         let (syms, _) = Symbols::build(unit, units);
         let (layout, _) = Layout::build(unit, &syms);
         let places = common_places(unit, &syms, &layout);
         let mut walk = Walk {
             syms: &syms,
             units,
+            keywords: &unit.keywords,
             reads: BTreeSet::new(),
             writes: BTreeSet::new(),
+            passes: Vec::new(),
             callees: BTreeSet::new(),
             unknown: false,
+            opaque: false,
         };
+        // Bounds in declarations are read on entry.
+        for d in &unit.decls {
+            let entities = match &d.kind {
+                DeclKind::Type { entities, .. }
+                | DeclKind::Dimension(entities)
+                | DeclKind::Common { entities, .. }
+                | DeclKind::Derived { entities, .. } => entities,
+                _ => continue,
+            };
+            for dim in entities.iter().flat_map(|e| &e.dims) {
+                dim.lower
+                    .iter()
+                    .chain(&dim.upper)
+                    .for_each(|b| walk.read(b));
+            }
+        }
         for s in &unit.body {
             walk.stmt(s);
         }
+        Direct {
+            unit,
+            reads: walk.reads,
+            writes: walk.writes,
+            passes: walk.passes,
+            places,
+            callees: walk.callees,
+            unknown: walk.unknown,
+            opaque: walk.opaque,
+        }
+    }
+
+    /// The parts of COMMON blocks it reads and writes, with what the
+    /// procedures it passes names to do to them.
+    fn touch(&self, slots: &Slots) -> Touch {
+        let mut reads: BTreeSet<&str> = self.reads.iter().map(String::as_str).collect();
+        let mut writes: BTreeSet<&str> = self.writes.iter().map(String::as_str).collect();
+        for p in &self.passes {
+            let slot = slots.slot(&p.callee, p.index, p.keyword.as_deref());
+            if slot.reads {
+                reads.insert(&p.name);
+            }
+            if slot.writes {
+                writes.insert(&p.name);
+            }
+        }
         let mut touch = Touch::default();
-        for (names, regions) in [
-            (&walk.reads, &mut touch.reads),
-            (&walk.writes, &mut touch.writes),
-        ] {
+        for (names, regions) in [(&reads, &mut touch.reads), (&writes, &mut touch.writes)] {
             for n in names {
-                if let Some(p) = places.get(n.as_str()) {
+                if let Some(p) = self.places.get(*n) {
                     regions.add(&p.block, p.bytes);
                 }
             }
         }
-        Direct {
-            touch,
-            callees: walk.callees,
-            unknown: walk.unknown,
-        }
+        touch
     }
 }
 
@@ -233,10 +308,13 @@ impl Direct {
 struct Walk<'w, 'a> {
     syms: &'w Symbols<'a>,
     units: &'w HashSet<&'w str>,
+    keywords: &'w HashMap<Pos, String>,
     reads: BTreeSet<String>,
     writes: BTreeSet<String>,
+    passes: Vec<Pass>,
     callees: BTreeSet<String>,
     unknown: bool,
+    opaque: bool,
 }
 
 impl Walk<'_, '_> {
@@ -323,7 +401,7 @@ impl Walk<'_, '_> {
                     Some(row) => self.intrinsic_args(row, args),
                     None => {
                         self.call(&name.text);
-                        args.iter().for_each(|e| self.arg(e));
+                        self.actuals(&name.text, args);
                     }
                 }
             }
@@ -341,13 +419,20 @@ impl Walk<'_, '_> {
                 self.control(control, false);
                 outputs.iter().for_each(|e| self.write(e));
             }
-            StmtKind::Opaque { .. } => self.unknown = true,
+            StmtKind::Opaque { .. } => {
+                self.unknown = true;
+                self.opaque = true;
+            }
             StmtKind::Allocate {
                 objects,
                 stat,
                 source,
                 ..
             } => {
+                // (De)allocating changes the object.
+                objects.iter().filter_map(base_name).for_each(|n| {
+                    self.writes.insert(n.to_string());
+                });
                 objects
                     .iter()
                     .flat_map(Expr::allocated_bounds)
@@ -371,7 +456,7 @@ impl Walk<'_, '_> {
         if let Some(u) = &c.unit {
             let file = base_name(u).is_some_and(|n| self.syms.type_of(n) == TypeSpec::Character);
             if write && file {
-                self.arg(u);
+                self.arg(u, None);
             } else {
                 self.read(u);
             }
@@ -413,25 +498,42 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// An actual argument: a variable, element or substring may be read
-    /// and written by the callee; other expressions are evaluated.
-    fn arg(&mut self, e: &Expr) {
-        match &e.kind {
-            ExprKind::Var(n) => {
-                self.reads.insert(n.clone());
-                self.writes.insert(n.clone());
-            }
+    /// The actual arguments of a call of procedure `callee`.
+    fn actuals(&mut self, callee: &str, args: &[Expr]) {
+        for (index, a) in args.iter().enumerate() {
+            let keyword = self.keywords.get(&a.pos).cloned();
+            self.arg(a, Some((callee, index, keyword)));
+        }
+    }
+
+    /// An actual argument: a variable, element or substring is passed to
+    /// the procedure of `call` (callee, place, keyword), which may read and
+    /// write it (without a procedure, both); other expressions are evaluated.
+    fn arg(&mut self, e: &Expr, call: Option<(&str, usize, Option<String>)>) {
+        let name = match &e.kind {
+            ExprKind::Var(n) => n,
             ExprKind::Apply { name, args }
                 if matches!(
                     self.syms.classify_apply(name, args),
                     ApplyClass::Element | ApplyClass::Substring
                 ) =>
             {
+                args.iter().for_each(|a| self.read(a));
+                name
+            }
+            _ => return self.read(e),
+        };
+        match call {
+            Some((callee, index, keyword)) => self.passes.push(Pass {
+                name: name.clone(),
+                callee: callee.to_string(),
+                index,
+                keyword,
+            }),
+            None => {
                 self.reads.insert(name.clone());
                 self.writes.insert(name.clone());
-                args.iter().for_each(|a| self.read(a));
             }
-            _ => self.read(e),
         }
     }
 
@@ -440,7 +542,7 @@ impl Walk<'_, '_> {
             match row.effect(i) {
                 Effect::Read => self.read(a),
                 Effect::Write | Effect::MayWrite => self.write(a),
-                Effect::Update => self.arg(a),
+                Effect::Update => self.arg(a, None),
             }
         }
     }
@@ -453,7 +555,7 @@ impl Walk<'_, '_> {
             ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
                 ApplyClass::Function => {
                     self.call(name);
-                    args.iter().for_each(|a| self.arg(a));
+                    self.actuals(name, args);
                 }
                 ApplyClass::Intrinsic(row) => self.intrinsic_args(row, args),
                 // Its body is read at its definition (see `stmt`).

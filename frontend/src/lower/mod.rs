@@ -30,6 +30,7 @@
 //! program is still lowered.
 
 mod affine;
+mod arguments;
 mod array_syntax;
 mod blocks;
 mod cfg;

@@ -35,6 +35,7 @@ use kaiseki_facts::{
 };
 
 use super::affine::{Form, Term};
+use super::arguments::Slot;
 use super::storage::{common_places, equivalence_classes, InBlock};
 use super::{Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos, IMPLIED_DO};
@@ -153,7 +154,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 ApplyClass::Function => {
                     self.fn_uses.entry(name.clone()).or_insert(e.pos);
                     r.calls.push((name.clone(), e.pos));
-                    args.iter().for_each(|a| self.arg(r, a));
+                    self.actuals(r, name, args);
                 }
                 ApplyClass::StatementFunction => {
                     args.iter().for_each(|a| self.read(r, a));
@@ -220,9 +221,26 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
     }
 
+    /// The actual arguments of a call of procedure `callee`: each passed
+    /// by reference as the procedure may use it (see [`super::arguments`]).
+    pub(super) fn actuals(&mut self, r: &mut StmtRefs<'a>, callee: &str, args: &'a [Expr]) {
+        for (index, a) in args.iter().enumerate() {
+            let keyword = self.unit.keywords.get(&a.pos).map(String::as_str);
+            let slot = self.effects.slot(callee, index, keyword);
+            self.arg(r, a, slot);
+        }
+    }
+
     /// An actual argument: variables, elements and whole arrays are passed
-    /// by reference (a use and a definition), other expressions evaluated.
-    pub(super) fn arg(&mut self, r: &mut StmtRefs<'a>, e: &'a Expr) {
+    /// by reference (a use where `slot` reads, a definition where it
+    /// writes), other expressions evaluated.
+    pub(super) fn arg(&mut self, r: &mut StmtRefs<'a>, e: &'a Expr, slot: Slot) {
+        let accesses: &[Access] = match (slot.reads, slot.writes) {
+            (true, true) => &[Access::Use, Access::Def],
+            (false, true) => &[Access::Def],
+            (true, false) => &[Access::Use],
+            (false, false) => &[],
+        };
         match &e.kind {
             ExprKind::Var(name) => {
                 // A constant or a procedure passed along is no reference.
@@ -230,21 +248,26 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     self.syms.classify_name(name),
                     NameClass::Scalar | NameClass::Array
                 ) {
-                    self.name_ref(r, name, e.pos, Access::Use);
-                    self.name_ref(r, name, e.pos, Access::Def);
+                    for &a in accesses {
+                        self.name_ref(r, name, e.pos, a);
+                    }
                 }
             }
             ExprKind::Apply { name, args }
                 if self.syms.classify_apply(name, args) == ApplyClass::Element =>
             {
-                self.element(r, e.pos, name, args, &[Access::Use, Access::Def])
+                self.element(r, e.pos, name, args, accesses)
             }
             ExprKind::Apply { name, args }
                 if self.syms.classify_apply(name, args) == ApplyClass::Substring =>
             {
-                self.name_ref(r, name, e.pos, Access::Use);
+                if slot.reads {
+                    self.name_ref(r, name, e.pos, Access::Use);
+                }
                 args.iter().for_each(|a| self.read(r, a));
-                self.name_ref(r, name, e.pos, Access::Def);
+                if slot.writes {
+                    self.name_ref(r, name, e.pos, Access::Def);
+                }
             }
             _ => self.read(r, e),
         }
@@ -276,7 +299,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 Effect::Read => self.read(r, a),
                 Effect::Write => self.write(r, a, true),
                 Effect::MayWrite => self.write(r, a, false),
-                Effect::Update => self.arg(r, a),
+                Effect::Update => self.arg(r, a, Slot::ANY),
             }
         }
     }

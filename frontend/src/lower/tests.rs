@@ -67,6 +67,7 @@ fn program(decls: Vec<Decl>, body: Vec<Stmt>, end_line: u32) -> Program {
             end_label: None,
             contains: false,
             host: None,
+            keywords: Default::default(),
             extrinsic_local: None,
         }],
         generics: Default::default(),

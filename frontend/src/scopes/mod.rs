@@ -106,6 +106,7 @@ pub fn resolve(program: &mut Program, rep: &mut Reporter) {
             if let DeclKind::Interface {
                 generic: Some(g),
                 procedures,
+                ..
             } = &d.kind
             {
                 let specifics = program.generics.entry(g.text.clone()).or_default();

@@ -5,6 +5,7 @@
 //! f64 print the same numbers, and no integer overflows.
 
 mod affine;
+mod arguments;
 mod derived;
 mod emit;
 mod hpf;
@@ -15,6 +16,7 @@ mod scalar;
 mod storage;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
+pub use arguments::argument_program;
 pub use derived::{derived_nest, derived_parallel_loops};
 pub use hpf::hpf_program;
 pub use modules::{allocatable_program, host_program, module_program};

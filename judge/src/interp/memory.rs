@@ -257,6 +257,7 @@ impl UnitInfo {
                 | DeclKind::Access { .. }
                 | DeclKind::Pointer(_)
                 | DeclKind::Interface { .. }
+                | DeclKind::Intent { .. }
                 | DeclKind::TypeDef { .. }
                 | DeclKind::Derived { .. } => {}
             }
