@@ -158,6 +158,15 @@ relations! {
     /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function); an actual argument that is a variable, an element or a substring is a `use` reference of the statement where the callee may read its dummy and a `def` where it may write it (from the callee's body, or the INTENT of its interface body; both when unknown).
     Call call { stmt: StmtId, callee: String }
 
+    /// `contained_call(stmt, callee)`: the call of `callee` at statement `stmt` does nothing the statement's references do not show: every procedure it may run is a unit of the given files whose effects are known, with no I/O, STOP, call of an intrinsic subroutine or runtime routine, and no variable that keeps its value between calls (SAVE, DATA, an initializer), and every COMMON or module variable they may write is one the calling unit declares (so that the call's `hidden_ref`s stand for it; one they only read, only other calls could write, and their writes are declared). A loop whose calls are all such is judged by its references like any other.
+    ContainedCall contained_call { stmt: StmtId, callee: String }
+
+    /// `element_actual(ref)`: element reference `ref` is an actual argument whose dummy may be an array: the procedure may reach the elements from it on (sequence association), not that element only. An element passed to a scalar dummy has no row: it is that element.
+    ElementActual element_actual { r#ref: RefId }
+
+    /// `hidden_ref(ref)`: reference `ref` is one its statement makes without naming the variable: a COMMON or module variable a called procedure may read or write, or a variable an opaque statement may touch. Such a variable cannot be made private to a loop's iterations: the procedure sees the shared one.
+    HiddenRef hidden_ref { r#ref: RefId }
+
     /// `io(stmt, kind)`: statement `stmt` does I/O (`read`, `write`, `print`, `open`, `close`, `inquire`, `rewind`, `backspace`, `endfile`); READ items are `def`s, output items `use`s; a CHARACTER unit (an internal file) is a `use` of READ and a `def` of WRITE, other units and specifiers are `use`s, IOSTAT= a `def`, the variables INQUIRE sets (and IOMSG=, NEWUNIT=) possible `def`s, END=/ERR=/EOR= `cfg_edge`s.
     Io io { stmt: StmtId, kind: String }
 

@@ -439,3 +439,88 @@ fn the_intent_of_an_interface_body_narrows_what_a_call_does_to_its_actuals() {
     // A place past the dummies: anything.
     assert_eq!(arg_refs_at(&f, 30, "K"), ["use", "def"]);
 }
+
+#[test]
+fn a_call_is_contained_when_its_callees_do_nothing_its_references_do_not_show() {
+    let f = facts(
+        "p.f90",
+        "program p
+  real :: a(10), b(10), t
+  common /c/ t
+  call scal(a(1), t)
+  call vec(a(2))
+  call keep(a(3))
+  call talk(a(4))
+  call glob(b(1))
+  call uset(b(2))
+  call rd(b(3))
+  print *, a, b
+end program p
+subroutine rd(y)
+  real :: y, u
+  common /d/ u
+  y = u
+end subroutine
+subroutine uset(y)
+  real :: y, t
+  common /c/ t
+  y = t
+end subroutine
+subroutine scal(x, y)
+  real :: x, y
+  y = x
+end subroutine
+subroutine vec(v)
+  real :: v(2)
+  v(2) = v(1)
+end subroutine
+subroutine keep(x)
+  real :: x
+  integer, save :: n
+  n = n + 1
+  x = n
+end subroutine
+subroutine talk(x)
+  real :: x
+  print *, x
+end subroutine
+subroutine glob(x)
+  real :: x, u
+  common /d/ u
+  u = x
+end subroutine
+",
+    );
+    let call_at = |line: i64| at_line(&f, "call", line);
+    let contained: Vec<i64> = f.contained_call.iter().map(|c| c.stmt).collect();
+    assert!(contained.contains(&call_at(4)), "SCAL");
+    assert!(contained.contains(&call_at(5)), "VEC");
+    assert!(!contained.contains(&call_at(6)), "KEEP saves N");
+    assert!(!contained.contains(&call_at(7)), "TALK prints");
+    assert!(
+        !contained.contains(&call_at(8)),
+        "GLOB writes /D/, which P does not declare"
+    );
+    // An element for an array dummy reaches further; for a scalar one, not.
+    let element_refs = |line: i64| -> Vec<i64> {
+        refs(&f, call_at(line))
+            .iter()
+            .filter(|(_, _, v)| v == "A")
+            .map(|(r, _, _)| *r)
+            .collect()
+    };
+    let actual = |r: &i64| f.element_actual.iter().any(|e| e.r#ref == *r);
+    assert!(!element_refs(4).iter().any(actual));
+    assert!(element_refs(5).iter().all(actual));
+    // The call's reference to T through /C/ is hidden, and shows it all.
+    let hidden = |line: i64| -> Vec<String> {
+        refs(&f, call_at(line))
+            .into_iter()
+            .filter(|(r, _, _)| f.hidden_ref.iter().any(|h| h.r#ref == *r))
+            .map(|(_, k, v)| format!("{k} {v}"))
+            .collect()
+    };
+    assert_eq!(hidden(9), ["use T"]);
+    assert!(contained.contains(&call_at(9)), "USET");
+    assert_eq!(hidden(8), Vec::<String>::new(), "P names nothing of /D/");
+}

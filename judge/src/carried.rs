@@ -53,7 +53,15 @@ fn inside(a: &Access, line: u32) -> Option<(u64, u64)> {
 }
 
 /// Observes the loop whose DO statement stands at `line` in `trace`.
-pub fn observe(trace: &[Access], line: u32) -> LoopObservation {
+/// `automatic` names the (unit, variable) pairs that are a procedure's
+/// own variables without SAVE: each call has its own (gfortran makes them
+/// so with -fopenmp, and they are undefined on entry), so their cells in
+/// two calls are two cells, whatever the interpreter reuses.
+pub fn observe(
+    trace: &[Access],
+    line: u32,
+    automatic: &BTreeSet<(String, String)>,
+) -> LoopObservation {
     let mut obs = LoopObservation::default();
     // The last iteration of each execution (the DO variable's increment
     // is traced in every iteration, so none goes unseen).
@@ -71,7 +79,8 @@ pub fn observe(trace: &[Access], line: u32) -> LoopObservation {
         last_write: Option<usize>,
         reads: Vec<usize>,
     }
-    let mut cells: HashMap<Loc, Cell> = HashMap::new();
+    // A cell, and for an automatic variable the call it belongs to.
+    let mut cells: HashMap<(Loc, Option<u64>), Cell> = HashMap::new();
     let mut note = |kind: DepKind, src: &Access, dst: &Access| {
         let (s, d) = (inside(src, line), inside(dst, line));
         match (s, d) {
@@ -92,7 +101,10 @@ pub fn observe(trace: &[Access], line: u32) -> LoopObservation {
         }
     };
     for (i, a) in trace.iter().enumerate() {
-        let cell = cells.entry(a.loc).or_default();
+        let call = a.callers.last().filter(|_| {
+            automatic.contains(&(a.unit.to_string(), a.var.to_string())) && a.through.is_none()
+        });
+        let cell = cells.entry((a.loc, call.map(|c| c.instance))).or_default();
         match a.mode {
             Mode::Read => {
                 if let Some(w) = cell.last_write {

@@ -151,7 +151,7 @@ C     a reduction over a whole nest
           S = S + BB(I,J)
    37   CONTINUE
    36 CONTINUE
-C     a call and I/O keep loops out
+C     a call of a procedure that touches only V; I/O keeps a loop out
       DO 38 I = 1, 3
         CALL TWICE(A(I))
    38 CONTINUE

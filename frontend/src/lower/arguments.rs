@@ -37,6 +37,10 @@ use crate::ast::{DeclKind, Intent, Program, Unit};
 pub struct Slot {
     pub reads: bool,
     pub writes: bool,
+    /// The dummy may be an array (or be passed on as one): given an
+    /// element, the procedure may reach the elements from it on (sequence
+    /// association), not that element only.
+    pub array: bool,
 }
 
 impl Slot {
@@ -44,26 +48,28 @@ impl Slot {
     pub const ANY: Slot = Slot {
         reads: true,
         writes: true,
+        array: true,
     };
 
     fn join(self, other: Slot) -> Slot {
         Slot {
             reads: self.reads || other.reads,
             writes: self.writes || other.writes,
+            array: self.array || other.array,
         }
     }
 
+    /// An interface body's dummy, whose shape is not kept: may be an array.
     fn of_intent(intent: Option<Intent>) -> Slot {
-        match intent {
-            Some(Intent::In) => Slot {
-                reads: true,
-                writes: false,
-            },
-            Some(Intent::Out) => Slot {
-                reads: false,
-                writes: true,
-            },
-            Some(Intent::InOut) | None => Slot::ANY,
+        let (reads, writes) = match intent {
+            Some(Intent::In) => (true, false),
+            Some(Intent::Out) => (false, true),
+            Some(Intent::InOut) | None => (true, true),
+        };
+        Slot {
+            reads,
+            writes,
+            array: true,
         }
     }
 }
@@ -87,6 +93,8 @@ pub(super) struct UnitAccess<'u> {
     /// Names it reads and writes itself, not through the calls it passes them to.
     pub reads: &'u std::collections::BTreeSet<String>,
     pub writes: &'u std::collections::BTreeSet<String>,
+    /// Its dummies declared as arrays.
+    pub arrays: &'u std::collections::BTreeSet<String>,
     pub passes: &'u [Pass],
 }
 
@@ -134,6 +142,7 @@ impl Slots {
             let own = |name: &str| Slot {
                 reads: u.reads.contains(name),
                 writes: u.writes.contains(name),
+                array: u.arrays.contains(name),
             };
             let dummies: Dummies = u
                 .unit

@@ -106,6 +106,33 @@ impl Touch {
         self.reads.extend(&other.reads);
         self.writes.extend(&other.writes);
     }
+
+    /// Whether a unit whose COMMON members lie at `places` names all this
+    /// writes, so that a call's references to its members show it: every
+    /// written byte lies in one of them (a member whose bytes are unknown
+    /// stands for its whole block). Reads need not be named: what the unit
+    /// does not name, only other calls could write, and their writes must
+    /// be named; a byte written by one and read by another is then one of
+    /// the unit's members, which both calls' references name.
+    pub(super) fn seen_by<'p>(&self, places: impl Iterator<Item = &'p InBlock> + Clone) -> bool {
+        self.writes.0.iter().all(|(block, span)| {
+            let mine: Vec<Option<(i64, i64)>> = places
+                .clone()
+                .filter(|p| p.block == *block)
+                .map(|p| p.bytes)
+                .collect();
+            if mine.iter().any(Option::is_none) {
+                return true;
+            }
+            let mut mine: Vec<(i64, i64)> = mine.into_iter().flatten().collect();
+            merge(&mut mine);
+            span.as_ref().is_some_and(|ranges| {
+                ranges
+                    .iter()
+                    .all(|&(lo, hi)| mine.iter().any(|&(a, b)| a <= lo && hi <= b))
+            })
+        })
+    }
 }
 
 /// What a call of each unit of the program may touch, and what it may do
@@ -115,6 +142,9 @@ pub struct CallEffects {
     /// Per unit name; `None` when unknown.
     touch: HashMap<String, Option<Touch>>,
     slots: Slots,
+    /// The units (and generic names) whose calls are self-contained (see
+    /// [`CallEffects::self_contained`]).
+    contained: HashSet<String>,
 }
 
 impl CallEffects {
@@ -139,6 +169,16 @@ impl CallEffects {
         self.slots.slot(callee, index, keyword)
     }
 
+    /// Whether a call of `callee` does nothing its references do not show:
+    /// every procedure it may run is a unit of the program whose effects
+    /// are known, with no I/O, STOP, call of an intrinsic subroutine or a
+    /// runtime routine, and no variable that keeps its value between calls
+    /// (SAVE, DATA, an initializer). Its iterations can then run in any
+    /// order when their references allow it.
+    pub fn self_contained(&self, callee: &str) -> bool {
+        self.contained.contains(callee)
+    }
+
     /// Whether `callee` is taken to be a GNU runtime routine: no unit of
     /// the program defines it.
     pub fn is_runtime_routine(&self, callee: &str) -> bool {
@@ -161,6 +201,7 @@ impl CallEffects {
                 unknown: d.opaque,
                 reads: &d.reads,
                 writes: &d.writes,
+                arrays: &d.arrays,
                 passes: &d.passes,
             })
             .collect();
@@ -201,10 +242,67 @@ impl CallEffects {
                 }
             }
             if !changed {
-                return CallEffects { touch, slots };
+                let contained = contained(&units, &program.generics, &touch);
+                return CallEffects {
+                    touch,
+                    slots,
+                    contained,
+                };
             }
         }
     }
+}
+
+/// The self-contained units and generic names (see
+/// [`CallEffects::self_contained`]): those whose own statements qualify,
+/// less those that call one that does not, until nothing changes.
+fn contained(
+    units: &[Direct],
+    generics: &BTreeMap<String, Vec<String>>,
+    touch: &HashMap<String, Option<Touch>>,
+) -> HashSet<String> {
+    let mut names: HashSet<String> = units
+        .iter()
+        .filter(|d| d.closed && touch.get(&d.unit.name.text).is_some_and(Option::is_some))
+        .map(|d| d.unit.name.text.clone())
+        .collect();
+    // Two units of one name (internal procedures of two hosts) are one.
+    for d in units.iter().filter(|d| !d.closed) {
+        names.remove(&d.unit.name.text);
+    }
+    let calls: Vec<(&str, Vec<&str>)> = units
+        .iter()
+        .map(|d| {
+            let callees = d.callees.iter().map(String::as_str).collect();
+            (d.unit.name.text.as_str(), callees)
+        })
+        .chain(
+            generics
+                .iter()
+                .map(|(g, specifics)| (g.as_str(), specifics.iter().map(String::as_str).collect())),
+        )
+        .collect();
+    names.extend(
+        generics
+            .keys()
+            .filter(|g| !specifics_empty(generics, g))
+            .cloned(),
+    );
+    loop {
+        let before = names.len();
+        for (name, callees) in &calls {
+            if callees.iter().any(|c| !names.contains(*c)) {
+                names.remove(*name);
+            }
+        }
+        if names.len() == before {
+            return names;
+        }
+    }
+}
+
+fn specifics_empty(generics: &BTreeMap<String, Vec<String>>, g: &str) -> bool {
+    generics.get(g).is_none_or(Vec::is_empty)
 }
 
 /// What a unit (or generic name) touches itself, `None` when unknown,
@@ -217,6 +315,8 @@ struct Direct<'u> {
     /// Names it reads and writes, not counting those it passes to procedures.
     reads: BTreeSet<String>,
     writes: BTreeSet<String>,
+    /// Its dummies declared as arrays.
+    arrays: BTreeSet<String>,
     /// Names it passes to procedures, for them to read or write.
     passes: Vec<Pass>,
     /// Where its COMMON members lie.
@@ -228,6 +328,9 @@ struct Direct<'u> {
     unknown: bool,
     /// It has an opaque statement.
     opaque: bool,
+    /// Its own statements and variables keep a call self-contained (see
+    /// [`CallEffects::self_contained`]).
+    closed: bool,
 }
 
 impl<'u> Direct<'u> {
@@ -245,6 +348,7 @@ impl<'u> Direct<'u> {
             callees: BTreeSet::new(),
             unknown: false,
             opaque: false,
+            outside: false,
         };
         // Bounds in declarations are read on entry.
         for d in &unit.decls {
@@ -265,15 +369,24 @@ impl<'u> Direct<'u> {
         for s in &unit.body {
             walk.stmt(s);
         }
+        let arrays = unit
+            .args
+            .iter()
+            .filter(|a| syms.rank(&a.text) > 0)
+            .map(|a| a.text.clone())
+            .collect();
+        let closed = !walk.unknown && !walk.outside && !keeps_values(unit);
         Direct {
             unit,
             reads: walk.reads,
             writes: walk.writes,
+            arrays,
             passes: walk.passes,
             places,
             callees: walk.callees,
             unknown: walk.unknown,
             opaque: walk.opaque,
+            closed,
         }
     }
 
@@ -303,6 +416,21 @@ impl<'u> Direct<'u> {
     }
 }
 
+/// Whether some variable of `unit` keeps its value between calls: SAVE,
+/// DATA, or an initializer in a type declaration (which implies SAVE).
+fn keeps_values(unit: &Unit) -> bool {
+    unit.decls.iter().any(|d| match &d.kind {
+        DeclKind::Save(_) | DeclKind::Data(_) => true,
+        DeclKind::Type {
+            parameter: false,
+            entities,
+            ..
+        }
+        | DeclKind::Derived { entities, .. } => entities.iter().any(|e| e.init.is_some()),
+        _ => false,
+    })
+}
+
 /// Collects the names a unit's statements read and write, and the
 /// procedures they call.
 struct Walk<'w, 'a> {
@@ -315,13 +443,18 @@ struct Walk<'w, 'a> {
     callees: BTreeSet<String>,
     unknown: bool,
     opaque: bool,
+    /// It does I/O, STOPs, or calls an intrinsic subroutine or a runtime
+    /// routine: what its calls do reaches outside the program's variables.
+    outside: bool,
 }
 
 impl Walk<'_, '_> {
     fn call(&mut self, name: &str) {
         if self.units.contains(name) {
             self.callees.insert(name.to_string());
-        } else if !runtime_routine(name) {
+        } else if runtime_routine(name) {
+            self.outside = true;
+        } else {
             self.unknown = true;
         }
     }
@@ -398,7 +531,10 @@ impl Walk<'_, '_> {
                 match self.syms.intrinsic(&name.text, Form::Subroutine) {
                     // An intrinsic subroutine (CPU_TIME, GETARG) touches no
                     // COMMON but what it is given.
-                    Some(row) => self.intrinsic_args(row, args),
+                    Some(row) => {
+                        self.outside = true;
+                        self.intrinsic_args(row, args)
+                    }
                     None => {
                         self.call(&name.text);
                         self.actuals(&name.text, args);
@@ -406,16 +542,19 @@ impl Walk<'_, '_> {
                 }
             }
             StmtKind::Read { control, items } => {
+                self.outside = true;
                 self.control(control, false);
                 items.iter().for_each(|i| self.io_item(i, true));
             }
             StmtKind::Write { control, items } | StmtKind::Print { control, items } => {
+                self.outside = true;
                 self.control(control, true);
                 items.iter().for_each(|i| self.io_item(i, false));
             }
             StmtKind::File {
                 control, outputs, ..
             } => {
+                self.outside = true;
                 self.control(control, false);
                 outputs.iter().for_each(|e| self.write(e));
             }
@@ -440,12 +579,12 @@ impl Walk<'_, '_> {
                 stat.iter().for_each(|e| self.write(e));
                 source.iter().for_each(|e| self.read(e));
             }
+            StmtKind::Stop => self.outside = true,
             StmtKind::Goto(_)
             | StmtKind::Exit { .. }
             | StmtKind::Cycle { .. }
             | StmtKind::Continue
             | StmtKind::Return
-            | StmtKind::Stop
             | StmtKind::Format => {}
         }
     }

@@ -30,8 +30,8 @@
 //!   storage).
 
 use kaiseki_facts::{
-    ArrayRef, Call, Def, ElementMustDef, ElementRef, MustDef, RefPos, Subscript,
-    SubscriptNonaffine, SubscriptUse, Use, WholeArrayRef,
+    ArrayRef, Call, ContainedCall, Def, ElementActual, ElementMustDef, ElementRef, HiddenRef,
+    MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, Use, WholeArrayRef,
 };
 
 use super::affine::{Form, Term};
@@ -71,6 +71,8 @@ struct Ref<'e> {
     certain: bool,
     /// A use read for a subscript (or a section bound) of an array reference.
     subscript: bool,
+    /// An element passed to a dummy that may be an array (`element_actual`).
+    sequence: bool,
 }
 
 /// The references and calls of one statement, collected in evaluation
@@ -83,6 +85,8 @@ pub(super) struct StmtRefs<'e> {
     pub calls: Vec<(String, Pos)>,
     /// How many array references' subscripts are being read.
     in_subscript: usize,
+    /// The element being read is an actual argument whose dummy may be an array.
+    sequence: bool,
 }
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
@@ -105,6 +109,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 && !self.syms.is_pointee(var),
             shape,
             subscript: access == Access::Use && r.in_subscript > 0,
+            sequence: r.sequence && r.in_subscript == 0,
         };
         match access {
             Access::Use => r.uses.push(rf),
@@ -256,7 +261,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             ExprKind::Apply { name, args }
                 if self.syms.classify_apply(name, args) == ApplyClass::Element =>
             {
-                self.element(r, e.pos, name, args, accesses)
+                r.sequence = slot.array;
+                self.element(r, e.pos, name, args, accesses);
+                r.sequence = false;
             }
             ExprKind::Apply { name, args }
                 if self.syms.classify_apply(name, args) == ApplyClass::Substring =>
@@ -453,6 +460,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         array: var.to_string(),
                         rank: subs.len() as i64,
                     });
+                    if rf.sequence {
+                        facts.element_actual.push(ElementActual { r#ref: id });
+                    }
                     let forms = self.subscripts(id, subs);
                     if let Some(forms) = forms.filter(|_| calls.is_empty()) {
                         self.element_candidates.push(ElementCandidate {
@@ -529,6 +539,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         let mut plan: Vec<(usize, usize, bool)> = Vec::new();
         // The runtime routines taken to be the library's, where first called.
         let mut runtime: BTreeMap<&str, Pos> = BTreeMap::new();
+        // The calls whose hidden references show all they touch.
+        let mut contained: Vec<(i64, String)> = Vec::new();
         for (i, h) in self.hidden.iter().enumerate() {
             // What the statement may read and write.
             let mut reached: [BTreeSet<&str>; 2] = Default::default();
@@ -544,6 +556,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                             runtime.entry(callee).or_insert(h.pos);
                         }
                         let touch = self.effects.touch(callee);
+                        if self.effects.self_contained(callee)
+                            && touch.is_some_and(|t| t.seen_by(places.iter().map(|p| p.1)))
+                        {
+                            contained.push((h.stmt, callee.clone()));
+                        }
                         for (m, p) in &places {
                             let [reads, writes] = &mut reached;
                             if touch.is_none_or(|t| t.reads.touches(&p.block, p.bytes)) {
@@ -579,6 +596,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 ),
             );
         }
+        for (stmt, callee) in contained {
+            self.g
+                .facts
+                .contained_call
+                .push(ContainedCall { stmt, callee });
+        }
         let hidden = std::mem::take(&mut self.hidden);
         for (i, v, def) in plan {
             let (var, array) = &all[v];
@@ -590,6 +613,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         let id = self.g.next_ref;
         self.g.next_ref += 1;
         let facts = &mut self.g.facts;
+        facts.hidden_ref.push(HiddenRef { r#ref: id });
         let var_s = var.to_string();
         if def {
             facts.def.push(Def {

@@ -20,6 +20,12 @@ struct Statements {
     refs: HashMap<i64, Vec<(i64, String, bool)>>,
     must: BTreeSet<i64>,
     assign: BTreeSet<i64>,
+    /// Statements that call a procedure: an element written there may be
+    /// written by the procedure, not surely.
+    calls: BTreeSet<i64>,
+    /// Elements passed to array dummies: the procedure may reach every
+    /// element from them on (`element_actual`).
+    sequence: BTreeSet<i64>,
     /// DO statements and loop ends: the DO variable they leave to Case 3.
     control: HashMap<i64, String>,
     /// (unit, variable): the rank.
@@ -41,6 +47,8 @@ fn statements(facts: &FactBase) -> Statements {
         e.push((u.r#ref, u.var.clone(), false));
     }
     s.must = facts.must_def.iter().map(|m| m.r#ref).collect();
+    s.calls = facts.call.iter().map(|c| c.stmt).collect();
+    s.sequence = facts.element_actual.iter().map(|e| e.r#ref).collect();
     for st in &facts.stmt {
         s.unit_of.insert(st.stmt, st.unit.clone());
         if st.kind == "assign" {
@@ -111,14 +119,17 @@ fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
         if Some(var) == skip {
             continue;
         }
-        let (section, sure) = match ix.refs.get(r) {
+        let (section, sure) = match ix.refs.get(r).filter(|_| !st.sequence.contains(r)) {
             Some((_, dims)) => (
                 Section::Dims(
                     dims.iter()
                         .map(|d| d.clone().map_or(Dim::Unknown, Dim::point))
                         .collect(),
                 ),
-                *is_def && st.assign.contains(&s) && dims.iter().all(Option::is_some),
+                *is_def
+                    && st.assign.contains(&s)
+                    && !st.calls.contains(&s)
+                    && dims.iter().all(Option::is_some),
             ),
             None => match whole(&st, unit, var) {
                 Section::Dims(d) if d.is_empty() => (Section::Dims(d), st.must.contains(r)),
