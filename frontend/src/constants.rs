@@ -17,7 +17,7 @@
 //! assignment, READ, WRITE, PRINT or CONTINUE that does not name it: every
 //! read of N follows that assignment (main programs set sizes this way).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::{DeclKind, Expr, ExprKind, ForallIndex, IoItem, Stmt, StmtKind, TypeSpec};
 use crate::data::scalar_values;
@@ -26,20 +26,20 @@ use crate::symbols::{base_name, convert, ApplyClass, Symbols};
 
 /// The unit's variables that keep their initial value, with that value.
 /// `syms` must not hold any yet: values fold with the PARAMETERs only.
-pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
+pub(crate) fn kept_values(syms: &Symbols) -> FxHashMap<String, Const> {
     let unit = syms.unit;
     // What may change after the initialization: what the body defines,
     // the dummies, the function's result, COMMON members.
-    let mut changeable: HashSet<&str> = HashSet::new();
+    let mut changeable: FxHashSet<&str> = FxHashSet::default();
     if unit.contains || !may_define(&unit.body, syms, &mut changeable) {
-        return HashMap::new();
+        return FxHashMap::default();
     }
     // The scalars set once at the top, which nothing else in the body defines.
     // (One pass over the other statements: a pass per candidate made
     // lowering quadratic on long units of assignments.)
     let first = first_assignments(&unit.body);
-    let at: HashSet<usize> = first.iter().map(|&(_, i, _)| i).collect();
-    let mut elsewhere = HashSet::new();
+    let at: FxHashSet<usize> = first.iter().map(|&(_, i, _)| i).collect();
+    let mut elsewhere = FxHashSet::default();
     for (i, st) in unit.body.iter().enumerate() {
         if !at.contains(&i) {
             may_define(std::slice::from_ref(st), syms, &mut elsewhere);
@@ -55,7 +55,7 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
     changeable.insert(&unit.name.text);
     // How often each name is initialized, and the value when it is known
     // (a second initialization is an error: no value then).
-    let mut inits: HashMap<&str, (usize, Option<&Expr>)> = HashMap::new();
+    let mut inits: FxHashMap<&str, (usize, Option<&Expr>)> = FxHashMap::default();
     let count = |e: &Expr| fold::fold_int(e, syms);
     for d in &unit.decls {
         match &d.kind {
@@ -112,7 +112,7 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
 
 /// Adds to `out` the names `stmts` may define; `false` when one of them is
 /// opaque (it may define anything).
-fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>) -> bool {
+fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut FxHashSet<&'a str>) -> bool {
     for st in stmts {
         let exprs: Vec<&Expr> = match &st.kind {
             StmtKind::Allocate {
@@ -235,7 +235,7 @@ fn io_items<'a>(
     items: &'a [IoItem],
     read: bool,
     exprs: &mut Vec<&'a Expr>,
-    out: &mut HashSet<&'a str>,
+    out: &mut FxHashSet<&'a str>,
 ) {
     for item in items {
         match item {
@@ -255,7 +255,7 @@ fn io_items<'a>(
 }
 
 /// Adds to `out` the variables `e` passes to functions (by reference).
-fn function_args<'a>(e: &'a Expr, syms: &Symbols, out: &mut HashSet<&'a str>) {
+fn function_args<'a>(e: &'a Expr, syms: &Symbols, out: &mut FxHashSet<&'a str>) {
     match &e.kind {
         ExprKind::Apply { name, args } => {
             if syms.classify_apply(name, args) == ApplyClass::Function {
@@ -304,7 +304,7 @@ fn first_assignments(body: &[Stmt]) -> Vec<(&str, usize, &Expr)> {
             | StmtKind::Write { control, items }
             | StmtKind::Print { control, items } => {
                 named.extend(control.exprs());
-                io_items(items, false, &mut named, &mut HashSet::new());
+                io_items(items, false, &mut named, &mut FxHashSet::default());
             }
             StmtKind::Continue => {}
             _ => break,
@@ -322,7 +322,7 @@ mod tests {
     fn kept(path: &str, source: &str, names: &[&str]) -> Vec<String> {
         let (program, diags) = crate::parse_source(path, source);
         assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
-        let units: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
+        let units: FxHashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
         let (syms, problems) = Symbols::build(&program.units[0], &units);
         assert!(problems.is_empty(), "{problems:?}");
         names

@@ -30,7 +30,8 @@
 //! name written anywhere in the unit is written by every call of it (a
 //! possible definition: it kills nothing).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::arguments::{Pass, Slot, Slots, UnitAccess};
 use super::storage::{common_places, InBlock, Layout};
@@ -113,7 +114,7 @@ impl Touch {
 #[derive(Debug, Default)]
 pub struct CallEffects {
     /// Per unit name; `None` when unknown.
-    touch: HashMap<String, Option<Touch>>,
+    touch: FxHashMap<String, Option<Touch>>,
     slots: Slots,
 }
 
@@ -148,7 +149,7 @@ impl CallEffects {
     /// The effects of every unit of `program`: each unit's own, then its
     /// callees' until nothing changes.
     pub fn of(program: &Program) -> CallEffects {
-        let names: HashSet<&str> = program.procedure_names();
+        let names: FxHashSet<&str> = program.procedure_names();
         let units: Vec<Direct> = program
             .units
             .iter()
@@ -178,7 +179,7 @@ impl CallEffects {
             })
             .chain(generics)
             .collect();
-        let mut touch: HashMap<String, Option<Touch>> = HashMap::new();
+        let mut touch: FxHashMap<String, Option<Touch>> = FxHashMap::default();
         for (name, (own, _)) in &direct {
             touch.insert(name.to_string(), own.clone());
         }
@@ -220,7 +221,7 @@ struct Direct<'u> {
     /// Names it passes to procedures, for them to read or write.
     passes: Vec<Pass>,
     /// Where its COMMON members lie.
-    places: HashMap<String, InBlock>,
+    places: FxHashMap<String, InBlock>,
     /// Procedures it calls that are units of the program.
     callees: BTreeSet<String>,
     /// It calls a procedure that is not a unit of the program, or has an
@@ -231,7 +232,7 @@ struct Direct<'u> {
 }
 
 impl<'u> Direct<'u> {
-    fn of(unit: &'u Unit, units: &HashSet<&str>) -> Direct<'u> {
+    fn of(unit: &'u Unit, units: &FxHashSet<&str>) -> Direct<'u> {
         let (syms, _) = Symbols::build(unit, units);
         let (layout, _) = Layout::build(unit, &syms);
         let places = common_places(unit, &syms, &layout);
@@ -307,8 +308,8 @@ impl<'u> Direct<'u> {
 /// procedures they call.
 struct Walk<'w, 'a> {
     syms: &'w Symbols<'a>,
-    units: &'w HashSet<&'w str>,
-    keywords: &'w HashMap<Pos, String>,
+    units: &'w FxHashSet<&'w str>,
+    keywords: &'w FxHashMap<Pos, String>,
     reads: BTreeSet<String>,
     writes: BTreeSet<String>,
     passes: Vec<Pass>,

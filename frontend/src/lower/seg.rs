@@ -16,7 +16,7 @@
 //! via, to)` names that node `from`; the rules apply the edge's effect on
 //! the carrier as they would to the block edge itself.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use kaiseki_facts::{BlockGuard, SegEdge};
 
@@ -45,10 +45,10 @@ impl UnitLowerer<'_, '_, '_> {
         graph: &BlockGraph,
         touched: &[Vec<String>],
         loops: &[LoopBlocks],
-        guards: &HashMap<(usize, usize), i64>,
+        guards: &FxHashMap<(usize, usize), i64>,
     ) {
         let mut names: Vec<&str> = Vec::new();
-        let mut number: HashMap<&str, usize> = HashMap::new();
+        let mut number: FxHashMap<&str, usize> = FxHashMap::default();
         let touched: Vec<Vec<usize>> = touched
             .iter()
             .map(|vars| {
@@ -95,7 +95,7 @@ pub(super) fn sparse_graph(
     touched: &[Vec<usize>],
     loops: &[LoopBlocks],
     nvars: usize,
-    guards: &HashMap<(usize, usize), i64>,
+    guards: &FxHashMap<(usize, usize), i64>,
 ) -> (Vec<Edge>, Vec<i64>) {
     let n = graph.ids.len();
     if n == 0 {
