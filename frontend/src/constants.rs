@@ -28,21 +28,29 @@ use crate::symbols::{base_name, convert, ApplyClass, Symbols};
 /// `syms` must not hold any yet: values fold with the PARAMETERs only.
 pub(crate) fn kept_values(syms: &Symbols) -> FxHashMap<String, Const> {
     let unit = syms.unit;
-    // What may change after the initialization: what the body defines,
-    // the dummies, the function's result, COMMON members.
-    let mut changeable: FxHashSet<&str> = FxHashSet::default();
-    if unit.contains || !may_define(&unit.body, syms, &mut changeable) {
+    if unit.contains {
         return FxHashMap::default();
     }
     // The scalars set once at the top, which nothing else in the body defines.
-    // (One pass over the other statements: a pass per candidate made
-    // lowering quadratic on long units of assignments.)
     let first = first_assignments(&unit.body);
     let at: FxHashSet<usize> = first.iter().map(|&(_, i, _)| i).collect();
+    // What may change after the initialization: what the body defines,
+    // the dummies, the function's result, COMMON members. One walk over
+    // the body gives what its statements define, apart for those set at
+    // the top (`changeable` for now) and the others: a pass per candidate
+    // made lowering quadratic on long units of assignments, and a walk
+    // over the whole body then another over the other statements took
+    // twice the time.
+    let mut changeable: FxHashSet<&str> = FxHashSet::default();
     let mut elsewhere = FxHashSet::default();
     for (i, st) in unit.body.iter().enumerate() {
-        if !at.contains(&i) {
-            may_define(std::slice::from_ref(st), syms, &mut elsewhere);
+        let out = if at.contains(&i) {
+            &mut changeable
+        } else {
+            &mut elsewhere
+        };
+        if !may_define(std::slice::from_ref(st), syms, out) {
+            return FxHashMap::default();
         }
     }
     let set_first: Vec<(&str, &Expr)> = first
@@ -50,6 +58,7 @@ pub(crate) fn kept_values(syms: &Symbols) -> FxHashMap<String, Const> {
         .filter(|(name, _, _)| !elsewhere.contains(name))
         .map(|(name, _, rhs)| (name, rhs))
         .collect();
+    changeable.extend(elsewhere);
     changeable.retain(|n| !set_first.iter().any(|(m, _)| m == n));
     changeable.extend(unit.args.iter().map(|a| a.text.as_str()));
     changeable.insert(&unit.name.text);
