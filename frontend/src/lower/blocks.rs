@@ -23,7 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use kaiseki_facts::{BlockEdge, BlockStmt, CfgEdge, RefNext};
 
-use super::seg::{BlockGraph, LoopBlocks};
+use super::seg::{sparse_edges, BlockGraph, LoopBlocks};
 use super::UnitLowerer;
 
 impl UnitLowerer<'_, '_, '_> {
@@ -151,7 +151,9 @@ impl UnitLowerer<'_, '_, '_> {
                 }
             }
         }
-        let touched: Vec<Vec<String>> = blocks
+        // Borrowed names: a `String` per reference per block was a good part
+        // of the unit's allocations.
+        let touched: Vec<Vec<&str>> = blocks
             .iter()
             .map(|b| {
                 let mut vars = Vec::new();
@@ -165,21 +167,17 @@ impl UnitLowerer<'_, '_, '_> {
                 {
                     let storage = self.storage.storage_of(var);
                     if loose.contains(storage) {
-                        vars.push(storage.to_string());
+                        vars.push(storage);
                     }
                     let own = self.element_of.get(r);
                     if let Some((e, _)) = own {
-                        vars.push(e.clone());
+                        vars.push(e.as_str());
                     }
                     let class = own.map(|(_, c)| c.as_str());
                     if met.insert((storage, class)) {
                         // An element meets those of the other classes.
                         let others = elements.get(storage).into_iter().flatten();
-                        vars.extend(
-                            others
-                                .filter(|(_, c)| Some(*c) != class)
-                                .map(|(o, _)| o.to_string()),
-                        );
+                        vars.extend(others.filter(|(_, c)| Some(*c) != class).map(|(o, _)| *o));
                     }
                 }
                 vars
@@ -194,7 +192,7 @@ impl UnitLowerer<'_, '_, '_> {
             })
             .collect();
         let loops = self.loop_blocks(&blocks, &position, &index);
-        self.sparse_edges(&graph, &touched, &loops, &guards);
+        sparse_edges(&mut self.g.facts, &graph, &touched, &loops, &guards);
     }
 
     /// The unit's loops as blocks, as the rules see them: a block belongs

@@ -136,6 +136,7 @@ pub fn lower_units(
         }
         UnitLowerer::new(&mut g, unit, &syms, effects).run();
     }
+    seg::sort_seg_edges(&mut g.facts.seg_edge);
     g.facts.normalize();
     let next = NextIds {
         stmt: g.next_stmt,
