@@ -33,6 +33,9 @@ pub(crate) fn kept_values(syms: &Symbols) -> FxHashMap<String, Const> {
     }
     // The scalars set once at the top, which nothing else in the body defines.
     let first = first_assignments(&unit.body);
+    if !has_candidates(syms, &first) {
+        return FxHashMap::default();
+    }
     let at: FxHashSet<usize> = first.iter().map(|&(_, i, _)| i).collect();
     // What may change after the initialization: what the body defines,
     // the dummies, the function's result, COMMON members. One walk over
@@ -117,6 +120,30 @@ pub(crate) fn kept_values(syms: &Symbols) -> FxHashMap<String, Const> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether some INTEGER scalar has an initial value or is set at the top
+/// (`first`): only these can keep a value, and without one the body need
+/// not be walked (most units: the walk was a twentieth of `check`).
+fn has_candidates(syms: &Symbols, first: &[(&str, usize, &Expr)]) -> bool {
+    let integer = |name: &str| syms.is_integer_scalar(name);
+    first.iter().any(|&(name, _, _)| integer(name))
+        || syms.unit.decls.iter().any(|d| match &d.kind {
+            DeclKind::Type {
+                parameter: false,
+                entities,
+                ..
+            } => entities
+                .iter()
+                .any(|e| e.init.is_some() && integer(&e.name.text)),
+            DeclKind::Data(sets) => sets
+                .iter()
+                .flat_map(|set| &set.objects)
+                .flat_map(|o| o.exprs())
+                .filter_map(base_name)
+                .any(integer),
+            _ => false,
+        })
 }
 
 /// Adds to `out` the names `stmts` may define; `false` when one of them is
