@@ -318,6 +318,14 @@ struct Walk<'w, 'a> {
     opaque: bool,
 }
 
+/// Adds `name` to `set`, allocating only when it is new: a unit reads
+/// the same names again and again.
+fn note(set: &mut BTreeSet<String>, name: &str) {
+    if !set.contains(name) {
+        set.insert(name.to_string());
+    }
+}
+
 impl Walk<'_, '_> {
     fn call(&mut self, name: &str) {
         if self.units.contains(name) {
@@ -344,8 +352,8 @@ impl Walk<'_, '_> {
                 body,
                 ..
             } => {
-                self.writes.insert(var.text.clone());
-                self.reads.insert(var.text.clone());
+                note(&mut self.writes, &var.text);
+                note(&mut self.reads, &var.text);
                 for e in [lower, upper].into_iter().chain(step) {
                     self.read(e);
                 }
@@ -432,7 +440,7 @@ impl Walk<'_, '_> {
             } => {
                 // (De)allocating changes the object.
                 objects.iter().filter_map(base_name).for_each(|n| {
-                    self.writes.insert(n.to_string());
+                    note(&mut self.writes, n);
                 });
                 objects
                     .iter()
@@ -473,8 +481,8 @@ impl Walk<'_, '_> {
             IoItem::Expr(e) if read => self.write(e),
             IoItem::Expr(e) => self.read(e),
             IoItem::ImpliedDo(d) => {
-                self.writes.insert(d.var.text.clone());
-                self.reads.insert(d.var.text.clone());
+                note(&mut self.writes, &d.var.text);
+                note(&mut self.reads, &d.var.text);
                 for e in [&d.lower, &d.upper].into_iter().chain(&d.step) {
                     self.read(e);
                 }
@@ -487,12 +495,12 @@ impl Walk<'_, '_> {
     fn write(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(n) => {
-                self.writes.insert(n.clone());
+                note(&mut self.writes, n);
             }
             ExprKind::Apply { name, args } => {
                 // Not an element or a substring: an error the lowering
                 // reports; read and written, to be safe.
-                self.writes.insert(name.clone());
+                note(&mut self.writes, name);
                 args.iter().for_each(|a| self.read(a));
             }
             _ => self.read(e),
@@ -532,8 +540,8 @@ impl Walk<'_, '_> {
                 keyword,
             }),
             None => {
-                self.reads.insert(name.clone());
-                self.writes.insert(name.clone());
+                note(&mut self.reads, name);
+                note(&mut self.writes, name);
             }
         }
     }
@@ -551,7 +559,7 @@ impl Walk<'_, '_> {
     fn read(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(n) => {
-                self.reads.insert(n.clone());
+                note(&mut self.reads, n);
             }
             ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
                 ApplyClass::Function => {
@@ -562,7 +570,7 @@ impl Walk<'_, '_> {
                 // Its body is read at its definition (see `stmt`).
                 ApplyClass::StatementFunction => args.iter().for_each(|a| self.read(a)),
                 ApplyClass::Element | ApplyClass::Substring => {
-                    self.reads.insert(name.clone());
+                    note(&mut self.reads, name);
                     args.iter().for_each(|a| self.read(a));
                 }
             },
