@@ -79,7 +79,7 @@ mod tests {
                     .map(|(n, e)| {
                         format!(
                             "{n}={}",
-                            crate::fold::text(e, &FxHashMap::<String, Const>::new())
+                            crate::fold::text(e, &FxHashMap::<String, Const>::default())
                         )
                     })
                     .collect::<Vec<_>>()

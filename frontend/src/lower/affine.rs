@@ -162,7 +162,7 @@ mod tests {
     use rustc_hash::FxHashMap;
 
     fn form(e: &Expr) -> Option<Linear<String>> {
-        let params = FxHashMap::from([("N".to_string(), Const::Int(10))]);
+        let params = FxHashMap::from_iter([("N".to_string(), Const::Int(10))]);
         linear(e, &params, &|n: &str| (n != "X").then(|| n.to_string()))
     }
 
