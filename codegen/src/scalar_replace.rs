@@ -429,7 +429,7 @@ mod tests {
         let (program, diags) = parse_source("t.f", &src);
         assert!(diags.is_empty(), "{diags:?}\n{src}");
         let unit = &program.units[0];
-        let names = HashSet::new();
+        let names = rustc_hash::FxHashSet::default();
         let (syms, _) = Symbols::build(unit, &names);
         let StmtKind::Do { body, .. } = &unit.body[0].kind else {
             panic!("no loop")

@@ -110,7 +110,7 @@ pub fn emit(
         .map(|r| ((r.unit.as_str(), r.nest_line), r))
         .collect();
     let temps = Temps::new(source);
-    let unit_names: HashSet<&str> = program.procedure_names();
+    let unit_names = program.procedure_names();
     let mut out = Emitted::default();
     // Lines replaced (first, last, new lines) and declarations inserted
     // before a line.

@@ -45,7 +45,7 @@ pub struct Program {
 impl Program {
     /// The names that are procedures of the program: its units and
     /// generic names.
-    pub fn procedure_names(&self) -> std::collections::HashSet<&str> {
+    pub fn procedure_names(&self) -> rustc_hash::FxHashSet<&str> {
         let units = self.units.iter().map(|u| u.name.text.as_str());
         units
             .chain(self.generics.keys().map(String::as_str))
@@ -91,7 +91,7 @@ pub struct Unit {
     pub host: Option<String>,
     /// Keyword arguments of the unit's calls (`CALL F(X, N=5)`): the
     /// keyword, by where its value stands.
-    pub keywords: std::collections::HashMap<Pos, String>,
+    pub keywords: rustc_hash::FxHashMap<Pos, String>,
     /// `EXTRINSIC(HPF_LOCAL)`, `EXTRINSIC(F77_LOCAL)`, ...: the procedure
     /// runs on each processor's local part of its arrays, so its body is
     /// not the global program the analyses model; lowering skips it.

@@ -158,10 +158,20 @@ fn only_begins_statements(compound: &str) -> bool {
 
 /// The compound word written as one word (`ELSEIF`, not `ELSE IF`) whose
 /// parts the lexer put at `toks[i..]`, and how many parts it has.
+/// It is called at every token of most statements: the first word is
+/// taken once and compared first, so that a token that begins no compound
+/// costs one comparison per compound, not a walk over its parts.
 fn compound_at(toks: &[Spanned], i: usize) -> Option<(&'static str, usize)> {
+    let first = word_at(toks, i)?;
     COMPOUNDS.iter().find_map(|(whole, parts)| {
+        if parts[0] != first {
+            return None;
+        }
         let found = toks.get(i..i + parts.len())?;
-        let words = found.iter().zip(*parts).all(|(t, p)| word(&t.1) == Some(p));
+        let words = found[1..]
+            .iter()
+            .zip(&parts[1..])
+            .all(|(t, p)| word(&t.1) == Some(p));
         let one_word = found.windows(2).all(|w| w[0].2 == w[1].0);
         (words && one_word).then_some((*whole, parts.len()))
     })

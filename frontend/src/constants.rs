@@ -17,7 +17,7 @@
 //! assignment, READ, WRITE, PRINT or CONTINUE that does not name it: every
 //! read of N follows that assignment (main programs set sizes this way).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::{DeclKind, Expr, ExprKind, ForallIndex, IoItem, Stmt, StmtKind, TypeSpec};
 use crate::data::scalar_values;
@@ -26,23 +26,34 @@ use crate::symbols::{base_name, convert, ApplyClass, Symbols};
 
 /// The unit's variables that keep their initial value, with that value.
 /// `syms` must not hold any yet: values fold with the PARAMETERs only.
-pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
+pub(crate) fn kept_values(syms: &Symbols) -> FxHashMap<String, Const> {
     let unit = syms.unit;
-    // What may change after the initialization: what the body defines,
-    // the dummies, the function's result, COMMON members.
-    let mut changeable: HashSet<&str> = HashSet::new();
-    if unit.contains || !may_define(&unit.body, syms, &mut changeable) {
-        return HashMap::new();
+    if unit.contains {
+        return FxHashMap::default();
     }
     // The scalars set once at the top, which nothing else in the body defines.
-    // (One pass over the other statements: a pass per candidate made
-    // lowering quadratic on long units of assignments.)
     let first = first_assignments(&unit.body);
-    let at: HashSet<usize> = first.iter().map(|&(_, i, _)| i).collect();
-    let mut elsewhere = HashSet::new();
+    if !has_candidates(syms, &first) {
+        return FxHashMap::default();
+    }
+    let at: FxHashSet<usize> = first.iter().map(|&(_, i, _)| i).collect();
+    // What may change after the initialization: what the body defines,
+    // the dummies, the function's result, COMMON members. One walk over
+    // the body gives what its statements define, apart for those set at
+    // the top (`changeable` for now) and the others: a pass per candidate
+    // made lowering quadratic on long units of assignments, and a walk
+    // over the whole body then another over the other statements took
+    // twice the time.
+    let mut changeable: FxHashSet<&str> = FxHashSet::default();
+    let mut elsewhere = FxHashSet::default();
     for (i, st) in unit.body.iter().enumerate() {
-        if !at.contains(&i) {
-            may_define(std::slice::from_ref(st), syms, &mut elsewhere);
+        let out = if at.contains(&i) {
+            &mut changeable
+        } else {
+            &mut elsewhere
+        };
+        if !may_define(std::slice::from_ref(st), syms, out) {
+            return FxHashMap::default();
         }
     }
     let set_first: Vec<(&str, &Expr)> = first
@@ -50,12 +61,13 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
         .filter(|(name, _, _)| !elsewhere.contains(name))
         .map(|(name, _, rhs)| (name, rhs))
         .collect();
+    changeable.extend(elsewhere);
     changeable.retain(|n| !set_first.iter().any(|(m, _)| m == n));
     changeable.extend(unit.args.iter().map(|a| a.text.as_str()));
     changeable.insert(&unit.name.text);
     // How often each name is initialized, and the value when it is known
     // (a second initialization is an error: no value then).
-    let mut inits: HashMap<&str, (usize, Option<&Expr>)> = HashMap::new();
+    let mut inits: FxHashMap<&str, (usize, Option<&Expr>)> = FxHashMap::default();
     let count = |e: &Expr| fold::fold_int(e, syms);
     for d in &unit.decls {
         match &d.kind {
@@ -110,9 +122,33 @@ pub(crate) fn kept_values(syms: &Symbols) -> HashMap<String, Const> {
         .collect()
 }
 
+/// Whether some INTEGER scalar has an initial value or is set at the top
+/// (`first`): only these can keep a value, and without one the body need
+/// not be walked (most units: the walk was a twentieth of `check`).
+fn has_candidates(syms: &Symbols, first: &[(&str, usize, &Expr)]) -> bool {
+    let integer = |name: &str| syms.is_integer_scalar(name);
+    first.iter().any(|&(name, _, _)| integer(name))
+        || syms.unit.decls.iter().any(|d| match &d.kind {
+            DeclKind::Type {
+                parameter: false,
+                entities,
+                ..
+            } => entities
+                .iter()
+                .any(|e| e.init.is_some() && integer(&e.name.text)),
+            DeclKind::Data(sets) => sets
+                .iter()
+                .flat_map(|set| &set.objects)
+                .flat_map(|o| o.exprs())
+                .filter_map(base_name)
+                .any(integer),
+            _ => false,
+        })
+}
+
 /// Adds to `out` the names `stmts` may define; `false` when one of them is
 /// opaque (it may define anything).
-fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut HashSet<&'a str>) -> bool {
+fn may_define<'a>(stmts: &'a [Stmt], syms: &Symbols, out: &mut FxHashSet<&'a str>) -> bool {
     for st in stmts {
         let exprs: Vec<&Expr> = match &st.kind {
             StmtKind::Allocate {
@@ -235,7 +271,7 @@ fn io_items<'a>(
     items: &'a [IoItem],
     read: bool,
     exprs: &mut Vec<&'a Expr>,
-    out: &mut HashSet<&'a str>,
+    out: &mut FxHashSet<&'a str>,
 ) {
     for item in items {
         match item {
@@ -255,7 +291,7 @@ fn io_items<'a>(
 }
 
 /// Adds to `out` the variables `e` passes to functions (by reference).
-fn function_args<'a>(e: &'a Expr, syms: &Symbols, out: &mut HashSet<&'a str>) {
+fn function_args<'a>(e: &'a Expr, syms: &Symbols, out: &mut FxHashSet<&'a str>) {
     match &e.kind {
         ExprKind::Apply { name, args } => {
             if syms.classify_apply(name, args) == ApplyClass::Function {
@@ -304,7 +340,7 @@ fn first_assignments(body: &[Stmt]) -> Vec<(&str, usize, &Expr)> {
             | StmtKind::Write { control, items }
             | StmtKind::Print { control, items } => {
                 named.extend(control.exprs());
-                io_items(items, false, &mut named, &mut HashSet::new());
+                io_items(items, false, &mut named, &mut FxHashSet::default());
             }
             StmtKind::Continue => {}
             _ => break,
@@ -322,7 +358,7 @@ mod tests {
     fn kept(path: &str, source: &str, names: &[&str]) -> Vec<String> {
         let (program, diags) = crate::parse_source(path, source);
         assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
-        let units: HashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
+        let units: FxHashSet<&str> = program.units.iter().map(|u| u.name.text.as_str()).collect();
         let (syms, problems) = Symbols::build(&program.units[0], &units);
         assert!(problems.is_empty(), "{problems:?}");
         names

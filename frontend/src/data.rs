@@ -48,7 +48,7 @@ mod tests {
     use super::*;
     use crate::ast::DeclKind;
     use crate::fold::Const;
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap;
 
     /// The sets of the DATA statement `text` in a main program.
     fn sets(text: &str) -> Vec<DataSet> {
@@ -79,7 +79,7 @@ mod tests {
                     .map(|(n, e)| {
                         format!(
                             "{n}={}",
-                            crate::fold::text(e, &HashMap::<String, Const>::new())
+                            crate::fold::text(e, &FxHashMap::<String, Const>::default())
                         )
                     })
                     .collect::<Vec<_>>()

@@ -47,7 +47,7 @@ use crate::ast::{
     Stmt, StmtKind, TypeSpec, Unit, COMPONENT_REF,
 };
 use crate::source::Reporter;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// A leaf of a type: a component of intrinsic type, by its path.
 #[derive(Clone, Debug)]
@@ -101,8 +101,8 @@ impl TypeDef {
 /// Every type of the program by name, with its leaves (or why it has
 /// none that can be used).
 struct Types {
-    defs: HashMap<String, TypeDef>,
-    leaves: HashMap<String, Result<Vec<Leaf>, String>>,
+    defs: FxHashMap<String, TypeDef>,
+    leaves: FxHashMap<String, Result<Vec<Leaf>, String>>,
 }
 
 /// Deeper nesting of types is refused (and recursion with it).
@@ -127,7 +127,7 @@ impl Types {
     /// a unit that defines the type itself uses its own, see
     /// [`Types::for_unit`]).
     fn new(program: &Program, rep: &mut Reporter) -> Types {
-        let mut defs: HashMap<String, TypeDef> = HashMap::new();
+        let mut defs: FxHashMap<String, TypeDef> = FxHashMap::default();
         for unit in &program.units {
             for (name, def) in type_defs(unit) {
                 match defs.get(&name.text) {
@@ -169,10 +169,10 @@ impl Types {
         Some(Types::with(defs))
     }
 
-    fn with(defs: HashMap<String, TypeDef>) -> Types {
+    fn with(defs: FxHashMap<String, TypeDef>) -> Types {
         let mut types = Types {
             defs,
-            leaves: HashMap::new(),
+            leaves: FxHashMap::default(),
         };
         let names: Vec<String> = types.defs.keys().cloned().collect();
         for n in names {
@@ -268,8 +268,8 @@ struct Obj {
 }
 
 /// The objects a unit declares, by name.
-fn objects_of(unit: &Unit) -> HashMap<String, Obj> {
-    let mut out: HashMap<String, Obj> = HashMap::new();
+fn objects_of(unit: &Unit) -> FxHashMap<String, Obj> {
+    let mut out: FxHashMap<String, Obj> = FxHashMap::default();
     for d in &unit.decls {
         if let DeclKind::Derived {
             type_name,
@@ -321,7 +321,7 @@ pub fn flatten(program: &mut Program, rep: &mut Reporter) {
     // Objects every unit declares, for the references of units that do
     // not declare them (module variables, the host's): `None` where two
     // units declare objects of one name with different types.
-    let mut everywhere: HashMap<String, Option<Obj>> = HashMap::new();
+    let mut everywhere: FxHashMap<String, Option<Obj>> = FxHashMap::default();
     for unit in &program.units {
         for (n, o) in objects_of(unit) {
             everywhere
@@ -344,7 +344,7 @@ pub fn flatten(program: &mut Program, rep: &mut Reporter) {
             types: own.as_ref().unwrap_or(&types),
             objects,
             everywhere: &everywhere,
-            bad: HashMap::new(),
+            bad: FxHashMap::default(),
             arrays: Default::default(),
             rep,
         };
@@ -614,14 +614,14 @@ impl Designated {
 /// One unit's flattening.
 struct Cx<'a> {
     types: &'a Types,
-    objects: HashMap<String, Obj>,
-    everywhere: &'a HashMap<String, Option<Obj>>,
+    objects: FxHashMap<String, Obj>,
+    everywhere: &'a FxHashMap<String, Option<Obj>>,
     /// Objects that cannot be flattened, and why: every statement using
     /// one is opaque.
-    bad: HashMap<String, String>,
+    bad: FxHashMap<String, String>,
     /// The names the unit declares with dimensions: `NAME(...)` is one of
     /// their elements, not a call.
-    arrays: std::collections::HashSet<String>,
+    arrays: rustc_hash::FxHashSet<String>,
     rep: &'a mut Reporter,
 }
 
@@ -771,8 +771,8 @@ impl Cx<'_> {
         }
         unit.decls = decls;
         self.objects = objects_of(unit);
-        let mut bad: HashMap<String, String> = HashMap::new();
-        let mut leaves: HashMap<String, Vec<(String, Leaf)>> = HashMap::new();
+        let mut bad: FxHashMap<String, String> = FxHashMap::default();
+        let mut leaves: FxHashMap<String, Vec<(String, Leaf)>> = FxHashMap::default();
         for (n, o) in &self.objects {
             match self.types.leaves(&o.type_name) {
                 Ok(ls) => {

@@ -66,7 +66,11 @@ struct Reader<'r> {
 
 impl Reader<'_> {
     fn collect(&mut self, lines: &[SourceLine], form: Form) {
-        for st in logical_statements(lines, form, self.rep) {
+        let statements = logical_statements(lines, form, self.rep);
+        // About one statement each: growing `out` by doubling copied the
+        // statements parsed so far again and again.
+        self.out.reserve(statements.len());
+        for st in statements {
             match include_target(&st) {
                 Some(name) => self.include(form, &st, &name),
                 None => self.out.extend(parse_statement(&st, self.rep)),

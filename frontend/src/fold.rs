@@ -8,8 +8,6 @@
 //! toward zero, mixed integer/real arithmetic is real, and anything that
 //! overflows or divides by zero is simply not a constant.
 
-use std::collections::HashMap;
-
 use crate::ast::{BinOp, Expr, ExprKind, UnOp, ARRAY_CONSTRUCTOR, IMPLIED_DO};
 use crate::intrinsics::{Intrinsic, ResultType, Ty};
 
@@ -31,8 +29,8 @@ pub trait Env {
 }
 
 /// A plain table of constants, in which no name is an intrinsic (tests, HPF
-/// dummies).
-impl Env for HashMap<String, Const> {
+/// dummies), with any hasher.
+impl<S: std::hash::BuildHasher> Env for std::collections::HashMap<String, Const, S> {
     fn constant(&self, name: &str) -> Option<&Const> {
         self.get(name)
     }
@@ -496,8 +494,8 @@ pub(crate) mod tests {
         ex(ExprKind::Unary(UnOp::Neg, Box::new(x)))
     }
 
-    fn params() -> HashMap<String, Const> {
-        HashMap::from([("N".to_string(), Const::Int(100))])
+    fn params() -> std::collections::HashMap<String, Const> {
+        std::collections::HashMap::from([("N".to_string(), Const::Int(100))])
     }
 
     #[test]

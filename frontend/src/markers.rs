@@ -9,7 +9,7 @@ use crate::align;
 use crate::ast::{FileId, Pos};
 use crate::lines::SourceLine;
 use crate::source::{read_text, Reporter};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::path::Path;
 
 /// The lines of `text`, read as lines of `file` (registered in `rep`) until
@@ -57,7 +57,7 @@ pub fn follow<'t>(
 
 /// The files that markers and the preprocessor's messages name, by the
 /// names they use.
-pub struct Names(HashMap<String, FileId>);
+pub struct Names(FxHashMap<String, FileId>);
 
 impl Names {
     /// `file` under its path and under `aliases` (the preprocessor's name

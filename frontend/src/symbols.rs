@@ -9,7 +9,7 @@
 //! a unit of the program), else of an external function or a statement
 //! function defined at the top of the body.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::{
     DeclKind, DimSpec, Entity, Expr, ExprKind, Pos, Stmt, StmtKind, TypeSpec, Unit, UnitKind,
@@ -57,23 +57,23 @@ pub struct Symbols<'a> {
     pub unit: &'a Unit,
     implicit: [Option<TypeSpec>; 26],
     pub implicit_none: bool,
-    types: HashMap<String, TypeSpec>,
+    types: FxHashMap<String, TypeSpec>,
     /// Element sizes that type statements and IMPLICIT state (see [`Symbols::elem_bytes`]).
-    bytes: HashMap<String, Option<i64>>,
+    bytes: FxHashMap<String, Option<i64>>,
     implicit_bytes: [Option<i64>; 26],
-    dims: HashMap<String, &'a [DimSpec]>,
-    params: HashMap<String, Const>,
+    dims: FxHashMap<String, &'a [DimSpec]>,
+    params: FxHashMap<String, Const>,
     /// Variables that keep their initial value (see [`crate::constants`]).
-    kept: HashMap<String, Const>,
+    kept: FxHashMap<String, Const>,
     /// PARAMETER names in declaration order, for `param` facts.
     pub param_order: Vec<String>,
-    externals: HashSet<String>,
-    declared_intrinsics: HashSet<String>,
-    stmt_functions: HashMap<String, StmtFunction<'a>>,
+    externals: FxHashSet<String>,
+    declared_intrinsics: FxHashSet<String>,
+    stmt_functions: FxHashMap<String, StmtFunction<'a>>,
     /// Cray pointees: they may be any storage.
-    pointees: HashSet<String>,
+    pointees: FxHashSet<String>,
     /// Names of all units of the program: they hide intrinsics of the same name.
-    program_units: &'a HashSet<&'a str>,
+    program_units: &'a FxHashSet<&'a str>,
     /// `USE HPF_LIBRARY` statements: their functions are intrinsics.
     hpf_library: Vec<LibraryUse<'a>>,
 }
@@ -88,25 +88,25 @@ impl<'a> Symbols<'a> {
     /// the variables that keep their initial value are found.
     pub fn build(
         unit: &'a Unit,
-        program_units: &'a HashSet<&'a str>,
+        program_units: &'a FxHashSet<&'a str>,
     ) -> (Symbols<'a>, Vec<Problem>) {
         let mut s = Symbols {
             unit,
             implicit: default_implicit(),
             implicit_none: false,
-            types: HashMap::new(),
-            bytes: HashMap::new(),
+            types: FxHashMap::default(),
+            bytes: FxHashMap::default(),
             implicit_bytes: std::array::from_fn(|i| {
                 default_bytes(&default_type((b'A' + i as u8) as char))
             }),
-            dims: HashMap::new(),
-            params: HashMap::new(),
-            kept: HashMap::new(),
+            dims: FxHashMap::default(),
+            params: FxHashMap::default(),
+            kept: FxHashMap::default(),
             param_order: Vec::new(),
-            externals: HashSet::new(),
-            declared_intrinsics: HashSet::new(),
-            stmt_functions: HashMap::new(),
-            pointees: HashSet::new(),
+            externals: FxHashSet::default(),
+            declared_intrinsics: FxHashSet::default(),
+            stmt_functions: FxHashMap::default(),
+            pointees: FxHashSet::default(),
             program_units,
             hpf_library: Vec::new(),
         };

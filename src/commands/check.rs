@@ -42,5 +42,8 @@ pub fn run(
             );
         }
     }
+    // The syntax tree and the facts die with the process: freeing them
+    // node by node was about 4% of `check` on a large program.
+    std::mem::forget((program, facts));
     Ok(super::status(had_errors))
 }

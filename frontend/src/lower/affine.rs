@@ -159,10 +159,10 @@ mod tests {
     use super::*;
     use crate::fold::tests::{bin, int, neg, var};
     use crate::fold::Const;
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap;
 
     fn form(e: &Expr) -> Option<Linear<String>> {
-        let params = HashMap::from([("N".to_string(), Const::Int(10))]);
+        let params = FxHashMap::from_iter([("N".to_string(), Const::Int(10))]);
         linear(e, &params, &|n: &str| (n != "X").then(|| n.to_string()))
     }
 

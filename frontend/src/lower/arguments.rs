@@ -27,7 +27,8 @@
 //! different hosts) join too. A keyword argument is matched by its
 //! keyword; one that names no dummy, or a place past the dummies, is both.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 
 use crate::ast::{DeclKind, Intent, Program, Unit};
 
@@ -105,7 +106,7 @@ type Dummies = Vec<(String, Slot)>;
 #[derive(Debug, Default)]
 pub struct Slots {
     /// By name: one list per unit or interface body of that name.
-    procs: HashMap<String, Vec<Dummies>>,
+    procs: FxHashMap<String, Vec<Dummies>>,
     generics: BTreeMap<String, Vec<String>>,
 }
 
@@ -115,7 +116,7 @@ impl Slots {
     /// generic names.
     pub(super) fn of(program: &Program, units: &[UnitAccess]) -> Slots {
         let mut slots = Slots {
-            procs: HashMap::new(),
+            procs: FxHashMap::default(),
             generics: program.generics.clone(),
         };
         for u in &program.units {

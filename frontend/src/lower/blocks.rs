@@ -19,11 +19,11 @@
 //! in a long run of straight-line code. The chains of the other variables
 //! go on through such blocks, over the whole run without branches.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use kaiseki_facts::{BlockEdge, BlockStmt, CfgEdge, RefNext};
 
-use super::seg::{BlockGraph, LoopBlocks};
+use super::seg::{sparse_edges, BlockGraph, LoopBlocks};
 use super::UnitLowerer;
 
 impl UnitLowerer<'_, '_, '_> {
@@ -32,7 +32,7 @@ impl UnitLowerer<'_, '_, '_> {
         edges.sort_unstable();
         edges.dedup();
         let stmt_guards = self.invariant_tests(&edges);
-        let index: HashMap<i64, usize> =
+        let index: FxHashMap<i64, usize> =
             self.exec.iter().enumerate().map(|(i, &s)| (s, i)).collect();
         let n = self.exec.len();
         let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -96,8 +96,8 @@ impl UnitLowerer<'_, '_, '_> {
         // array can reach its other references. A reference to an element
         // is in its array's graph only when some reference names the array
         // otherwise (`loose`).
-        let mut elements: HashMap<&str, Vec<(&str, &str)>> = HashMap::new();
-        let mut loose: HashSet<&str> = HashSet::new();
+        let mut elements: FxHashMap<&str, Vec<(&str, &str)>> = FxHashMap::default();
+        let mut loose: FxHashSet<&str> = FxHashSet::default();
         for refs in self.stmt_refs.values() {
             for (r, var) in refs {
                 match self.element_of.get(r) {
@@ -119,7 +119,7 @@ impl UnitLowerer<'_, '_, '_> {
         // blocks of such statements; the other variables' chains go on
         // through a run of blocks with no branch (a basic block but for
         // those statements), so that `exact` still sees the run.
-        let mut chains: HashMap<&str, i64> = HashMap::new();
+        let mut chains: FxHashMap<&str, i64> = FxHashMap::default();
         let mut ref_next = Vec::new();
         for b in &blocks {
             if plain_leader(b[0]) {
@@ -151,13 +151,15 @@ impl UnitLowerer<'_, '_, '_> {
                 }
             }
         }
-        let touched: Vec<Vec<String>> = blocks
+        // Borrowed names: a `String` per reference per block was a good part
+        // of the unit's allocations.
+        let touched: Vec<Vec<&str>> = blocks
             .iter()
             .map(|b| {
                 let mut vars = Vec::new();
                 // The other elements an array's references meet, once per
                 // block and class (`None`: not an element).
-                let mut met: HashSet<(&str, Option<&str>)> = HashSet::new();
+                let mut met: FxHashSet<(&str, Option<&str>)> = FxHashSet::default();
                 for (r, var) in b
                     .iter()
                     .filter_map(|&i| self.stmt_refs.get(&self.exec[i]))
@@ -165,28 +167,24 @@ impl UnitLowerer<'_, '_, '_> {
                 {
                     let storage = self.storage.storage_of(var);
                     if loose.contains(storage) {
-                        vars.push(storage.to_string());
+                        vars.push(storage);
                     }
                     let own = self.element_of.get(r);
                     if let Some((e, _)) = own {
-                        vars.push(e.clone());
+                        vars.push(e.as_str());
                     }
                     let class = own.map(|(_, c)| c.as_str());
                     if met.insert((storage, class)) {
                         // An element meets those of the other classes.
                         let others = elements.get(storage).into_iter().flatten();
-                        vars.extend(
-                            others
-                                .filter(|(_, c)| Some(*c) != class)
-                                .map(|(o, _)| o.to_string()),
-                        );
+                        vars.extend(others.filter(|(_, c)| Some(*c) != class).map(|(o, _)| *o));
                     }
                 }
                 vars
             })
             .collect();
         // The guards as edges between block positions: a test ends its block.
-        let guards: HashMap<(usize, usize), i64> = stmt_guards
+        let guards: FxHashMap<(usize, usize), i64> = stmt_guards
             .into_iter()
             .filter_map(|((from, to), g)| {
                 let (f, t) = (index.get(&from)?, index.get(&to)?);
@@ -194,7 +192,7 @@ impl UnitLowerer<'_, '_, '_> {
             })
             .collect();
         let loops = self.loop_blocks(&blocks, &position, &index);
-        self.sparse_edges(&graph, &touched, &loops, &guards);
+        sparse_edges(&mut self.g.facts, &graph, &touched, &loops, &guards);
     }
 
     /// The unit's loops as blocks, as the rules see them: a block belongs
@@ -204,16 +202,16 @@ impl UnitLowerer<'_, '_, '_> {
         &self,
         blocks: &[Vec<usize>],
         position: &[usize],
-        index: &HashMap<i64, usize>,
+        index: &FxHashMap<i64, usize>,
     ) -> Vec<LoopBlocks> {
         let [first_loop, first_stmt, first_end] = self.first_loop_rows;
         let facts = &self.g.facts;
-        let leader: HashMap<i64, usize> = blocks
+        let leader: FxHashMap<i64, usize> = blocks
             .iter()
             .enumerate()
             .map(|(p, b)| (self.exec[b[0]], p))
             .collect();
-        let mut number: HashMap<i64, usize> = HashMap::new();
+        let mut number: FxHashMap<i64, usize> = FxHashMap::default();
         let mut loops: Vec<LoopBlocks> = Vec::new();
         for l in &facts.r#loop[first_loop..] {
             number.insert(l.r#loop, loops.len());

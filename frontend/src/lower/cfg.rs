@@ -391,7 +391,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         if self.opaque.is_empty() {
             return;
         }
-        let ends: std::collections::HashMap<i64, i64> = self
+        let ends: rustc_hash::FxHashMap<i64, i64> = self
             .g
             .facts
             .loop_end

@@ -311,7 +311,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             }
         }
         if self.save_all {
-            let in_common: std::collections::HashSet<&String> =
+            let in_common: rustc_hash::FxHashSet<&String> =
                 self.commons.values().flatten().collect();
             saved.extend(
                 vars.keys()

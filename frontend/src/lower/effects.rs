@@ -30,7 +30,8 @@
 //! name written anywhere in the unit is written by every call of it (a
 //! possible definition: it kills nothing).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::arguments::{Pass, Slot, Slots, UnitAccess};
 use super::storage::{common_places, InBlock, Layout};
@@ -140,7 +141,7 @@ impl Touch {
 #[derive(Debug, Default)]
 pub struct CallEffects {
     /// Per unit name; `None` when unknown.
-    touch: HashMap<String, Option<Touch>>,
+    touch: FxHashMap<String, Option<Touch>>,
     slots: Slots,
     /// The units (and generic names) whose calls are self-contained (see
     /// [`CallEffects::self_contained`]).
@@ -188,7 +189,7 @@ impl CallEffects {
     /// The effects of every unit of `program`: each unit's own, then its
     /// callees' until nothing changes.
     pub fn of(program: &Program) -> CallEffects {
-        let names: HashSet<&str> = program.procedure_names();
+        let names: FxHashSet<&str> = program.procedure_names();
         let units: Vec<Direct> = program
             .units
             .iter()
@@ -219,7 +220,7 @@ impl CallEffects {
             })
             .chain(generics)
             .collect();
-        let mut touch: HashMap<String, Option<Touch>> = HashMap::new();
+        let mut touch: FxHashMap<String, Option<Touch>> = FxHashMap::default();
         for (name, (own, _)) in &direct {
             touch.insert(name.to_string(), own.clone());
         }
@@ -320,7 +321,7 @@ struct Direct<'u> {
     /// Names it passes to procedures, for them to read or write.
     passes: Vec<Pass>,
     /// Where its COMMON members lie.
-    places: HashMap<String, InBlock>,
+    places: FxHashMap<String, InBlock>,
     /// Procedures it calls that are units of the program.
     callees: BTreeSet<String>,
     /// It calls a procedure that is not a unit of the program, or has an
@@ -334,7 +335,7 @@ struct Direct<'u> {
 }
 
 impl<'u> Direct<'u> {
-    fn of(unit: &'u Unit, units: &HashSet<&str>) -> Direct<'u> {
+    fn of(unit: &'u Unit, units: &FxHashSet<&str>) -> Direct<'u> {
         let (syms, _) = Symbols::build(unit, units);
         let (layout, _) = Layout::build(unit, &syms);
         let places = common_places(unit, &syms, &layout);
@@ -435,8 +436,8 @@ fn keeps_values(unit: &Unit) -> bool {
 /// procedures they call.
 struct Walk<'w, 'a> {
     syms: &'w Symbols<'a>,
-    units: &'w HashSet<&'w str>,
-    keywords: &'w HashMap<Pos, String>,
+    units: &'w FxHashSet<&'w str>,
+    keywords: &'w FxHashMap<Pos, String>,
     reads: BTreeSet<String>,
     writes: BTreeSet<String>,
     passes: Vec<Pass>,
@@ -446,6 +447,14 @@ struct Walk<'w, 'a> {
     /// It does I/O, STOPs, or calls an intrinsic subroutine or a runtime
     /// routine: what its calls do reaches outside the program's variables.
     outside: bool,
+}
+
+/// Adds `name` to `set`, allocating only when it is new: a unit reads
+/// the same names again and again.
+fn note(set: &mut BTreeSet<String>, name: &str) {
+    if !set.contains(name) {
+        set.insert(name.to_string());
+    }
 }
 
 impl Walk<'_, '_> {
@@ -476,8 +485,8 @@ impl Walk<'_, '_> {
                 body,
                 ..
             } => {
-                self.writes.insert(var.text.clone());
-                self.reads.insert(var.text.clone());
+                note(&mut self.writes, &var.text);
+                note(&mut self.reads, &var.text);
                 for e in [lower, upper].into_iter().chain(step) {
                     self.read(e);
                 }
@@ -570,7 +579,7 @@ impl Walk<'_, '_> {
             } => {
                 // (De)allocating changes the object.
                 objects.iter().filter_map(base_name).for_each(|n| {
-                    self.writes.insert(n.to_string());
+                    note(&mut self.writes, n);
                 });
                 objects
                     .iter()
@@ -611,8 +620,8 @@ impl Walk<'_, '_> {
             IoItem::Expr(e) if read => self.write(e),
             IoItem::Expr(e) => self.read(e),
             IoItem::ImpliedDo(d) => {
-                self.writes.insert(d.var.text.clone());
-                self.reads.insert(d.var.text.clone());
+                note(&mut self.writes, &d.var.text);
+                note(&mut self.reads, &d.var.text);
                 for e in [&d.lower, &d.upper].into_iter().chain(&d.step) {
                     self.read(e);
                 }
@@ -625,12 +634,12 @@ impl Walk<'_, '_> {
     fn write(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(n) => {
-                self.writes.insert(n.clone());
+                note(&mut self.writes, n);
             }
             ExprKind::Apply { name, args } => {
                 // Not an element or a substring: an error the lowering
                 // reports; read and written, to be safe.
-                self.writes.insert(name.clone());
+                note(&mut self.writes, name);
                 args.iter().for_each(|a| self.read(a));
             }
             _ => self.read(e),
@@ -670,8 +679,8 @@ impl Walk<'_, '_> {
                 keyword,
             }),
             None => {
-                self.reads.insert(name.clone());
-                self.writes.insert(name.clone());
+                note(&mut self.reads, name);
+                note(&mut self.writes, name);
             }
         }
     }
@@ -689,7 +698,7 @@ impl Walk<'_, '_> {
     fn read(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(n) => {
-                self.reads.insert(n.clone());
+                note(&mut self.reads, n);
             }
             ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
                 ApplyClass::Function => {
@@ -700,7 +709,7 @@ impl Walk<'_, '_> {
                 // Its body is read at its definition (see `stmt`).
                 ApplyClass::StatementFunction => args.iter().for_each(|a| self.read(a)),
                 ApplyClass::Element | ApplyClass::Substring => {
-                    self.reads.insert(name.clone());
+                    note(&mut self.reads, name);
                     args.iter().for_each(|a| self.read(a));
                 }
             },

@@ -13,7 +13,7 @@
 //! around the tests, in a unit whose only backward jumps are DO loops'
 //! back edges: then nothing can redefine them between two tests.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use kaiseki_facts::ClassTest;
 
@@ -41,11 +41,12 @@ impl UnitLowerer<'_, '_, '_> {
     /// Finds the unit's invariant tests, writes their `class_test` rows,
     /// and returns the guard of each statement-level edge leaving one:
     /// `+C` into its true branch, `-C` elsewhere (C: the class's first test).
-    pub(super) fn invariant_tests(&mut self, edges: &[(i64, i64)]) -> HashMap<(i64, i64), i64> {
-        let mut guards = HashMap::new();
+    pub(super) fn invariant_tests(&mut self, edges: &[(i64, i64)]) -> FxHashMap<(i64, i64), i64> {
+        let mut guards = FxHashMap::default();
         let [_, first_stmt, first_end] = self.first_loop_rows;
         let facts = &self.g.facts;
-        let loop_ends: HashSet<i64> = facts.loop_end[first_end..].iter().map(|e| e.stmt).collect();
+        let loop_ends: FxHashSet<i64> =
+            facts.loop_end[first_end..].iter().map(|e| e.stmt).collect();
         if self.tests.is_empty()
             || edges
                 .iter()
@@ -54,7 +55,7 @@ impl UnitLowerer<'_, '_, '_> {
             return guards;
         }
         // The candidate classes: condition text -> (tests, storage objects read).
-        let mut classes: HashMap<String, Class> = HashMap::new();
+        let mut classes: FxHashMap<String, Class> = FxHashMap::default();
         for t in &self.tests {
             let (Some(then), Some(vars)) = (t.then, self.plain_vars(t.cond)) else {
                 continue;
@@ -66,13 +67,13 @@ impl UnitLowerer<'_, '_, '_> {
         if classes.is_empty() {
             return guards;
         }
-        let mut defs: HashMap<&str, Vec<i64>> = HashMap::new();
+        let mut defs: FxHashMap<&str, Vec<i64>> = FxHashMap::default();
         for d in &facts.def[self.first_def_row..] {
             defs.entry(self.storage.storage_of(&d.var))
                 .or_default()
                 .push(d.stmt);
         }
-        let mut loops_of: HashMap<i64, Vec<i64>> = HashMap::new();
+        let mut loops_of: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
         for row in &facts.loop_stmt[first_stmt..] {
             loops_of.entry(row.stmt).or_default().push(row.r#loop);
         }
@@ -82,7 +83,7 @@ impl UnitLowerer<'_, '_, '_> {
             .into_values()
             .filter(|(tests, vars)| {
                 let first = tests[0].0;
-                let around: HashSet<i64> =
+                let around: FxHashSet<i64> =
                     tests.iter().flat_map(|(t, _)| loops(t)).copied().collect();
                 vars.iter()
                     .flat_map(|v| defs.get(v.as_str()).into_iter().flatten())

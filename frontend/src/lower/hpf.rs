@@ -17,7 +17,7 @@
 //! in the unit (DYNAMIC, REALIGN, REDISTRIBUTE) gets no align or
 //! distribute rows: no single mapping holds for the whole unit.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use kaiseki_facts::{HpfAlign, HpfDistribute, HpfProcessors, HpfTemplate};
 
@@ -39,9 +39,9 @@ type AlignRow = (i64, i64, &'static str, i64, i64);
 #[derive(Default)]
 pub(super) struct Mappings {
     /// Template -> the lower bound of each dimension (`None`: not a constant).
-    templates: HashMap<String, Vec<Option<i64>>>,
+    templates: FxHashMap<String, Vec<Option<i64>>>,
     /// Arrays and templates named by DYNAMIC, REALIGN or REDISTRIBUTE.
-    remapped: HashSet<String>,
+    remapped: FxHashSet<String>,
 }
 
 impl Mappings {

@@ -46,7 +46,8 @@ mod refs;
 mod seg;
 mod storage;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
 
 use kaiseki_facts::FactBase;
 
@@ -101,7 +102,7 @@ pub fn lower_units(
     keep: impl Fn(usize) -> bool,
     first: NextIds,
 ) -> (FactBase, Vec<(usize, Diagnostic)>, NextIds) {
-    let unit_names: HashSet<&str> = program.procedure_names();
+    let unit_names: FxHashSet<&str> = program.procedure_names();
     let mut g = Global {
         program,
         facts: FactBase::default(),
@@ -135,6 +136,7 @@ pub fn lower_units(
         }
         UnitLowerer::new(&mut g, unit, &syms, effects).run();
     }
+    seg::sort_seg_edges(&mut g.facts.seg_edge);
     g.facts.normalize();
     let next = NextIds {
         stmt: g.next_stmt,
@@ -229,14 +231,14 @@ struct UnitLowerer<'g, 'p, 'a> {
     exec: Vec<i64>,
     edges: Vec<(i64, i64)>,
     /// Label -> (statement, executable?).
-    labels: HashMap<u32, (i64, bool)>,
+    labels: FxHashMap<u32, (i64, bool)>,
     /// Branches to labels, resolved at the END: (from, label, where).
     gotos: Vec<(i64, u32, Pos)>,
     returns: Vec<i64>,
     /// References of each statement in id order: (ref, var).
-    stmt_refs: HashMap<i64, Vec<(i64, String)>>,
+    stmt_refs: FxHashMap<i64, Vec<(i64, String)>>,
     /// The element each `element_ref` touches (`A(5)`) and its class, by reference.
-    element_of: HashMap<i64, (String, String)>,
+    element_of: FxHashMap<i64, (String, String)>,
     /// Element references that may be `element_ref`s (see `element_refs`).
     element_candidates: Vec<refs::ElementCandidate>,
     /// Statements that may touch variables they do not name: a call (the
@@ -302,11 +304,11 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             loops: Vec::new(),
             exec: Vec::new(),
             edges: Vec::new(),
-            labels: HashMap::new(),
+            labels: FxHashMap::default(),
             gotos: Vec::new(),
             returns: Vec::new(),
-            stmt_refs: HashMap::new(),
-            element_of: HashMap::new(),
+            stmt_refs: FxHashMap::default(),
+            element_of: FxHashMap::default(),
             element_candidates: Vec::new(),
             hidden: Vec::new(),
             opaque: Vec::new(),

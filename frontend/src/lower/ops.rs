@@ -4,7 +4,7 @@
 //! Komatsu & Fukazawa (seed 004) counts and schedules these operations
 //! (`rules/dl/unroll.dl`); nothing else reads them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use kaiseki_facts::AssignTree;
 
@@ -17,7 +17,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// The tree of `lhs = rhs`, whose references got ids from `first` on
     /// (uses, then the definition, which is the last).
     pub(super) fn assign_tree(&mut self, stmt: i64, first: i64, rhs: &'a Expr) {
-        let ids: HashMap<(u32, u32), i64> = self
+        let ids: FxHashMap<(u32, u32), i64> = self
             .g
             .facts
             .ref_pos
@@ -38,7 +38,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     }
 
     /// The spelling of `e` and whether its value is floating point.
-    fn op_tree(&self, e: &Expr, ids: &HashMap<(u32, u32), i64>) -> (String, bool) {
+    fn op_tree(&self, e: &Expr, ids: &FxHashMap<(u32, u32), i64>) -> (String, bool) {
         let leaf = |pos: Pos, name: &str| match ids.get(&(pos.line, pos.col)) {
             Some(id) => (format!("r{id}"), is_float(&self.syms.type_of(name))),
             None => ("?".to_string(), true),

@@ -42,7 +42,8 @@ use crate::ast::{Expr, ExprKind, Pos, IMPLIED_DO};
 use crate::fold;
 use crate::intrinsics::{Effect, Intrinsic};
 use crate::symbols::{ApplyClass, NameClass};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use rustc_hash::FxHashSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a reference touches its variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -650,7 +651,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// element's (`A(K+1)`); two elements whose subscripts differ only in
     /// their constants (one `class`, `K;` here) never meet.
     pub(super) fn element_refs(&mut self) {
-        let defined: HashSet<String> = self.g.facts.def[self.first_def_row..]
+        let defined: FxHashSet<String> = self.g.facts.def[self.first_def_row..]
             .iter()
             .map(|d| self.storage.storage_of(&d.var).to_string())
             .collect();

@@ -16,11 +16,9 @@
 //! via, to)` names that node `from`; the rules apply the edge's effect on
 //! the carrier as they would to the block edge itself.
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use kaiseki_facts::{BlockGuard, SegEdge};
-
-use super::UnitLowerer;
+use kaiseki_facts::{BlockGuard, FactBase, SegEdge};
 
 /// The unit's blocks as positions 0..n (the entry first), with their edges.
 pub(super) struct BlockGraph {
@@ -36,50 +34,96 @@ pub(super) struct LoopBlocks {
     pub end: Option<usize>,
 }
 
-impl UnitLowerer<'_, '_, '_> {
-    /// The `seg_edge` and `block_guard` rows of the unit: `touched[p]`
-    /// lists the variables the references of block p name (as storage
-    /// objects), `guards` the guard of each edge out of an invariant test.
-    pub(super) fn sparse_edges(
-        &mut self,
-        graph: &BlockGraph,
-        touched: &[Vec<String>],
-        loops: &[LoopBlocks],
-        guards: &HashMap<(usize, usize), i64>,
-    ) {
-        let mut names: Vec<&str> = Vec::new();
-        let mut number: HashMap<&str, usize> = HashMap::new();
-        let touched: Vec<Vec<usize>> = touched
-            .iter()
-            .map(|vars| {
-                let mut vs: Vec<usize> = vars
-                    .iter()
-                    .map(|v| {
-                        *number.entry(v.as_str()).or_insert_with(|| {
-                            names.push(v);
-                            names.len() - 1
-                        })
+/// Adds the `seg_edge` and `block_guard` rows of a unit to `facts`:
+/// `touched[p]` lists the variables the references of block p name (as
+/// storage objects), `guards` the guard of each edge out of an invariant
+/// test.
+pub(super) fn sparse_edges(
+    facts: &mut FactBase,
+    graph: &BlockGraph,
+    touched: &[Vec<&str>],
+    loops: &[LoopBlocks],
+    guards: &FxHashMap<(usize, usize), i64>,
+) {
+    let mut names: Vec<&str> = Vec::new();
+    let mut number: FxHashMap<&str, usize> = FxHashMap::default();
+    let touched: Vec<Vec<usize>> = touched
+        .iter()
+        .map(|vars| {
+            let mut vs: Vec<usize> = vars
+                .iter()
+                .map(|&v| {
+                    *number.entry(v).or_insert_with(|| {
+                        names.push(v);
+                        names.len() - 1
                     })
-                    .collect();
-                vs.sort_unstable();
-                vs.dedup();
-                vs
-            })
-            .collect();
-        let (edges, block_guards) = sparse_graph(graph, &touched, loops, names.len(), guards);
-        for (var, from, via, to, guard) in edges {
-            self.g.facts.seg_edge.push(SegEdge {
-                var: names[var].to_string(),
-                from: graph.ids[from],
-                via: graph.ids[via],
-                to: graph.ids[to],
-                guard,
-            });
-        }
-        for (&block, guard) in graph.ids.iter().zip(block_guards) {
-            self.g.facts.block_guard.push(BlockGuard { block, guard });
-        }
+                })
+                .collect();
+            vs.sort_unstable();
+            vs.dedup();
+            vs
+        })
+        .collect();
+    let (mut edges, block_guards) = sparse_graph(graph, &touched, loops, names.len(), guards);
+    // The unit's rows in their order (see [`sort_seg_edges`]): blocks are
+    // numbered in the order of their ids, so positions compare as ids do.
+    let mut by_name: Vec<usize> = (0..names.len()).collect();
+    by_name.sort_unstable_by_key(|&v| names[v]);
+    let mut rank = vec![0; names.len()];
+    for (r, v) in by_name.into_iter().enumerate() {
+        rank[v] = r;
     }
+    edges.sort_unstable_by_key(|&(var, from, via, to, guard)| (rank[var], from, via, to, guard));
+    for (var, from, via, to, guard) in edges {
+        facts.seg_edge.push(SegEdge {
+            var: names[var].to_string(),
+            from: graph.ids[from],
+            via: graph.ids[via],
+            to: graph.ids[to],
+            guard,
+        });
+    }
+    for (&block, guard) in graph.ids.iter().zip(block_guards) {
+        facts.block_guard.push(BlockGuard { block, guard });
+    }
+}
+
+/// Puts the `seg_edge` rows of the units in their order (by every field,
+/// the variable's name first), given each unit's rows in that order (see
+/// [`sparse_edges`]) and the units in the order of their ids: then the
+/// rows of one name are in order as they stand, and a stable counting
+/// sort by name orders them all. The relation has most rows of all (on a
+/// large program, a fifth of them): sorting it in [`FactBase::normalize`]
+/// by string comparisons was a tenth of `check`; normalize now finds it
+/// in order.
+pub(super) fn sort_seg_edges(rows: &mut Vec<SegEdge>) {
+    let (rank, count) = {
+        let mut names: Vec<&str> = rows
+            .iter()
+            .map(|r| r.var.as_str())
+            .collect::<FxHashSet<&str>>()
+            .into_iter()
+            .collect();
+        names.sort_unstable();
+        let count = names.len();
+        let of: FxHashMap<&str, usize> = names.into_iter().zip(0..).collect();
+        let rank: Vec<usize> = rows.iter().map(|r| of[r.var.as_str()]).collect();
+        (rank, count)
+    };
+    // Where each name's rows start.
+    let mut start = vec![0; count + 1];
+    for &r in &rank {
+        start[r + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut sorted: Vec<Option<SegEdge>> = vec![None; rows.len()];
+    for (row, r) in rows.drain(..).zip(rank) {
+        sorted[start[r]] = Some(row);
+        start[r] += 1;
+    }
+    rows.extend(sorted.into_iter().flatten());
 }
 
 /// A sparse graph edge (var, from, via, to, guard) over block positions.
@@ -95,7 +139,7 @@ pub(super) fn sparse_graph(
     touched: &[Vec<usize>],
     loops: &[LoopBlocks],
     nvars: usize,
-    guards: &HashMap<(usize, usize), i64>,
+    guards: &FxHashMap<(usize, usize), i64>,
 ) -> (Vec<Edge>, Vec<i64>) {
     let n = graph.ids.len();
     if n == 0 {

@@ -16,7 +16,8 @@
 //! subscript in an EQUIVALENCE that is not constant) still shares the
 //! object: its references are compared with the others as "possible".
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 
 use kaiseki_facts::{Storage, StorageAddress, StorageRef};
 
@@ -41,7 +42,7 @@ pub(super) struct Place {
 /// The names of a unit that share storage with another name.
 #[derive(Default)]
 pub(super) struct Layout {
-    places: HashMap<String, Place>,
+    places: FxHashMap<String, Place>,
 }
 
 impl Layout {
@@ -59,7 +60,7 @@ impl Layout {
     pub fn build(unit: &Unit, syms: &Symbols) -> (Layout, Vec<(Pos, String)>) {
         let mut b = Builder {
             syms,
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             names: Vec::new(),
             parent: Vec::new(),
             problems: Vec::new(),
@@ -110,7 +111,7 @@ pub(super) fn common_places(
     unit: &Unit,
     syms: &Symbols,
     layout: &Layout,
-) -> HashMap<String, InBlock> {
+) -> FxHashMap<String, InBlock> {
     let mut blocks: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for d in &unit.decls {
         if let DeclKind::Common { block, entities } = &d.kind {
@@ -130,10 +131,10 @@ pub(super) fn common_places(
         })?;
         syms.elem_bytes(name)?.checked_mul(count)
     };
-    let mut out: HashMap<String, InBlock> = HashMap::new();
+    let mut out: FxHashMap<String, InBlock> = FxHashMap::default();
     // Per storage object that holds a member: the block and where the
     // object's offset 0 lies in it (`None`: unknown).
-    let mut objects: HashMap<&str, (&str, Option<i64>)> = HashMap::new();
+    let mut objects: FxHashMap<&str, (&str, Option<i64>)> = FxHashMap::default();
     for (block, members) in &blocks {
         let mut at = Some(0i64);
         let mut spans = Vec::with_capacity(members.len());
@@ -183,9 +184,9 @@ pub(super) fn common_places(
 /// with the smallest index of a name it is equivalenced to, directly or
 /// in a chain (names that share storage only because a class overlaps
 /// COMMON members are in different classes).
-pub(super) fn equivalence_classes(unit: &Unit) -> HashMap<&str, usize> {
+pub(super) fn equivalence_classes(unit: &Unit) -> FxHashMap<&str, usize> {
     let mut names: Vec<&str> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
     let mut parent: Vec<usize> = Vec::new();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
@@ -226,7 +227,7 @@ pub(super) fn equivalence_classes(unit: &Unit) -> HashMap<&str, usize> {
 /// parent's (`None`: unknown).
 struct Builder<'s, 'a> {
     syms: &'s Symbols<'a>,
-    index: HashMap<String, usize>,
+    index: FxHashMap<String, usize>,
     names: Vec<String>,
     parent: Vec<(usize, Option<i64>)>,
     problems: Vec<(Pos, String)>,
@@ -384,7 +385,7 @@ impl Builder<'_, '_> {
             let (root, d) = self.find(k);
             classes.entry(root).or_default().push((k, d));
         }
-        let mut places = HashMap::new();
+        let mut places = FxHashMap::default();
         for members in classes.into_values().filter(|m| m.len() > 1) {
             let placed = members.iter().all(|(_, d)| d.is_some());
             let base = members.iter().filter_map(|(_, d)| *d).min().unwrap_or(0);

@@ -1,7 +1,8 @@
 //! Host association of internal procedures, as lambda lifting (see the
 //! parent module).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::walk::{
     decl_exprs, declared_names, for_each_expr_mut, for_each_stmt_mut, referenced_names,
@@ -16,7 +17,7 @@ use crate::symbols::Symbols;
 /// Lambda lifting of host association (see the module documentation):
 /// each internal procedure gets the host variables it (or an internal
 /// procedure it calls) uses as extra dummies, and every call passes them.
-pub(super) fn lift_host_variables(program: &mut Program, pointer_types: &HashSet<String>) {
+pub(super) fn lift_host_variables(program: &mut Program, pointer_types: &FxHashSet<String>) {
     let units = &program.units;
     // Internal procedures (hosts that are not modules), by host index.
     let mut by_host: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -38,7 +39,7 @@ pub(super) fn lift_host_variables(program: &mut Program, pointer_types: &HashSet
 /// variables appended to its dummies, and the declarations they (and the
 /// host constants their bounds use) take.
 struct Lifting {
-    lifted: HashMap<String, Vec<String>>,
+    lifted: FxHashMap<String, Vec<String>>,
     decls: Vec<(usize, Vec<Decl>)>,
 }
 
@@ -46,7 +47,7 @@ fn lift_one_host(
     program: &mut Program,
     host: usize,
     inner: &[usize],
-    pointer_types: &HashSet<String>,
+    pointer_types: &FxHashSet<String>,
 ) {
     let plan = plan_lifting(program, host, inner, pointer_types);
     for (i, decls) in plan.decls {
@@ -68,7 +69,7 @@ fn lift_one_host(
     for i in std::iter::once(host).chain(inner.iter().copied()) {
         let u = &mut program.units[i];
         let own = declared_names(u);
-        let lifted: HashMap<&str, &Vec<String>> = lifted
+        let lifted: FxHashMap<&str, &Vec<String>> = lifted
             .iter()
             .filter(|(n, _)| !own.contains(n.as_str()) || **n == u.name.text)
             .map(|(n, v)| (n.as_str(), v))
@@ -83,9 +84,9 @@ fn plan_lifting(
     program: &Program,
     host: usize,
     inner: &[usize],
-    pointer_types: &HashSet<String>,
+    pointer_types: &FxHashSet<String>,
 ) -> Lifting {
-    let names: HashSet<&str> = program.procedure_names();
+    let names: FxHashSet<&str> = program.procedure_names();
     let h = &program.units[host];
     let (hsyms, _) = Symbols::build(h, &names);
     let host_declared = declared_names(h);
@@ -161,7 +162,7 @@ fn plan_lifting(
             break;
         }
     }
-    let lifted: HashMap<String, Vec<String>> = inner_names
+    let lifted: FxHashMap<String, Vec<String>> = inner_names
         .iter()
         .zip(&uses)
         .filter(|(_, u)| !u.is_empty())
@@ -170,7 +171,7 @@ fn plan_lifting(
     // The declarations the lifted dummies take from the host.
     // A derived-type object is declared as in the host (flattened later,
     // alike in both).
-    let derived: HashMap<&str, (&Name, &Vec<String>, &Entity)> = h
+    let derived: FxHashMap<&str, (&Name, &Vec<String>, &Entity)> = h
         .decls
         .iter()
         .filter_map(|d| match &d.kind {
@@ -258,8 +259,8 @@ fn plan_lifting(
     Lifting { lifted, decls }
 }
 
-fn referenced_in_decls(decls: &[Decl]) -> HashSet<String> {
-    let mut out = HashSet::new();
+fn referenced_in_decls(decls: &[Decl]) -> FxHashSet<String> {
+    let mut out = FxHashSet::default();
     for d in decls {
         decl_exprs(&d.kind, &mut |e: &Expr| {
             e.any_name(&mut |n, _| {
@@ -272,7 +273,7 @@ fn referenced_in_decls(decls: &[Decl]) -> HashSet<String> {
 }
 
 /// Appends the lifted variables to every call of a lifted procedure in `s`.
-fn pass_lifted(s: &mut Stmt, lifted: &HashMap<&str, &Vec<String>>) {
+fn pass_lifted(s: &mut Stmt, lifted: &FxHashMap<&str, &Vec<String>>) {
     // Calls anywhere in the statement: in a loop's body, under an IF.
     for_each_stmt_mut(s, &mut |s| {
         let pos = s.pos;
@@ -288,7 +289,7 @@ fn pass_lifted(s: &mut Stmt, lifted: &HashMap<&str, &Vec<String>>) {
     for_each_expr_mut(s, &mut |e| lift_in_expr(e, lifted));
 }
 
-fn lift_in_expr(e: &mut Expr, lifted: &HashMap<&str, &Vec<String>>) {
+fn lift_in_expr(e: &mut Expr, lifted: &FxHashMap<&str, &Vec<String>>) {
     let pos = e.pos;
     match &mut e.kind {
         ExprKind::Apply { name, args } => {

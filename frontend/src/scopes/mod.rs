@@ -28,7 +28,8 @@
 //!   OMP_LIB, MPI) are known by their named constants; their procedures are
 //!   library routines.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
 
 mod host;
 mod intrinsic_modules;
@@ -84,7 +85,7 @@ pub(super) type Scope = BTreeMap<String, Item>;
 /// Resolves USE and host association in every unit of `program` (see the
 /// module documentation); problems are reported to `rep`.
 pub fn resolve(program: &mut Program, rep: &mut Reporter) {
-    let mut modules: HashMap<String, usize> = HashMap::new();
+    let mut modules: FxHashMap<String, usize> = FxHashMap::default();
     for (i, u) in program.units.iter().enumerate() {
         if u.kind == UnitKind::Module {
             if let Some(&first) = modules.get(&u.name.text) {
@@ -121,7 +122,7 @@ pub fn resolve(program: &mut Program, rep: &mut Reporter) {
         full: vec![None; program.units.len()],
         public: vec![None; program.units.len()],
         busy: vec![false; program.units.len()],
-        warned: HashSet::new(),
+        warned: FxHashSet::default(),
         rep,
     };
     for i in 0..program.units.len() {
@@ -137,7 +138,7 @@ pub fn resolve(program: &mut Program, rep: &mut Reporter) {
 /// of such a type (by name, over every unit: two types of one name count
 /// as one). An object of one may reach what its pointer points at, so it
 /// is taken as a POINTER itself (see [`opaque_pointer_references`]).
-fn types_with_pointers(program: &Program) -> HashSet<String> {
+fn types_with_pointers(program: &Program) -> FxHashSet<String> {
     let defs: Vec<(&str, &[DeclKind])> = program
         .units
         .iter()
@@ -149,7 +150,7 @@ fn types_with_pointers(program: &Program) -> HashSet<String> {
             _ => None,
         })
         .collect();
-    let mut out: HashSet<String> = HashSet::new();
+    let mut out: FxHashSet<String> = FxHashSet::default();
     loop {
         let before = out.len();
         for (name, components) in &defs {
@@ -173,8 +174,8 @@ fn types_with_pointers(program: &Program) -> HashSet<String> {
 /// The unit's POINTERs: the names of its POINTER declarations, its
 /// objects of a derived type declared POINTER, and its objects of the
 /// `pointer_types` (which have POINTER components).
-pub(super) fn pointer_names(unit: &Unit, pointer_types: &HashSet<String>) -> HashSet<String> {
-    let mut out = HashSet::new();
+pub(super) fn pointer_names(unit: &Unit, pointer_types: &FxHashSet<String>) -> FxHashSet<String> {
+    let mut out = FxHashSet::default();
     for d in &unit.decls {
         match &d.kind {
             DeclKind::Pointer(names) => out.extend(names.iter().map(|n| n.text.clone())),
@@ -200,7 +201,7 @@ pub(super) fn pointer_names(unit: &Unit, pointer_types: &HashSet<String>) -> Has
 /// unit may touch anything. Sound before precise. A block whose own
 /// header (DO bounds, IF condition, SELECT selector) references one is
 /// opaque as a whole.
-fn opaque_pointer_references(unit: &mut Unit, pointer_types: &HashSet<String>) {
+fn opaque_pointer_references(unit: &mut Unit, pointer_types: &FxHashSet<String>) {
     let pointers = pointer_names(unit, pointer_types);
     if pointers.is_empty() {
         return;
@@ -208,7 +209,7 @@ fn opaque_pointer_references(unit: &mut Unit, pointer_types: &HashSet<String>) {
     opaque_in(&mut unit.body, &pointers);
 }
 
-fn opaque_in(stmts: &mut [Stmt], pointers: &HashSet<String>) {
+fn opaque_in(stmts: &mut [Stmt], pointers: &FxHashSet<String>) {
     for s in stmts {
         let Some(name) = walk::pointer_in(s, pointers) else {
             continue;
@@ -243,8 +244,8 @@ fn opaque_in(stmts: &mut [Stmt], pointers: &HashSet<String>) {
 
 struct Resolver<'r> {
     /// The derived types with POINTER components ([`types_with_pointers`]).
-    pointer_types: &'r HashSet<String>,
-    modules: HashMap<String, usize>,
+    pointer_types: &'r FxHashSet<String>,
+    modules: FxHashMap<String, usize>,
     /// Every name visible in each unit by association (modules: their own
     /// names too), once resolved.
     full: Vec<Option<Scope>>,
@@ -253,7 +254,7 @@ struct Resolver<'r> {
     /// Units being resolved (a cycle of USEs).
     busy: Vec<bool>,
     /// Unknown modules already reported.
-    warned: HashSet<String>,
+    warned: FxHashSet<String>,
     rep: &'r mut Reporter,
 }
 
@@ -367,7 +368,7 @@ impl Resolver<'_> {
         let module = unit.name.text.clone();
         // The used names first, so that the module's bounds fold with them.
         inject(unit, scope, &[]);
-        let units = HashSet::new();
+        let units = FxHashSet::default();
         let (syms, _) = Symbols::build(unit, &units);
         let mut own = Scope::new();
         let mut storage: Vec<(String, Vec<DimSpec>)> = Vec::new();
@@ -507,7 +508,7 @@ fn associate(
     module: &Name,
     rep: &mut Reporter,
 ) {
-    let renamed: HashSet<&str> = names.iter().map(|(_, r)| r.as_str()).collect();
+    let renamed: FxHashSet<&str> = names.iter().map(|(_, r)| r.as_str()).collect();
     if !only {
         for (name, item) in given {
             if !renamed.contains(name.as_str()) {
@@ -529,9 +530,9 @@ fn associate(
 }
 
 /// The module's default accessibility and the names it makes public and private.
-fn access_of(unit: &Unit) -> (bool, HashSet<String>, HashSet<String>) {
+fn access_of(unit: &Unit) -> (bool, FxHashSet<String>, FxHashSet<String>) {
     let mut default_public = true;
-    let (mut public, mut private) = (HashSet::new(), HashSet::new());
+    let (mut public, mut private) = (FxHashSet::default(), FxHashSet::default());
     for d in &unit.decls {
         if let DeclKind::Access { public: p, names } = &d.kind {
             if names.is_empty() {

@@ -1,7 +1,8 @@
 //! Walks over a unit's declarations and statements: the names it declares
 //! and references, and its expressions (to rewrite calls).
 
-use std::collections::{BTreeSet, HashSet};
+use rustc_hash::FxHashSet;
+use std::collections::BTreeSet;
 
 use crate::ast::{
     CaseValue, DeclKind, Entity, Expr, ExprKind, ForallIndex, IoItem, Name, Stmt, StmtKind, Unit,
@@ -10,8 +11,8 @@ use crate::ast::{
 
 /// The names a unit declares itself: its name, dummies, and the names of
 /// its declarations.
-pub(super) fn declared_names(unit: &Unit) -> HashSet<String> {
-    let mut out: HashSet<String> = HashSet::new();
+pub(super) fn declared_names(unit: &Unit) -> FxHashSet<String> {
+    let mut out: FxHashSet<String> = FxHashSet::default();
     out.insert(unit.name.text.clone());
     out.extend(unit.args.iter().map(|a| a.text.clone()));
     for d in &unit.decls {
@@ -118,7 +119,7 @@ fn names_in(e: &Expr, hit: &mut impl FnMut(&str, bool)) {
 
 /// A name of `pointers` that statement `s` (or a statement inside it)
 /// references, if any.
-pub(super) fn pointer_in(s: &Stmt, pointers: &HashSet<String>) -> Option<String> {
+pub(super) fn pointer_in(s: &Stmt, pointers: &FxHashSet<String>) -> Option<String> {
     let mut found = None;
     stmt_exprs(s, &mut |e: &Expr| {
         names_in(e, &mut |n, _| {
