@@ -37,8 +37,8 @@ use common::{
 };
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{
-    allocatable_program, control_nests, derived_nest, derived_parallel_loops, host_program,
-    module_program, shared_nests, storage_program, Generated,
+    allocatable_program, control_nests, derived_nest, derived_parallel_loops, exact_nests,
+    host_program, module_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -648,6 +648,24 @@ fn shared_nests_lose_no_dependence_and_report_few_false_ones() {
         "{}",
         tally.report("shared_nests")
     );
+}
+
+/// The nests of `exact_nests`: zero- and one-trip loops, negative-step
+/// triangular loops, IFs on affine conditions of the DO variables (MOD and
+/// MODULO too, ELSE IF and ELSE arms) and induction scalars stepped in
+/// nests and under such IFs. No dependence is lost; the precision is held
+/// to what was measured (see the figure below).
+#[test]
+fn exact_nests_lose_no_dependence_and_report_few_false_ones() {
+    let programs: Vec<Program> = (0..40)
+        .map(|seed| Program::from(exact_nests(seed)))
+        .collect();
+    let tally = check_all("exact_nests", &programs);
+    for (program, row) in &tally.never {
+        eprintln!("never observed in {program}: {row:?}");
+    }
+    // Measured 0.733 (before guards and domains entered the pair system).
+    assert!(tally.precision() >= 0.72, "{}", tally.report("exact_nests"));
 }
 
 /// The same nests with EXIT and CYCLE (also of an outer loop, by name)
