@@ -34,6 +34,7 @@ mod array_syntax;
 mod blocks;
 mod cfg;
 mod decls;
+mod domain;
 mod effects;
 mod guards;
 mod hpf;
