@@ -467,7 +467,7 @@ fn exact_nests_run_on_all_inputs_and_have_the_shapes_they_promise() {
         .collect();
     let zero = headers.iter().any(|l| {
         let nums: Vec<i64> = l
-            .split(|c: char| c == '=' || c == ',')
+            .split(['=', ','])
             .skip(1)
             .filter_map(|x| x.trim().parse().ok())
             .collect();
