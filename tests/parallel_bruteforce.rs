@@ -31,8 +31,8 @@ use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
 use kaiseki_judge::gen::{
-    allocatable_program, argument_program, derived_parallel_loops, host_program, module_program,
-    parallel_control_loops, parallel_loops, Generated,
+    allocatable_program, argument_program, derived_parallel_loops, exact_nests, host_program,
+    module_program, parallel_control_loops, parallel_loops, shared_nests, Generated,
 };
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
@@ -418,6 +418,51 @@ fn loops_called_parallel_run_in_any_order_and_carry_only_what_they_name() {
     // the runs never take, a subscript through a scalar whose range only
     // the runs show).
     assert!(recall >= 0.95, "recall {recall:.3}");
+}
+
+/// The recall of `parallel` on the nests of the dependence judge (seeds
+/// 0..40): `shared_nests` (today's shapes) and `exact_nests` (zero- and
+/// one-trip loops, negative-step triangular loops, IFs on affine
+/// conditions of the DO variables, induction scalars stepped in nests):
+/// no unsound claim, and the recall each reaches (printed with
+/// `--nocapture`, held to the figures measured).
+#[test]
+fn loops_of_the_dependence_nests_are_judged_soundly_and_found_parallel() {
+    for (what, make, floor) in [
+        // Measured 0.948 (128 of 135) and 0.932 (123 of 132) before code no
+        // run reaches and the guards of IFs were known, 0.963 (130 of 135)
+        // and 0.947 (125 of 132) after.
+        ("shared_nests", shared_nests as fn(u64) -> Generated, 0.95),
+        ("exact_nests", exact_nests, 0.94),
+    ] {
+        let mut tally = Tally::default();
+        let mut failures = Vec::new();
+        for seed in 0..scaled(40) {
+            check(&make(seed), &mut tally, &mut failures);
+        }
+        let (truth, hit) = tally.truth;
+        let recall = hit as f64 / truth.max(1) as f64;
+        println!(
+            "{what}: {} programs, {} runs, {} loops, {} called parallel; \
+             {truth} parallel by the runs, {hit} of them called parallel: recall {recall:.3}",
+            tally.programs, tally.runs, tally.loops, tally.claimed
+        );
+        for m in &tally.misses {
+            println!("  missed: {m}");
+        }
+        let summary: Vec<&str> = failures
+            .iter()
+            .filter_map(|f| f.lines().find(|l| l.starts_with("loop at line")))
+            .collect();
+        assert!(
+            failures.is_empty(),
+            "{what}: {} unsound claims:\n{}\nthe first in full:\n{}",
+            failures.len(),
+            summary.join("\n"),
+            failures[0]
+        );
+        assert!(recall >= floor, "{what}: recall {recall:.3}");
+    }
 }
 
 /// The same with CYCLE, EXIT and SELECT CASE in the bodies: no unsound

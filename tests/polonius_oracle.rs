@@ -165,11 +165,11 @@ impl Product {
             }
         }
         let mut succs: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
-        let mut entered = BTreeSet::new();
         for (from, to) in taken_edges(facts) {
             succs.entry(from).or_default().push(to);
-            entered.insert(to);
         }
+        // Code only edges no run takes lead to is dead: no path starts there.
+        let entered: BTreeSet<i64> = facts.cfg_edge.iter().map(|e| e.to).collect();
         let mut g = Product {
             nodes: Vec::new(),
             edges: Vec::new(),
@@ -185,7 +185,7 @@ impl Product {
                 g.nodes.len() - 1
             })
         };
-        // From every statement control does not enter (entries, dead code).
+        // From every statement no edge enters (entries, code after a STOP).
         for s in facts.stmt.iter().filter(|s| !entered.contains(&s.stmt)) {
             node(&mut g, &mut work, (s.stmt, vec![0; classes.len()]));
         }
@@ -215,8 +215,10 @@ impl Product {
 /// constant (`loop_trip`) enters its body only when that count is not 0,
 /// leaves past it from the DO statement only when it is, and goes round
 /// again from its end only when it is 2 or more; one that always runs
-/// (`loop_runs`) never leaves past it from the DO statement.
+/// (`loop_runs`) never leaves past it from the DO statement; an IF branch
+/// the iteration domain rules out (`never_edge`) is not taken.
 fn taken_edges(facts: &FactBase) -> Vec<(i64, i64)> {
+    let never: BTreeSet<(i64, i64)> = facts.never_edge.iter().map(|e| (e.from, e.to)).collect();
     let runs: BTreeSet<i64> = facts.loop_runs.iter().map(|r| r.r#loop).collect();
     let trip: BTreeMap<i64, i64> = facts.loop_trip.iter().map(|t| (t.r#loop, t.trip)).collect();
     let loop_of_end: BTreeMap<i64, i64> =
@@ -234,7 +236,7 @@ fn taken_edges(facts: &FactBase) -> Vec<(i64, i64)> {
             let taken_from_end = loop_of_end
                 .get(&from)
                 .is_none_or(|&l| !body.contains(&(l, to)) || trip.get(&l).is_none_or(|&t| t >= 2));
-            taken_from_do && taken_from_end
+            taken_from_do && taken_from_end && !never.contains(&(from, to))
         })
         .collect()
 }

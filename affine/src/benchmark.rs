@@ -102,6 +102,7 @@ fn random_pair(rng: &mut Lcg, kind: usize) -> (RefInfo, RefInfo) {
     let reference = |a: NormalForm, b: NormalForm| RefInfo {
         subscripts: vec![Subscript::Affine(a), Subscript::Affine(b)],
         loops: loops.clone(),
+        guards: Vec::new(),
     };
     (reference(u0, u1), reference(v0, v1))
 }

@@ -138,10 +138,12 @@ fn case(min_common: usize) -> impl Strategy<Value = Case> {
                 u: RefInfo {
                     subscripts: subscripts(&subs[..2], a),
                     loops: u_loops,
+                    guards: Vec::new(),
                 },
                 v: RefInfo {
                     subscripts: subscripts(&subs[2..], b),
                     loops: v_loops,
+                    guards: Vec::new(),
                 },
                 u_real,
                 v_real,

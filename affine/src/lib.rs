@@ -52,7 +52,7 @@ mod paper_examples;
 pub use coincidence::{Property, Rule, Verdict};
 pub use direction::Dir;
 pub use normal_form::{
-    normalize_do, LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRange,
+    normalize_do, Guard, LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRange,
     SymbolRanges,
 };
 pub use pair::{Pair, EXACT_TEST_BUDGET};

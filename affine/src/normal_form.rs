@@ -212,6 +212,17 @@ pub type SymbolRanges = BTreeMap<String, SymbolRange>;
 pub struct RefInfo {
     pub subscripts: Vec<Subscript>,
     pub loops: Vec<LoopBound>,
+    /// Conditions every instance of the reference satisfies (the affine
+    /// comparisons of the IFs around it): part of its iteration domain.
+    pub guards: Vec<Guard>,
+}
+
+/// `form >= 0`, or `form = 0` when `eq`: a constraint of the IF conditions
+/// around a reference, over the standard induction variables of its loops.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Guard {
+    pub form: NormalForm,
+    pub eq: bool,
 }
 
 /// A DO loop `DO var = lower, upper, step` at position `g` (0 = outermost)

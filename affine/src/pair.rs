@@ -7,7 +7,8 @@
 //! for the loops that must be at the same iteration), then the symbols.
 //! Constraints:
 //! - one equation per dimension whose two subscripts are affine: `U_d - V_d = 0`;
-//! - the domain: each loop's bounds for both references, and the symbols' ranges.
+//! - the domain: each loop's bounds for both references, the constraints of
+//!   the IFs around them (their guards), and the symbols' ranges.
 //!
 //! A symbol scoped to a loop (`M@g`: M's value in one execution of the
 //! references' loop `g`, which does not write M) is two variables, U's and
@@ -134,6 +135,21 @@ impl<'a> Pair<'a> {
                 }
             }
         }
+        // The guards of the IFs around each reference: part of its domain.
+        // One over a loop outside the reference's is left out (sound).
+        for (r, side) in [(u, Side::U), (v, Side::V)] {
+            for guard in &r.guards {
+                let Ok(l) = layout.linear(&guard.form, side, r.loops.len(), r.loops.len()) else {
+                    continue;
+                };
+                if guard.eq {
+                    if let Ok(n) = l.negated() {
+                        domain.push(n);
+                    }
+                }
+                domain.push(l);
+            }
+        }
         let mut links = Vec::new();
         for (i, var) in names.iter().enumerate() {
             if let (Some(Side::U), Some(depth)) = (var.side, scope(var.name)) {
@@ -222,6 +238,10 @@ impl<'a> Pair<'a> {
     /// then is a dependence exact: `A(I)` against `A(I+J-1)` in an inner J
     /// loop meets at distance 0 only when J = 1.
     pub(crate) fn coincide_everywhere(&self, distances: &[Option<i64>]) -> bool {
+        // Under a guard, an instance may have no partner at that distance.
+        if !self.u.guards.is_empty() || !self.v.guards.is_empty() {
+            return false;
+        }
         self.differences.iter().all(|diff| {
             let Some(mut diff) = diff.clone() else {
                 return false;

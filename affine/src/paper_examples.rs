@@ -15,6 +15,7 @@ fn reference(subscripts: Vec<Subscript>, loops: &[LoopBound]) -> RefInfo {
     RefInfo {
         subscripts,
         loops: loops.to_vec(),
+        guards: Vec::new(),
     }
 }
 

@@ -98,6 +98,7 @@ mod tests {
         RefInfo {
             subscripts: vec![Subscript::Affine(subscript)],
             loops: vec![LoopBound::trip(trip)],
+            guards: Vec::new(),
         }
     }
 
@@ -128,6 +129,7 @@ mod tests {
         let u = RefInfo {
             subscripts: vec![Subscript::Affine(NormalForm::new(0, &[1, 1]))],
             loops: vec![LoopBound::trip(5), inner],
+            guards: Vec::new(),
         };
         let at = |c| one_loop(NormalForm::new(c, &[0]), 1);
         assert!(never_meet(&u, &at(9), 0));
@@ -151,12 +153,14 @@ mod tests {
         let unknown = RefInfo {
             subscripts: vec![Subscript::Affine(NormalForm::new(0, &[1]))],
             loops: vec![LoopBound::Unknown],
+            guards: Vec::new(),
         };
         assert!(!never_meet(&unknown, &v, 0));
         // A subscript without a normal form.
         let opaque = RefInfo {
             subscripts: vec![Subscript::Unknown],
             loops: vec![LoopBound::trip(10)],
+            guards: Vec::new(),
         };
         assert!(!never_meet(&opaque, &v, 0));
     }

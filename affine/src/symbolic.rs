@@ -13,13 +13,14 @@
 //! - dims: `|nf|nf` — one `|`-prefixed entry per subscript, `?` when it has
 //!   no normal form;
 //! - loops: `;5:1:0+1*N:1;9:...` — per enclosing loop, outermost first,
-//!   `id:lower:upper:step` with `?` for what is unknown.
+//!   `id:lower:upper:step` with `?` for what is unknown; then the guards of
+//!   the IFs around the reference, `&ge:nf` (nf >= 0) or `&eq:nf` (nf = 0).
 //!
 //! Loop-keyed forms become the position-keyed [`NormalForm`]s of the native
 //! tests with [`LoopForm::over`], and a packed reference a [`RefInfo`] with
 //! [`Packed::parse`].
 
-use super::normal_form::{normalize_do, LoopBound, NormalForm, RefInfo, Subscript};
+use super::normal_form::{normalize_do, Guard, LoopBound, NormalForm, RefInfo, Subscript};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -223,6 +224,8 @@ impl Packed {
     /// outer loops are exact; a form over a loop that does not enclose it
     /// makes that piece unknown.
     pub fn parse(dims: &str, loops: &str) -> Result<Packed, BadEncoding> {
+        // The guards follow the loops: `&ge:nf` (nf >= 0), `&eq:nf` (nf = 0).
+        let (loops, guard_pack) = loops.split_at(loops.find('&').unwrap_or(loops.len()));
         let loops = parse_loops(loops)?;
         let loop_ids: Vec<i64> = loops.iter().map(|l| l.id).collect();
         let mut bounds = Vec::with_capacity(loops.len());
@@ -248,11 +251,27 @@ impl Packed {
                 })
             })
             .collect::<Result<_, BadEncoding>>()?;
+        // A guard that cannot be read, or uses another loop, is left out:
+        // fewer constraints, a larger domain.
+        let guards = entries(guard_pack, '&')?
+            .into_iter()
+            .filter_map(|entry| {
+                let (relation, form) = entry.split_once(':')?;
+                let eq = match relation {
+                    "ge" => false,
+                    "eq" => true,
+                    _ => return None,
+                };
+                let form = form.parse::<LoopForm>().ok()?.over(&loop_ids)?;
+                Some(Guard { form, eq })
+            })
+            .collect();
         Ok(Packed {
             loop_ids,
             info: RefInfo {
                 subscripts,
                 loops: bounds,
+                guards,
             },
         })
     }

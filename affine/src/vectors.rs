@@ -611,11 +611,55 @@ mod tests {
         RefInfo {
             subscripts: vec![subscript],
             loops: vec![LoopBound::trip(trip)],
+            guards: Vec::new(),
         }
     }
 
     fn affine(constant: i64, coeffs: &[i64]) -> Subscript {
         Subscript::Affine(NormalForm::new(constant, coeffs))
+    }
+
+    #[test]
+    fn guards_narrow_the_domain_of_each_reference() {
+        // DO I = 1, 10: IF (I .GE. 6) A(I) = ... then IF (I .LE. 5) ... = A(I - 1)
+        // (I = 1 + I_0): U runs for I_0 >= 5, V for I_0 <= 4.
+        let guarded = |subscript: Subscript, form: NormalForm| RefInfo {
+            guards: vec![Guard { form, eq: false }],
+            ..one_loop(subscript, 10)
+        };
+        let u = guarded(affine(1, &[1]), NormalForm::new(-5, &[1]));
+        let v = guarded(affine(0, &[1]), NormalForm::new(4, &[-1]));
+        let pair = Pair::new(&u, &v, 1, &SymbolRanges::new()).unwrap();
+        // U writes elements 6..10, V reads 0..4: they never meet.
+        assert_eq!(pair.dependence_vectors(), vec![]);
+        // Without the guards, V reads what U wrote one iteration before.
+        let (u0, v0) = (one_loop(affine(1, &[1]), 10), one_loop(affine(0, &[1]), 10));
+        let free = Pair::new(&u0, &v0, 1, &SymbolRanges::new()).unwrap();
+        assert_eq!(free.dependence_vectors().len(), 1);
+        // An equality: V runs only at I_0 = 0 and reads A(0), which U
+        // (A(1 + I_0)) never writes.
+        let only = RefInfo {
+            guards: vec![Guard {
+                form: NormalForm::new(0, &[1]),
+                eq: true,
+            }],
+            ..one_loop(affine(0, &[1]), 10)
+        };
+        let pair = Pair::new(&u0, &only, 1, &SymbolRanges::new()).unwrap();
+        assert_eq!(pair.dependence_vectors(), vec![]);
+        // Guarded vectors are never exact (an instance may lack its partner).
+        let at_least = RefInfo {
+            guards: vec![Guard {
+                form: NormalForm::new(-1, &[1]),
+                eq: false,
+            }],
+            ..one_loop(affine(0, &[1]), 10)
+        };
+        let pair = Pair::new(&u0, &at_least, 1, &SymbolRanges::new()).unwrap();
+        let vectors = pair.dependence_vectors();
+        assert_eq!(vectors.len(), 1);
+        assert!(!vectors[0].exact);
+        assert_eq!(vectors[0].distances, [Some(1)]);
     }
 
     #[test]
@@ -667,6 +711,7 @@ mod tests {
                 NormalForm::new(c, &[0, 3]).with_symbol(symbol, -1),
             )],
             loops: loops.clone(),
+            guards: Vec::new(),
         };
         for (symbol, scoped) in [("M@1", true), ("M", false), ("M@0", false)] {
             let (u, v) = (at(0, symbol), at(-3, symbol));
@@ -718,10 +763,12 @@ mod tests {
         let u = RefInfo {
             subscripts: vec![affine(0, &[1, 1])],
             loops: loops.clone(),
+            guards: Vec::new(),
         };
         let v = RefInfo {
             subscripts: vec![affine(0, &[1, 0])],
             loops,
+            guards: Vec::new(),
         };
         let vectors = Pair::new(&u, &v, 1, &SymbolRanges::new())
             .unwrap()

@@ -257,6 +257,17 @@ fn intrinsic(name: &str, args: &[Const]) -> Option<Const> {
             Some(Const::Real(v.into_iter().fold(f64::MAX, f64::min)))
         }
         ("MOD", Some(&[a, b]), _) => a.checked_rem(b).map(Const::Int),
+        // The remainder with the sign of the divisor.
+        ("MODULO", Some(&[a, b]), _) => a
+            .checked_rem(b)
+            .map(|r| {
+                if r != 0 && (r < 0) != (b < 0) {
+                    r + b
+                } else {
+                    r
+                }
+            })
+            .map(Const::Int),
         ("ABS" | "IABS", Some(&[a]), _) => a.checked_abs().map(Const::Int),
         ("ABS", _, Some(v)) if v.len() == 1 => Some(Const::Real(v[0].abs())),
         ("NINT", _, Some(v)) if v.len() == 1 && v[0].abs() < 9.0e18 => {

@@ -5,8 +5,8 @@
 
 use kaiseki_judge::gen::{
     affine_nest, allocatable_program, argument_program, control_nests, derived_nest,
-    derived_parallel_loops, host_program, module_program, parallel_control_loops, scalar_program,
-    shared_nests, storage_program, Generated,
+    derived_parallel_loops, exact_nests, host_program, module_program, parallel_control_loops,
+    scalar_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -230,6 +230,11 @@ fn generated_shared_nests_print_what_gfortran_prints() {
 
 /// EXIT, CYCLE (also of an outer loop by name) and SELECT CASE run as
 /// gfortran runs them.
+#[test]
+fn generated_exact_nests_print_what_gfortran_prints() {
+    check_generated("exact", exact_nests, 0..25);
+}
+
 #[test]
 fn generated_control_flow_prints_what_gfortran_prints() {
     check_generated("control", control_nests, 0..25);

@@ -2,7 +2,7 @@
 //! program parses and runs in the judge on all its inputs, in bounds.
 
 use kaiseki_judge::gen::{
-    affine_nest, allocatable_program, argument_program, control_nests, host_program,
+    affine_nest, allocatable_program, argument_program, control_nests, exact_nests, host_program,
     module_program, parallel_control_loops, parallel_loops, scalar_program, shared_nests,
     storage_program, Generated,
 };
@@ -467,5 +467,62 @@ fn argument_programs_have_their_shapes() {
             "only read",
             "passed on"
         ]
+    );
+}
+
+#[test]
+fn exact_nests_run_on_all_inputs_and_have_the_shapes_they_promise() {
+    let mut texts = Vec::new();
+    for seed in 0..150 {
+        let g = exact_nests(seed);
+        runs_cleanly(&g);
+        texts.push(g.source);
+    }
+    assert_eq!(exact_nests(3).source, exact_nests(3).source);
+    assert_ne!(exact_nests(3).source, exact_nests(4).source);
+    assert_ne!(exact_nests(3).source, shared_nests(3).source);
+    let any = |pat: &str| texts.iter().any(|t| t.contains(pat));
+    for pat in [
+        ", -1\n",
+        ", 2\n",
+        "ELSE IF (",
+        "ELSE\n",
+        ".AND.",
+        ".OR.",
+        ".NOT.",
+        "MOD(",
+        "MODULO(",
+        ".NE.",
+        ".LE.",
+        "M = M + 3",
+        ") M = M ",
+    ] {
+        assert!(any(pat), "no program has {pat:?}");
+    }
+    // Zero-trip (`DO I = 3, 2`), one-trip (`DO J = I, I`) and
+    // negative-step triangular loops (`DO J = 4, I + 1, -1`).
+    let headers: Vec<&str> = texts
+        .iter()
+        .flat_map(|t| t.lines())
+        .filter(|l| l.contains("DO "))
+        .collect();
+    let zero = headers.iter().any(|l| {
+        let nums: Vec<i64> = l
+            .split(['=', ','])
+            .skip(1)
+            .filter_map(|x| x.trim().parse().ok())
+            .collect();
+        nums.len() == 2 && nums[1] < nums[0]
+    });
+    assert!(zero, "no zero-trip loop");
+    assert!(
+        headers.iter().any(|l| l.ends_with("J = I, I")),
+        "no DO J = I, I"
+    );
+    assert!(
+        headers
+            .iter()
+            .any(|l| l.contains(" J = ") && l.contains("I") && l.ends_with(", -1")),
+        "no negative-step triangular loop"
     );
 }

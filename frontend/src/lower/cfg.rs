@@ -252,9 +252,18 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 let outer_guard = std::mem::replace(&mut self.guard, test);
                 let mut exits = vec![id];
                 let mut then = None;
-                if let Some(inner) = self.stmt(stmt) {
+                let never_true = self.decided(cond) == Some(false);
+                let mut guards = Vec::new();
+                self.constraints(cond, false, &mut guards);
+                let first_then = self.g.next_stmt;
+                let inner = self.stmt(stmt);
+                self.guard_arm(id, first_then, &guards);
+                if let Some(inner) = inner {
                     if let Some(e) = inner.entry {
                         self.edge(id, e);
+                        if never_true {
+                            self.never(id, e);
+                        }
                     }
                     then = inner.entry;
                     exits.extend(inner.exits);
@@ -533,6 +542,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         // Only an IF with one part can be a min/max test (see `reductions`).
         let one_part = arms.len() == 1 && else_part.is_none();
         let mut outer_guard = None;
+        // The pending edge to the next arm is one no run takes (the test
+        // before it always holds).
+        let mut next_dead = false;
+        // What the arms so far not taken imply, and the last test.
+        let mut earlier = Vec::new();
+        let mut guard_test = 0;
         for (i, arm) in arms.iter().enumerate() {
             let test = if i == 0 {
                 self.number(s.pos, s.label.or(arm.label), "if", true)
@@ -551,10 +566,28 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             first.get_or_insert(test);
             if let Some(prev) = to_next.replace(test) {
                 self.edge(prev, test);
+                if next_dead {
+                    self.never(prev, test);
+                }
             }
+            let decided = self.decided(&arm.cond);
+            // The arm runs when its condition holds and no earlier one did.
+            let mut guards = earlier.clone();
+            self.constraints(&arm.cond, false, &mut guards);
+            self.constraints(&arm.cond, true, &mut earlier);
+            let first_then = self.g.next_stmt;
             let body = self.seq(&arm.body);
+            self.guard_arm(test, first_then, &guards);
+            guard_test = test;
+            next_dead = false;
             match body.entry {
-                Some(e) => self.edge(test, e),
+                Some(e) => {
+                    self.edge(test, e);
+                    if decided == Some(false) {
+                        self.never(test, e);
+                    }
+                    next_dead = decided == Some(true);
+                }
                 None => to_endif.push(test),
             }
             self.tests.push(Test {
@@ -570,10 +603,15 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             first.get_or_insert(node);
             if let Some(prev) = to_next.replace(node) {
                 self.edge(prev, node);
+                if next_dead {
+                    self.never(prev, node);
+                }
             }
             // The else node itself always enters its body (never "next").
             to_next = None;
+            let first_else = self.g.next_stmt;
             let body = self.seq(&ep.body);
+            self.guard_arm(guard_test, first_else, &earlier);
             match body.entry {
                 Some(e) => self.edge(node, e),
                 None => to_endif.push(node),
@@ -583,6 +621,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.flush_decls(Some(end));
         self.guard = outer_guard;
         let endif = self.number(end, end_label, "endif", true);
+        if let (Some(prev), true) = (to_next, next_dead) {
+            // Wired by `connect` below.
+            self.never(prev, endif);
+        }
         to_endif.extend(to_next);
         self.connect(&to_endif, endif);
         Frag {

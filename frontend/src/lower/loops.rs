@@ -11,7 +11,8 @@
 //! `max(0, (upper - lower + step) / step)` with truncating division. A
 //! loop also runs at least once (`loop_runs`) when its bounds, affine in
 //! the DO variables of constant-bounded loops around it, give an iteration
-//! for every value those take (interval arithmetic on upper - lower).
+//! for every value those take (interval arithmetic on upper - lower), and
+//! runs no iteration (`loop_trip` 0) when they give none for any value.
 
 use kaiseki_facts::{
     HpfIndependent, HpfNew, Loop, LoopBound, LoopBounds, LoopEnd as LoopEndFact, LoopParent,
@@ -247,10 +248,24 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             (Some(l), Some(u)) => l.clone().scale(-1).and_then(|l| u.clone().add(l)),
             _ => None,
         };
-        let runs = match gap.as_ref().and_then(|g| self.interval(g)) {
+        let gap_range = gap.as_ref().and_then(|g| self.interval(g));
+        let runs = match gap_range {
             Some((min, max)) => (st > 0 && min >= 0) || (st < 0 && max <= 0),
             None => false,
         };
+        // Bounds that never give an iteration, whatever the DO variables
+        // around take (`DO J = 1, I + 1, -1` inside `DO I = 1, 5`): no
+        // trip, as a constant span of the wrong sign.
+        let never = match gap_range {
+            Some((min, max)) => (st > 0 && max < 0) || (st < 0 && min > 0),
+            None => false,
+        };
+        if never && trip.is_none() {
+            self.g.facts.loop_trip.push(LoopTrip {
+                r#loop: id,
+                trip: 0,
+            });
+        }
         if runs || trip.is_some_and(|t| t >= 1) {
             self.g.facts.loop_runs.push(LoopRuns { r#loop: id });
         }

@@ -35,6 +35,7 @@ mod array_syntax;
 mod blocks;
 mod cfg;
 mod decls;
+mod domain;
 mod effects;
 mod guards;
 mod hpf;

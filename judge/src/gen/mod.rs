@@ -20,7 +20,7 @@ pub use arguments::argument_program;
 pub use derived::{derived_nest, derived_parallel_loops};
 pub use hpf::hpf_program;
 pub use modules::{allocatable_program, host_program, module_program};
-pub use nests::{control_nests, shared_nests};
+pub use nests::{control_nests, exact_nests, shared_nests};
 pub use parallel::{parallel_control_loops, parallel_loops};
 pub use scalar::scalar_program;
 pub use storage::storage_program;
