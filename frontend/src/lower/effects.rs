@@ -145,7 +145,7 @@ pub struct CallEffects {
     slots: Slots,
     /// The units (and generic names) whose calls are self-contained (see
     /// [`CallEffects::self_contained`]).
-    contained: HashSet<String>,
+    contained: FxHashSet<String>,
 }
 
 impl CallEffects {
@@ -260,9 +260,9 @@ impl CallEffects {
 fn contained(
     units: &[Direct],
     generics: &BTreeMap<String, Vec<String>>,
-    touch: &HashMap<String, Option<Touch>>,
-) -> HashSet<String> {
-    let mut names: HashSet<String> = units
+    touch: &FxHashMap<String, Option<Touch>>,
+) -> FxHashSet<String> {
+    let mut names: FxHashSet<String> = units
         .iter()
         .filter(|d| d.closed && touch.get(&d.unit.name.text).is_some_and(Option::is_some))
         .map(|d| d.unit.name.text.clone())
