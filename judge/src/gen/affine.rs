@@ -27,6 +27,14 @@ impl Range {
         Range { lo: c, hi: c }
     }
 
+    /// The values between `a` and `b`, whichever is larger.
+    pub fn between(a: i64, b: i64) -> Range {
+        Range {
+            lo: a.min(b),
+            hi: a.max(b),
+        }
+    }
+
     fn shift(self, c: i64) -> Range {
         Range {
             lo: self.lo + c,

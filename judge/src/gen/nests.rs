@@ -357,11 +357,7 @@ fn nest(g: &mut AffineGen, n: Range, control: Option<Option<String>>, widened: b
             // and a loop runs at most once per value of its DO variable.
             let loop_var = g.vars[level - 1];
             let trips = loop_var.hi - loop_var.lo + 1;
-            let (a, b) = (start + step, start + step * trips.max(1));
-            g.vars[IV] = Range {
-                lo: a.min(b),
-                hi: a.max(b),
-            };
+            g.vars[IV] = Range::between(start + step, start + step * trips.max(1));
             Induction {
                 level,
                 start,
@@ -551,11 +547,7 @@ fn nest_induction(g: &mut AffineGen, depth: usize) -> Induction {
     let trips = (0..level)
         .map(|k| g.vars[k].hi - g.vars[k].lo + 1)
         .fold(1i64, |p, t| p * t.max(1));
-    let (a, b) = (start, start + step * trips);
-    g.vars[IV] = Range {
-        lo: a.min(b),
-        hi: a.max(b),
-    };
+    g.vars[IV] = Range::between(start, start + step * trips);
     Induction {
         level,
         start,
