@@ -253,8 +253,8 @@ fn induction_variables_from_any_start_make_loops_parallel() {
 /// by them: a function of an element and a subroutine given elements for
 /// scalar dummies are parallel; an element for an array dummy reaches the
 /// next element; a SAVEd counter or a PRINT in the callee excludes the
-/// loop; a module or COMMON variable the callee touches is shared, never
-/// private.
+/// loop, as does an intrinsic subroutine with a state (RANDOM_NUMBER); a
+/// module or COMMON variable the callee touches is shared, never private.
 #[test]
 fn loops_calling_contained_procedures_are_judged_by_their_references() {
     let v = verdicts(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/calls.f90"));
@@ -283,6 +283,7 @@ fn loops_calling_contained_procedures_are_judged_by_their_references() {
                 "anti SHARED_T 39->39;flow SHARED_T 39->39;output SHARED_T 39->39"
             ),
             (43, "sequential", "", "anti T 45->44;output T 44->44"),
+            (48, "excluded", "", "call RANDOM_NUMBER 49"),
         ]
     );
 }

@@ -7,7 +7,7 @@ end module work
 
 program calls
   use work
-  real :: a(100), b(100), c(100), d(100)
+  real :: a(100), b(100), c(100), d(100), r(3)
   real :: t
   common /cc/ t
   integer :: i
@@ -43,6 +43,10 @@ program calls
   do i = 1, 100
     t = a(i) + 1.0
     call uset(d(i))
+  end do
+  ! An intrinsic subroutine with a state of its own: excluded.
+  do i = 1, 3
+    call random_number(r(i))
   end do
   print *, sum(a), sum(b), sum(c), sum(d), shared_t, t
 contains

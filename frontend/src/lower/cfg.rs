@@ -30,7 +30,7 @@ use crate::ast::{
     CaseArm, CaseValue, ElsePart, Expr, ForallIndex, IfArm, LoopEnd, Pos, Stmt, StmtKind,
 };
 use crate::intrinsics::Form;
-use kaiseki_facts::{CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtFile, StmtLabel};
+use kaiseki_facts::{Call, CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtFile, StmtLabel};
 
 use super::guards::Test;
 use super::refs::StmtRefs;
@@ -307,7 +307,18 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 let id = self.number(s.pos, s.label, "call", true);
                 let mut r = StmtRefs::default();
                 match self.syms.intrinsic(&name.text, Form::Subroutine) {
-                    Some(row) => self.intrinsic_args(&mut r, row, name.pos, args),
+                    Some(row) => {
+                        self.intrinsic_args(&mut r, row, name.pos, args);
+                        // What it does besides its arguments (a random
+                        // sequence, the clock, ending the run) no loop
+                        // may reorder: a call, never a contained one.
+                        if row.name != "MVBITS" {
+                            self.g.facts.call.push(Call {
+                                stmt: id,
+                                callee: row.name.to_string(),
+                            });
+                        }
+                    }
                     None => {
                         r.calls.push((name.text.clone(), name.pos));
                         self.actuals(&mut r, &name.text, args);

@@ -13,7 +13,8 @@
 //! - An intrinsic reads its arguments, except those the table of
 //!   [`crate::intrinsics`] says it writes (`CALL GETARG(1, S)` defines S;
 //!   one it overwrites entirely, `CALL CPU_TIME(T)`, as a `must_def`).
-//!   It is no call: it touches no COMMON variable. A wrong number of
+//!   It touches no COMMON variable (a CALL of one, MVBITS aside, is still
+//!   a `call` fact: what it does besides its arguments no loop may reorder). A wrong number of
 //!   arguments is an error.
 //! - An actual argument of a CALL or of a non-intrinsic function that is a
 //!   variable, an array element or a whole array is passed by reference: a
