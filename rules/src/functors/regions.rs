@@ -19,10 +19,9 @@ struct Statements {
     /// Per statement: (reference, variable, is a definition).
     refs: HashMap<i64, Vec<(i64, String, bool)>>,
     must: BTreeSet<i64>,
-    assign: BTreeSet<i64>,
-    /// Statements that call a procedure: an element written there may be
-    /// written by the procedure, not surely.
-    calls: BTreeSet<i64>,
+    /// The left sides of assignments (an element a function given it may
+    /// write is not surely written).
+    targets: BTreeSet<i64>,
     /// Elements passed to array dummies: the procedure may reach every
     /// element from them on (`element_actual`).
     sequence: BTreeSet<i64>,
@@ -47,13 +46,10 @@ fn statements(facts: &FactBase) -> Statements {
         e.push((u.r#ref, u.var.clone(), false));
     }
     s.must = facts.must_def.iter().map(|m| m.r#ref).collect();
-    s.calls = facts.call.iter().map(|c| c.stmt).collect();
+    s.targets = facts.assign_tree.iter().map(|a| a.target).collect();
     s.sequence = facts.element_actual.iter().map(|e| e.r#ref).collect();
     for st in &facts.stmt {
         s.unit_of.insert(st.stmt, st.unit.clone());
-        if st.kind == "assign" {
-            s.assign.insert(st.stmt);
-        }
     }
     let var_of: HashMap<i64, &str> = facts
         .r#loop
@@ -104,8 +100,8 @@ fn region(v: &Value) -> Option<Region> {
 }
 
 /// The summary of one statement: what it may define (MOD), surely defines
-/// (DDEF: a scalar it overwrites, an array element an assignment writes
-/// with affine subscripts), and reads (USE = EUSE: a statement reads
+/// (DDEF: a scalar it overwrites, the element an assignment's left side
+/// writes with affine subscripts), and reads (USE = EUSE: a statement reads
 /// before it writes). A DO statement and its loop's end leave their DO
 /// variable to the loop's own summary.
 fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
@@ -126,10 +122,7 @@ fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
                         .map(|d| d.clone().map_or(Dim::Unknown, Dim::point))
                         .collect(),
                 ),
-                *is_def
-                    && st.assign.contains(&s)
-                    && !st.calls.contains(&s)
-                    && dims.iter().all(Option::is_some),
+                st.targets.contains(r) && dims.iter().all(Option::is_some),
             ),
             None => match whole(&st, unit, var) {
                 Section::Dims(d) if d.is_empty() => (Section::Dims(d), st.must.contains(r)),
