@@ -163,3 +163,16 @@ fn the_unrolled_program_of_both_files_prints_what_the_original_prints() {
     assert!(want.contains("steps, total:"), "{want}");
     assert_eq!(got, want);
 }
+
+/// A generic call calls the specific its arguments' types decide: the
+/// loop over the REAL elements touches them alone and is parallel; the
+/// one over the INTEGER elements calls the specific that writes a module
+/// variable, and is not.
+#[test]
+fn generic_calls_touch_what_their_specific_touches() {
+    let v = verdicts(&[file("generic.f90")]);
+    let at = |line: i64| &v[&("GENERIC".to_string(), line)];
+    assert_eq!(at(30).0, "parallel", "{v:?}");
+    assert_ne!(at(33).0, "parallel", "{v:?}");
+    assert!(at(33).1.contains("LAST"), "{v:?}");
+}

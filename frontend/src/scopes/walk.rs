@@ -169,7 +169,7 @@ pub(super) fn decl_exprs(d: &DeclKind, f: &mut impl FnMut(&Expr)) {
 /// Every expression of a statement and of the statements inside it, with
 /// the names a statement holds outside expressions (DO variables, called
 /// procedures) as variables.
-fn stmt_exprs(s: &Stmt, f: &mut impl FnMut(&Expr)) {
+pub(super) fn stmt_exprs(s: &Stmt, f: &mut impl FnMut(&Expr)) {
     match &s.kind {
         StmtKind::Assign { lhs, rhs } => {
             f(lhs);
