@@ -317,6 +317,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/jump_target.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/control.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/calls.f90"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/intrinsic_names.f"),
     ] {
         let name = path
             .file_name()
