@@ -37,8 +37,9 @@ use common::{
 };
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{
-    allocatable_program, argument_program, control_nests, derived_nest, derived_parallel_loops,
-    exact_nests, host_program, module_program, shared_nests, storage_program, Generated,
+    allocatable_program, argument_program, bounds_program, control_nests, derived_nest,
+    derived_parallel_loops, exact_nests, host_program, module_program, shared_nests,
+    storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -716,6 +717,20 @@ fn argument_passing_loses_no_dependence() {
         .collect();
     let tally = check_all("arguments", &programs);
     eprintln!("arguments precision {:.3}", tally.precision());
+}
+
+/// Loops whose lower bound is read once, on entry: an index array's
+/// element (`DO K = IA(I), IA(I+1) - 1`), a scalar set under an IF, or one
+/// the body then changes: no dependence is lost, and the references of one
+/// execution compare exactly (the DO variable is the bound's value on
+/// entry plus the step times the iteration).
+#[test]
+fn bounds_read_on_entry_lose_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(40))
+        .map(|seed| Program::from(bounds_program(seed)))
+        .collect();
+    let tally = check_all("bounds", &programs);
+    eprintln!("bounds precision {:.3}", tally.precision());
 }
 
 #[test]

@@ -248,7 +248,26 @@ fn induction_variables_from_any_start_make_loops_parallel() {
     assert!(emitted.contains("K = 5 + 2*(I - (1))"), "{emitted}");
 }
 
-/// The text `kaiseki openmp PATH -o DIR/omp_NAME` writes (NAME: PATH's).
+/// A DO loop's bounds are read once, on entry (NPB CG's `sparse`): a lower
+/// bound that two definitions reach, or an element of an index array, is
+/// one value throughout an execution of the loop, so `X(J) = X(J) + C` is
+/// parallel and the row loop of a sparse product too; across executions
+/// (the loop over the rows) the elements may meet again.
+#[test]
+fn bounds_read_on_entry_are_one_value_per_execution() {
+    let v = verdicts(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/bounds.f90"));
+    assert_eq!(v[&14][0], "parallel", "{:?}", v[&14]);
+    assert_eq!(
+        v[&19][..3],
+        ["parallel-with-transforms", "", ""],
+        "{:?}",
+        v[&19]
+    );
+    assert_eq!(v[&19][3], "+:SUM", "{:?}", v[&19]);
+    assert_eq!(v[&17][0], "sequential", "{:?}", v[&17]);
+    assert_eq!(v[&25][5], "flow X 26->26", "{:?}", v[&25]);
+}
+
 /// A loop whose calls do nothing their references do not show is judged
 /// by them: a function of an element and a subroutine given elements for
 /// scalar dummies are parallel; an element for an array dummy reaches the
@@ -288,6 +307,7 @@ fn loops_calling_contained_procedures_are_judged_by_their_references() {
     );
 }
 
+/// The text `kaiseki openmp PATH -o DIR/omp_NAME` writes (NAME: PATH's).
 fn openmp(path: &Path, dir: &Path) -> String {
     let name = path.file_name().expect("file name").to_string_lossy();
     let out = dir.join(format!("omp_{name}"));

@@ -31,8 +31,8 @@ use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
 use kaiseki_judge::gen::{
-    allocatable_program, argument_program, derived_parallel_loops, exact_nests, host_program,
-    module_program, parallel_control_loops, parallel_loops, shared_nests, Generated,
+    allocatable_program, argument_program, bounds_program, derived_parallel_loops, exact_nests,
+    host_program, module_program, parallel_control_loops, parallel_loops, shared_nests, Generated,
 };
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
@@ -579,6 +579,34 @@ fn loops_with_calls_passing_arrays_elements_and_scalars_are_judged_soundly() {
         failures[0]
     );
     assert!(tally.claimed > 0, "no loop with calls called parallel");
+}
+
+/// Loops over K whose lower bound is read on entry (an index array's
+/// element, a scalar set under an IF or changed by the body): no claim is
+/// unsound, and loops over K whose references meet only in one iteration
+/// are called parallel.
+#[test]
+fn loops_with_bounds_read_on_entry_are_judged_soundly() {
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for seed in 0..scaled(60) {
+        check(&bounds_program(seed), &mut tally, &mut failures);
+    }
+    let (truth, hit) = tally.truth;
+    println!(
+        "bounds programs: {} programs, {} runs, {} loops, {} called parallel; {truth} parallel by the runs, {hit} of them called parallel",
+        tally.programs, tally.runs, tally.loops, tally.claimed
+    );
+    assert!(
+        failures.is_empty(),
+        "{} unsound claims; the first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    assert!(
+        tally.claimed > 0,
+        "no loop with bounds read on entry called parallel"
+    );
 }
 
 #[test]

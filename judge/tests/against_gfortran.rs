@@ -4,9 +4,9 @@
 //! gfortran is required: without it these tests fail, they never skip.
 
 use kaiseki_judge::gen::{
-    affine_nest, allocatable_program, argument_program, control_nests, derived_nest,
-    derived_parallel_loops, exact_nests, host_program, module_program, parallel_control_loops,
-    scalar_program, shared_nests, storage_program, Generated,
+    affine_nest, allocatable_program, argument_program, bounds_program, control_nests,
+    derived_nest, derived_parallel_loops, exact_nests, host_program, module_program,
+    parallel_control_loops, scalar_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -258,6 +258,12 @@ fn generated_module_host_and_allocatable_programs_print_what_gfortran_prints() {
 #[test]
 fn generated_argument_programs_print_what_gfortran_prints() {
     check_generated("arguments", argument_program, 0..25);
+}
+
+/// Loops whose bounds are index-array elements and scalars set under IFs.
+#[test]
+fn generated_bounds_programs_print_what_gfortran_prints() {
+    check_generated("bounds", bounds_program, 0..25);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 mod affine;
 mod arguments;
+mod bounds;
 mod derived;
 mod emit;
 mod hpf;
@@ -17,6 +18,7 @@ mod storage;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
 pub use arguments::argument_program;
+pub use bounds::bounds_program;
 pub use derived::{derived_nest, derived_parallel_loops};
 pub use hpf::hpf_program;
 pub use modules::{allocatable_program, host_program, module_program};
