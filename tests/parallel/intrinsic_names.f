@@ -1,7 +1,8 @@
 C     Variables named like intrinsics (TSVC s3113 keeps its maximum in
 C     MAX): where MAX or MIN is a variable, OpenMP's MAX or MIN reduction
 C     identifier is hidden, so such a loop gets no directive; + and *
-C     are operators, which no variable hides.
+C     are operators, which no variable hides. A reduction of an
+C     assumed-size array gets no directive either (OpenMP forbids it).
       PROGRAM NAMES
       REAL A(100), MAX, XMIN, SUM
       INTEGER I, IAND
@@ -24,6 +25,7 @@ C     are operators, which no variable hides.
    30 CONTINUE
       PRINT *, MAX, XMIN, SUM, IAND
       CALL MINS(A, 100)
+      CALL HISTS
       END
 
       SUBROUTINE MINS(A, N)
@@ -38,4 +40,24 @@ C     are operators, which no variable hides.
         IF (A(I) .GT. XMAX) XMAX = A(I)
    20 CONTINUE
       PRINT *, MIN, XMAX
+      END
+
+C     A sum into an assumed-size array: OpenMP forbids the clause.
+      SUBROUTINE HIST(H, K, N)
+      INTEGER N, I, K(N), H(*)
+      DO 10 I = 1, N
+        H(K(I)) = H(K(I)) + 1
+   10 CONTINUE
+      END
+
+      SUBROUTINE HISTS
+      INTEGER H(0:6), K(100), I
+      DO 10 I = 0, 6
+        H(I) = 0
+   10 CONTINUE
+      DO 20 I = 1, 100
+        K(I) = MOD(I*I, 7)
+   20 CONTINUE
+      CALL HIST(H, K, 100)
+      PRINT *, H
       END
