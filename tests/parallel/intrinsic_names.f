@@ -51,12 +51,12 @@ C     A sum into an assumed-size array: OpenMP forbids the clause.
       END
 
       SUBROUTINE HISTS
-      INTEGER H(0:6), K(100), I
-      DO 10 I = 0, 6
+      INTEGER H(7), K(100), I
+      DO 10 I = 1, 7
         H(I) = 0
    10 CONTINUE
       DO 20 I = 1, 100
-        K(I) = MOD(I*I, 7)
+        K(I) = MOD(I*I, 7) + 1
    20 CONTINUE
       CALL HIST(H, K, 100)
       PRINT *, H
