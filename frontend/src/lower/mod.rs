@@ -79,11 +79,10 @@ pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
 pub fn lower_diagnostics(program: &Program) -> (usize, Vec<Diagnostic>) {
     let mut g = Global::new(program, NextIds::default(), Extent::Diagnostics);
     g.lower_units(&CallEffects::of(program), |_| true);
-    let statements = g.facts.stmt.len();
-    // The facts die with the process: freeing them row by row would cost
-    // more than the rest of the work of `check` saved above.
-    std::mem::forget(g.facts);
-    (statements, g.diags.into_iter().map(|(_, d)| d).collect())
+    (
+        g.facts.stmt.len(),
+        g.diags.into_iter().map(|(_, d)| d).collect(),
+    )
 }
 
 /// The next id of each counter: statements (loops and blocks are
