@@ -34,7 +34,7 @@ pub mod synth;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use files::{inlined_lines, InlinedLine};
-pub use lower::{lower, lower_units, CallEffects, NextIds};
+pub use lower::{lower, lower_diagnostics, lower_units, CallEffects, NextIds};
 pub use source::{form_of, Form, MacroArg, SourceOptions};
 
 use preprocess::Input;

@@ -600,9 +600,9 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
         (!st.hpf).then(|| Statement {
             label: st.label.map(|l| l.0),
             pos,
-            kind: Parsed::Unreadable {
+            kind: Box::new(Parsed::Unreadable {
                 executable: looks_executable(toks),
-            },
+            }),
             construct: None,
             keywords: Vec::new(),
         })
@@ -633,14 +633,14 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
     let executable = looks_executable(&toks);
     let parsed = grammar::StatementParser::new().parse(&ctx, toks);
     let mut kind = match parsed {
-        Ok(k) => *k,
+        Ok(k) => k,
         Err(e) => {
             let (at, message) = describe_error(e, end);
             rep.error(st.pos_at(at), message);
             return (!st.hpf).then(|| Statement {
                 label: st.label.map(|l| l.0),
                 pos,
-                kind: Parsed::Unreadable { executable },
+                kind: Box::new(Parsed::Unreadable { executable }),
                 construct: None,
                 keywords: Vec::new(),
             });
@@ -651,7 +651,7 @@ pub fn parse_statement(st: &LogicalStmt, rep: &mut Reporter) -> Option<Statement
         match note {
             Note::Unmodelled(at, what) => {
                 let npos = st.pos_at(at);
-                if let Parsed::Exec(k) = &mut kind {
+                if let Parsed::Exec(k) = &mut *kind {
                     if !made_opaque {
                         *k = StmtKind::Opaque {
                             reason: what.clone(),

@@ -8,7 +8,10 @@ use crate::ast::{CaseValue, DeclKind, Expr, ForallIndex, Name, Pos, StmtKind, Ty
 pub struct Statement {
     pub label: Option<u32>,
     pub pos: Pos,
-    pub kind: Parsed,
+    /// Boxed as the parser builds it: a `Parsed` is hundreds of bytes (an
+    /// executable statement's [`StmtKind`]), which the statements of a
+    /// file would otherwise copy and touch twice on their way to the tree.
+    pub kind: Box<Parsed>,
     /// The construct name before the statement (`OUTER: DO ...`), upper case.
     pub construct: Option<String>,
     /// Its keyword arguments: the keyword, by where its value stands

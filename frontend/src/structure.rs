@@ -316,7 +316,7 @@ impl Builder<'_> {
         if let Some(o) = self.open.last_mut() {
             o.unit.keywords.extend(std::mem::take(&mut s.keywords));
             if o.skipping {
-                if matches!(s.kind, Parsed::EndUnit) {
+                if matches!(*s.kind, Parsed::EndUnit) {
                     self.close_unit(s.pos, s.label);
                 }
                 return;
@@ -340,7 +340,7 @@ impl Builder<'_> {
             construct,
             ..
         } = s;
-        let header = match kind {
+        let header = match *kind {
             Parsed::Program(name) => Some(new_unit(UnitKind::Program, name, vec![], None)),
             Parsed::Subroutine {
                 name,
@@ -953,7 +953,7 @@ impl Builder<'_> {
         let Some(Block::Construct { kind, depth, .. }) = o.blocks.last_mut() else {
             return;
         };
-        match s.kind {
+        match *s.kind {
             Parsed::Construct {
                 role: ConstructRole::Open(k),
                 ..
@@ -1017,7 +1017,7 @@ impl Builder<'_> {
         let Some(t) = o.typedef.as_mut() else {
             return false;
         };
-        match &s.kind {
+        match &*s.kind {
             Parsed::Decls(ds) if !t.contains => {
                 for d in ds {
                     match d {
@@ -1080,7 +1080,7 @@ impl Builder<'_> {
         else {
             return;
         };
-        match s.kind {
+        match *s.kind {
             Parsed::Subroutine { name, args, .. } | Parsed::Function { name, args, .. } => {
                 if *depth == 1 {
                     bodies.push(Signature {

@@ -68,6 +68,23 @@ pub fn lower(program: &Program) -> (FactBase, Vec<Diagnostic>) {
     (facts, diags.into_iter().map(|(_, d)| d).collect())
 }
 
+/// The diagnostics of lowering `program` (the same as [`lower`]'s, in the
+/// same order) and the number of its statements, for `kaiseki check`: no
+/// diagnostic comes from the rows of the references a statement names, the
+/// facts of its assignment (affine forms, operation trees, reduction
+/// shapes, array assignments), nor from a unit's basic blocks, sparse
+/// evaluation graphs or element references, so they are not built (on a
+/// large program, nearly half of the lowering), nor are the facts put in
+/// order.
+pub fn lower_diagnostics(program: &Program) -> (usize, Vec<Diagnostic>) {
+    let mut g = Global::new(program, NextIds::default(), Extent::Diagnostics);
+    g.lower_units(&CallEffects::of(program), |_| true);
+    (
+        g.facts.stmt.len(),
+        g.diags.into_iter().map(|(_, d)| d).collect(),
+    )
+}
+
 /// The next id of each counter: statements (loops and blocks are
 /// statement ids), references and affine forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,40 +120,8 @@ pub fn lower_units(
     keep: impl Fn(usize) -> bool,
     first: NextIds,
 ) -> (FactBase, Vec<(usize, Diagnostic)>, NextIds) {
-    let unit_names: FxHashSet<&str> = program.procedure_names();
-    let mut g = Global {
-        program,
-        facts: FactBase::default(),
-        diags: Vec::new(),
-        unit: 0,
-        next_stmt: first.stmt,
-        next_ref: first.r#ref,
-        next_form: first.form,
-    };
-    for (index, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
-        g.unit = index;
-        if let Some(model) = &unit.extrinsic_local {
-            g.report(
-                Severity::Warning,
-                unit.name.pos,
-                format!(
-                    "EXTRINSIC({model}) procedure `{}` is not analyzed: its body works on each processor's part of the arrays; calls to it are calls to an unknown procedure",
-                    unit.name.text
-                ),
-            );
-            continue;
-        }
-        let (syms, problems) = Symbols::build(unit, &unit_names);
-        for (pos, msg) in problems {
-            g.report(Severity::Error, pos, msg);
-        }
-        // A module's variables and constants are lowered in the units
-        // that see them (see `crate::scopes`); it has no statements.
-        if unit.kind == UnitKind::Module {
-            continue;
-        }
-        UnitLowerer::new(&mut g, unit, &syms, effects).run();
-    }
+    let mut g = Global::new(program, first, Extent::Facts);
+    g.lower_units(effects, keep);
     seg::sort_seg_edges(&mut g.facts.seg_edge);
     g.facts.normalize();
     let next = NextIds {
@@ -147,9 +132,20 @@ pub fn lower_units(
     (g.facts, g.diags, next)
 }
 
+/// What a lowering builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Extent {
+    /// Every fact.
+    Facts,
+    /// What the diagnostics and the statements need (see
+    /// [`lower_diagnostics`]).
+    Diagnostics,
+}
+
 /// What lives across units: the facts, the diagnostics and the id counters.
 struct Global<'p> {
     program: &'p Program,
+    extent: Extent,
     facts: FactBase,
     /// Each with the index of its unit.
     diags: Vec<(usize, Diagnostic)>,
@@ -160,7 +156,51 @@ struct Global<'p> {
     next_form: i64,
 }
 
-impl Global<'_> {
+impl<'p> Global<'p> {
+    fn new(program: &'p Program, first: NextIds, extent: Extent) -> Self {
+        Global {
+            program,
+            extent,
+            facts: FactBase::default(),
+            diags: Vec::new(),
+            unit: 0,
+            next_stmt: first.stmt,
+            next_ref: first.r#ref,
+            next_form: first.form,
+        }
+    }
+
+    /// Lowers the units of the program whose index `keep` accepts (see
+    /// [`lower_units`]).
+    fn lower_units(&mut self, effects: &CallEffects, keep: impl Fn(usize) -> bool) {
+        let program = self.program;
+        let unit_names: FxHashSet<&str> = program.procedure_names();
+        for (index, unit) in program.units.iter().enumerate().filter(|(i, _)| keep(*i)) {
+            self.unit = index;
+            if let Some(model) = &unit.extrinsic_local {
+                self.report(
+                    Severity::Warning,
+                    unit.name.pos,
+                    format!(
+                        "EXTRINSIC({model}) procedure `{}` is not analyzed: its body works on each processor's part of the arrays; calls to it are calls to an unknown procedure",
+                        unit.name.text
+                    ),
+                );
+                continue;
+            }
+            let (syms, problems) = Symbols::build(unit, &unit_names);
+            for (pos, msg) in problems {
+                self.report(Severity::Error, pos, msg);
+            }
+            // A module's variables and constants are lowered in the units
+            // that see them (see `crate::scopes`); it has no statements.
+            if unit.kind == UnitKind::Module {
+                continue;
+            }
+            UnitLowerer::new(self, unit, &syms, effects).run();
+        }
+    }
+
     fn report(&mut self, severity: Severity, pos: Pos, message: String) {
         let file = self.program.files.get(pos.file);
         let source_line =
@@ -336,8 +376,10 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
         self.finish_decls();
         self.storage_rows();
         self.hidden_refs();
-        self.element_refs();
-        self.finish_blocks();
+        if self.g.extent == Extent::Facts {
+            self.element_refs();
+            self.finish_blocks();
+        }
     }
 
     fn error(&mut self, pos: Pos, message: String) {

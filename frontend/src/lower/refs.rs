@@ -38,7 +38,7 @@ use kaiseki_facts::{
 use super::affine::{Form, Term};
 use super::arguments::Slot;
 use super::storage::{common_places, equivalence_classes, InBlock};
-use super::{Hidden, Reach, UnitLowerer};
+use super::{Extent, Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos, IMPLIED_DO};
 use crate::fold;
 use crate::intrinsics::{Effect, Intrinsic};
@@ -409,11 +409,34 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
     }
 
-    /// Gives the collected references ids (uses, then definitions) and emits their facts.
+    /// Gives the collected references ids (uses, then definitions) and
+    /// emits their facts; a call's references are hidden ones, added at
+    /// the END (see [`Self::hidden_refs`]).
     pub(super) fn emit_refs(&mut self, stmt: i64, r: StmtRefs<'a>) {
         let StmtRefs {
             uses, defs, calls, ..
         } = r;
+        // No diagnostic comes from the references' rows (see
+        // [`super::lower_diagnostics`]), only from a call's hidden ones.
+        if self.g.extent == Extent::Facts {
+            self.ref_rows(stmt, uses, defs, calls.is_empty());
+        }
+        if let Some(&(_, pos)) = calls.first() {
+            let callees = calls.iter().map(|(c, _)| c.clone()).collect();
+            self.hidden.push(Hidden {
+                stmt,
+                pos,
+                reach: Reach::Calls(callees),
+            });
+        }
+        for (callee, _) in calls {
+            self.g.facts.call.push(Call { stmt, callee });
+        }
+    }
+
+    /// The facts of a statement's references, numbered in turn; an
+    /// element's may make it an `element_ref` unless the statement calls.
+    fn ref_rows(&mut self, stmt: i64, uses: Vec<Ref<'a>>, defs: Vec<Ref<'a>>, no_calls: bool) {
         let n = uses.len();
         for (i, rf) in uses.into_iter().chain(defs).enumerate() {
             let id = self.g.next_ref;
@@ -466,7 +489,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         facts.element_actual.push(ElementActual { r#ref: id });
                     }
                     let forms = self.subscripts(id, subs);
-                    if let Some(forms) = forms.filter(|_| calls.is_empty()) {
+                    if let Some(forms) = forms.filter(|_| no_calls) {
                         self.element_candidates.push(ElementCandidate {
                             r#ref: id,
                             array: var.to_string(),
@@ -481,17 +504,6 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 .entry(stmt)
                 .or_default()
                 .push((id, var.to_string()));
-        }
-        if let Some(&(_, pos)) = calls.first() {
-            let callees = calls.iter().map(|(c, _)| c.clone()).collect();
-            self.hidden.push(Hidden {
-                stmt,
-                pos,
-                reach: Reach::Calls(callees),
-            });
-        }
-        for (callee, _) in calls {
-            self.g.facts.call.push(Call { stmt, callee });
         }
     }
 
@@ -782,6 +794,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.write(&mut r, lhs, true);
         let first = self.g.next_ref;
         self.emit_refs(stmt, r);
+        // The rest is facts no diagnostic comes from (see
+        // [`super::lower_diagnostics`]).
+        if self.g.extent != Extent::Facts {
+            return;
+        }
         self.assign_tree(stmt, first, rhs);
         self.reduction_shapes(stmt, lhs, rhs);
         self.array_assign(stmt, lhs, rhs);
