@@ -338,6 +338,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/control.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/calls.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/intrinsic_names.f"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/profit.f90"),
     ] {
         let name = path
             .file_name()
@@ -569,4 +570,22 @@ fn a_loop_holding_a_statement_kaiseki_could_not_read_is_unknown() {
         [8],
         "{emitted}"
     );
+}
+
+/// Directives only where a parallel region is worth its cost: none in a
+/// procedure a loop with a directive calls (its loop would open a region
+/// inside the caller's at each call), none on a loop of a few iterations
+/// with a small body (`DO M = 1, 5` over the components of a point), though
+/// `parallel` calls them parallel; the program still prints what the
+/// sequential one prints (`openmp_programs_print_what_the_sequential_ones_print`).
+#[test]
+fn directives_go_where_a_region_is_worth_its_cost() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/profit.f90");
+    let v = verdicts(&path);
+    for line in [34, 16, 20, 23] {
+        assert!(PARALLEL.contains(&v[&line][0].as_str()), "{line}: {v:?}");
+    }
+    let emitted = openmp(&path, &scratch_dir("openmp_profit"));
+    let want: std::collections::BTreeSet<usize> = [10, 13].into();
+    assert_eq!(directed_lines(&emitted), want, "{emitted}");
 }

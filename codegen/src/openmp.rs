@@ -26,8 +26,58 @@ pub struct OmpLoop {
     pub prologue: Vec<String>,
 }
 
-/// The loops of `file` to write directives around, in line order.
-pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop> {
+/// The units a parallel region may run: every unit called, directly or
+/// through others, from a statement inside a loop of `omp_loop`, over all
+/// the analyzed groups of units (the rules see one unit at a time). A
+/// directive in one of them would open a region inside the caller's at
+/// each call: nested, it runs on one thread and costs its start and end
+/// every time, so their loops get none ([`omp_loops`]' `inside_regions`).
+pub fn called_in_regions(analyzed: &[(FactBase, Vec<Table>)]) -> HashSet<String> {
+    let mut callees: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut from_regions: Vec<&str> = Vec::new();
+    for (facts, derived) in analyzed {
+        let unit_of: HashMap<i64, &str> = facts
+            .stmt
+            .iter()
+            .map(|s| (s.stmt, s.unit.as_str()))
+            .collect();
+        let regions: HashSet<i64> = derived
+            .iter()
+            .filter(|t| t.name == "omp_loop")
+            .flat_map(|t| t.rows.iter().map(|r| num(&r[0])))
+            .collect();
+        let in_region: HashSet<i64> = facts
+            .loop_stmt
+            .iter()
+            .filter(|ls| regions.contains(&ls.r#loop))
+            .map(|ls| ls.stmt)
+            .collect();
+        for c in &facts.call {
+            if let Some(unit) = unit_of.get(&c.stmt) {
+                callees.entry(unit).or_default().push(&c.callee);
+            }
+            if in_region.contains(&c.stmt) {
+                from_regions.push(&c.callee);
+            }
+        }
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    while let Some(unit) = from_regions.pop() {
+        if seen.insert(unit.to_string()) {
+            from_regions.extend(callees.get(unit).into_iter().flatten());
+        }
+    }
+    seen
+}
+
+/// The loops of `file` to write directives around, in line order, but for
+/// those of the units in `inside_regions` (see [`called_in_regions`]).
+pub fn omp_loops(
+    facts: &FactBase,
+    derived: &[Table],
+    file: &str,
+    inside_regions: &HashSet<String>,
+) -> Vec<OmpLoop> {
     let rows_of = |name: &str| {
         derived
             .iter()
@@ -68,6 +118,7 @@ pub fn omp_loops(facts: &FactBase, derived: &[Table], file: &str) -> Vec<OmpLoop
             let &(unit, line, _) = stmts.get(&l)?;
             let end = ends.get(&l);
             if units.get(unit) != Some(&file)
+                || inside_regions.contains(unit)
                 || included.contains(&l)
                 || end.is_some_and(|e| included.contains(e))
             {

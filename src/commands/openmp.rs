@@ -16,12 +16,15 @@ pub fn run(
 ) -> Result<ExitCode, String> {
     let (analyzed, had_errors) = super::parallel::analyze(files, opts, rules, jobs)?;
     let targets = super::output_paths(files, output)?;
+    let inside_regions = openmp::called_in_regions(&analyzed);
     let mut total = 0;
     for (file, target) in files.iter().zip(targets) {
         let name = file.display().to_string();
         let loops: Vec<openmp::OmpLoop> = analyzed
             .iter()
-            .flat_map(|(facts, derived)| openmp::omp_loops(facts, derived, &name))
+            .flat_map(|(facts, derived)| {
+                openmp::omp_loops(facts, derived, &name, &inside_regions)
+            })
             .collect();
         let source =
             std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;

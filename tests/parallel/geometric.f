@@ -14,7 +14,7 @@ C     scaling under a condition, which is none.
         B(I) = J + I
    10 CONTINUE
       K = 3
-      DO 20 I = 1, 12, 2
+      DO 20 I = 1, 19, 2
         C(I) = K + I
         K = K*(-2)
    20 CONTINUE

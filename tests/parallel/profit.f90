@@ -1,0 +1,39 @@
+! Where a parallel region is worth its cost: the loop over I calls F,
+! whose own loop is parallel but runs inside the region (no directive in
+! F); the loop over the five components M of a point is short, and so is
+! the loop over L of three iterations; the J loop around them carries a
+! dependence, so only their own directives could make them parallel.
+program profit
+  implicit none
+  integer :: i, j, m, l
+  real :: a(1000), b(1000), u(5, 1000), w(3)
+  do i = 1, 1000
+    a(i) = mod(i * 7, 13)
+  end do
+  do i = 1, 1000
+    b(i) = f(a(i))
+  end do
+  do m = 1, 5
+    u(m, 1) = m
+  end do
+  do j = 2, 1000
+    do m = 1, 5
+      u(m, j) = u(m, j - 1) + b(j)
+    end do
+    do l = 1, 3
+      w(l) = u(l, j) * 2
+    end do
+  end do
+  print *, sum(b), sum(u), sum(w)
+contains
+  real function f(x)
+    real, intent(in) :: x
+    integer :: k
+    real :: s
+    s = 0
+    do k = 1, 100
+      s = s + x * k
+    end do
+    f = mod(s, 17.0)
+  end function f
+end program profit
