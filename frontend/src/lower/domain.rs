@@ -17,10 +17,10 @@
 
 use std::collections::BTreeMap;
 
-use kaiseki_facts::{GuardForm, NeverEdge};
+use kaiseki_facts::{FirstIteration, GuardForm, NeverEdge};
 
 use super::affine::{Form, Term};
-use super::UnitLowerer;
+use super::{LoopFrame, UnitLowerer};
 use crate::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::fold::{self, Const, Env};
 use crate::intrinsics::Intrinsic;
@@ -31,6 +31,9 @@ const MAX_POINTS: i64 = 4096;
 /// The named constants, and the DO variables at one point of the box.
 struct Point<'e> {
     values: BTreeMap<String, Const>,
+    /// By loop id, whether its DO variable has its first value (`None`:
+    /// not known, its bounds did not fold).
+    first: BTreeMap<i64, Option<bool>>,
     outer: &'e dyn Env,
 }
 
@@ -43,82 +46,209 @@ impl Env for Point<'_> {
     }
 }
 
-impl UnitLowerer<'_, '_, '_> {
+/// A condition that holds wherever the statement being lowered runs: the
+/// condition of an IF arm around it (`holds`), or of an arm before that
+/// arm (negated), over the DO variables of the `depth` loops around the IF.
+pub(super) struct Known<'a> {
+    pub(super) cond: &'a Expr,
+    pub(super) holds: bool,
+    pub(super) depth: usize,
+}
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
     /// The value `cond` has in every execution, when it has one (see the
     /// module's documentation).
     pub(super) fn decided(&self, cond: &Expr) -> Option<bool> {
-        let mut names = Vec::new();
         let mut ok = true;
         cond.any_name(&mut |name, applied| {
             if applied {
                 // Only the intrinsic functions fold; an array element stops it.
                 ok &= Env::intrinsic(self.syms, name).is_some();
-            } else if !names.iter().any(|n: &String| n == name) {
-                names.push(name.to_string());
+            } else {
+                // A DO variable of a loop around, or a constant.
+                ok &= self.loops.iter().any(|f| f.var.as_deref() == Some(name))
+                    || matches!(Env::constant(self.syms, name), Some(Const::Int(_)));
             }
             !ok
         });
         if !ok {
             return None;
         }
-        // Each name: a DO variable of a loop around (its range), or a constant.
-        let mut vars: Vec<(String, (i64, i64))> = Vec::new();
-        for name in names {
-            let frame = self
-                .loops
-                .iter()
-                .rev()
-                .find(|f| f.var.as_deref() == Some(name.as_str()));
-            match frame {
-                Some(f) => vars.push((name, f.range?)),
-                None if matches!(Env::constant(self.syms, &name), Some(Const::Int(_))) => {}
-                None => return None,
+        let mut seen: Option<bool> = None;
+        let mut mixed = false;
+        let complete = self.each_point(&[cond], None, &mut |at| match fold::fold(cond, at) {
+            Some(Const::Logical(v)) if seen.is_none_or(|s| s == v) => {
+                seen = Some(v);
+                true
+            }
+            _ => {
+                mixed = true;
+                false
+            }
+        });
+        // No point: the code is dead already (a loop that never runs, an
+        // arm decided before); nothing more to say.
+        if complete && !mixed {
+            seen
+        } else {
+            None
+        }
+    }
+
+    /// The least and greatest values each DO variable named in the known
+    /// conditions takes where they all hold, as constraints `I - min >= 0`
+    /// and `max - I >= 0` where they are tighter than the loop's range: a
+    /// box around the iteration domain of the statements under them,
+    /// sound for any condition that folds (MOD, `.OR.`, `.NE.`), which
+    /// the affine constraints of [`Self::constraints`] cannot express.
+    ///
+    /// Returns the `first_iteration` marks of the same statements: the
+    /// loops whose first iteration they never run in, or run in only.
+    pub(super) fn domain_box(&self, out: &mut Vec<(Form, bool)>) -> Vec<(i64, &'static str)> {
+        let names = self.known_names();
+        let mut bounds: BTreeMap<String, (i64, i64)> = BTreeMap::new();
+        // By loop: (in a first iteration, in another, not known).
+        let mut firsts: BTreeMap<i64, (bool, bool, bool)> = BTreeMap::new();
+        let complete = self.each_point(&[], None, &mut |at| {
+            for name in &names {
+                if let Some(Const::Int(v)) = at.values.get(name) {
+                    let b = bounds.entry(name.clone()).or_insert((*v, *v));
+                    *b = (b.0.min(*v), b.1.max(*v));
+                }
+            }
+            for (&l, &first) in &at.first {
+                let f = firsts.entry(l).or_default();
+                match first {
+                    Some(true) => f.0 = true,
+                    Some(false) => f.1 = true,
+                    None => f.2 = true,
+                }
+            }
+            true
+        });
+        if !complete || names.is_empty() {
+            return Vec::new();
+        }
+        for frame in &self.loops {
+            let Some(var) = &frame.var else { continue };
+            let Some(&(min, max)) = bounds.get(var) else {
+                continue;
+            };
+            let (lo, hi) = frame.range.unwrap_or((i64::MIN, i64::MAX));
+            let i = Form::term(Term::Loop(frame.id));
+            if min > lo {
+                out.extend(i.clone().add(Form::constant(-min)).map(|f| (f, false)));
+            }
+            if max < hi {
+                out.extend(
+                    i.scale(-1)
+                        .and_then(|f| f.add(Form::constant(max)))
+                        .map(|f| (f, false)),
+                );
             }
         }
-        let mut points: i64 = 1;
-        for (_, (lo, hi)) in &vars {
-            if hi < lo {
-                // The loop never runs: nothing to decide.
-                return None;
-            }
-            points = points.checked_mul(hi.checked_sub(*lo)?.checked_add(1)?)?;
-            if points > MAX_POINTS {
-                return None;
+        let mut marks: Vec<(i64, &'static str)> = firsts
+            .into_iter()
+            .filter_map(|(l, seen)| match seen {
+                (true, false, false) => Some((l, "only")),
+                _ => None,
+            })
+            .collect();
+        // Never in a first iteration: no point holds with the loop's DO
+        // variable at its first value (its upper bound need not be known).
+        for frame in &self.loops {
+            let named = frame.var.as_ref().is_some_and(|v| names.contains(v));
+            if named && frame.bounds.is_some() {
+                let mut any = false;
+                let complete = self.each_point(&[], Some(frame.id), &mut |_| {
+                    any = true;
+                    false
+                });
+                if complete && !any {
+                    marks.push((frame.id, "never"));
+                }
             }
         }
+        marks
+    }
+
+    /// The names of the known conditions that may be read: a condition
+    /// naming the DO variable of a loop inside its IF (the value it had at
+    /// the test is not the loop's) is left out.
+    fn usable_known(&self) -> Vec<&Known<'a>> {
+        self.known
+            .iter()
+            .filter(|k| {
+                !k.cond.any_name(&mut |name, applied| {
+                    !applied
+                        && self.loops[k.depth.min(self.loops.len())..]
+                            .iter()
+                            .any(|f| f.var.as_deref() == Some(name))
+                })
+            })
+            .collect()
+    }
+
+    /// The DO variables of the loops around that the usable known
+    /// conditions name.
+    fn known_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for k in self.usable_known() {
+            collect_loop_names(k.cond, &self.loops, &mut names);
+        }
+        names
+    }
+
+    /// Calls `visit` at every point of the DO variables (those `conds`
+    /// and the known conditions name, and those their loops' bounds name)
+    /// where every known condition that folds holds; a condition on
+    /// anything else is taken to hold (the points are a superset of the
+    /// iteration domain). A variable whose bounds do not fold takes every
+    /// value of its loop's range, or none (it is unbound: a condition on
+    /// it does not fold). Returns false when `visit` stopped it or the
+    /// points went past [`MAX_POINTS`].
+    ///
+    /// With `pinned`, that loop's DO variable takes only its first value
+    /// (when its lower bound folds).
+    fn each_point(
+        &self,
+        conds: &[&Expr],
+        pinned: Option<i64>,
+        visit: &mut dyn FnMut(&Point) -> bool,
+    ) -> bool {
+        let known = self.usable_known();
+        let mut names = Vec::new();
+        for c in conds.iter().copied().chain(known.iter().map(|k| k.cond)) {
+            collect_loop_names(c, &self.loops, &mut names);
+        }
+        // The loops whose bounds the named variables depend on.
+        for frame in self.loops.iter().rev() {
+            if let (Some(var), Some((lo, up, _))) = (&frame.var, &frame.bounds) {
+                if names.contains(var) {
+                    collect_loop_names(lo, &self.loops, &mut names);
+                    collect_loop_names(up, &self.loops, &mut names);
+                }
+            }
+        }
+        let frames: Vec<&LoopFrame> = self
+            .loops
+            .iter()
+            .filter(|f| f.var.as_ref().is_some_and(|v| names.contains(v)))
+            .collect();
         let mut at = Point {
-            values: vars
-                .iter()
-                .map(|(n, (lo, _))| (n.clone(), Const::Int(*lo)))
-                .collect(),
+            values: BTreeMap::new(),
+            first: BTreeMap::new(),
             outer: self.syms,
         };
-        let mut seen: Option<bool> = None;
-        loop {
-            let Some(Const::Logical(v)) = fold::fold(cond, &at) else {
-                return None;
-            };
-            if seen.is_some_and(|s| s != v) {
-                return None;
-            }
-            seen = Some(v);
-            // The next point, the first variable fastest.
-            let mut k = 0;
-            loop {
-                let Some((name, (lo, hi))) = vars.get(k) else {
-                    return seen;
-                };
-                let Some(Const::Int(x)) = at.values.get_mut(name) else {
-                    return None;
-                };
-                if *x < *hi {
-                    *x += 1;
-                    break;
-                }
-                *x = *lo;
-                k += 1;
-            }
-        }
+        let mut budget = MAX_POINTS;
+        let mut leaf = |at: &Point| {
+            let holds = known.iter().all(|k| match fold::fold(k.cond, at) {
+                Some(Const::Logical(v)) => v == k.holds,
+                _ => true,
+            });
+            !holds || visit(at)
+        };
+        walk(&frames, pinned, &mut at, &mut budget, &mut leaf)
     }
 
     /// The affine constraints `cond` (with `negate`, its negation)
@@ -183,9 +313,25 @@ impl UnitLowerer<'_, '_, '_> {
     }
 
     /// `guard_form` rows for the statements numbered from `first` on (an
-    /// arm's body), under the IF test `test`.
-    pub(super) fn guard_arm(&mut self, test: i64, first: i64, constraints: &[(Form, bool)]) {
+    /// arm's body), under the IF test `test`, and their `first_iteration`
+    /// rows (`firsts`, from [`Self::domain_box`]).
+    pub(super) fn guard_arm(
+        &mut self,
+        test: i64,
+        first: i64,
+        constraints: &[(Form, bool)],
+        firsts: &[(i64, &str)],
+    ) {
         let end = self.g.next_stmt;
+        for &(l, runs) in firsts {
+            for stmt in first..end {
+                self.g.facts.first_iteration.push(FirstIteration {
+                    stmt,
+                    r#loop: l,
+                    runs: runs.to_string(),
+                });
+            }
+        }
         for (form, eq) in constraints {
             let form = self.emit_form(form);
             for stmt in first..end {
@@ -203,4 +349,94 @@ impl UnitLowerer<'_, '_, '_> {
     pub(super) fn never(&mut self, from: i64, to: i64) {
         self.g.facts.never_edge.push(NeverEdge { from, to });
     }
+}
+
+/// Adds to `names` the DO variables of `loops` that `e` names.
+fn collect_loop_names(e: &Expr, loops: &[LoopFrame], names: &mut Vec<String>) {
+    e.any_name(&mut |name, applied| {
+        if !applied
+            && !names.iter().any(|n| n == name)
+            && loops.iter().any(|f| f.var.as_deref() == Some(name))
+        {
+            names.push(name.to_string());
+        }
+        false
+    });
+}
+
+/// The values of the DO variable of `frame` at the point `at` of the
+/// loops around it: the sequence its bounds and step give when they fold
+/// there (none when the loop does not run), else its range.
+///
+/// Also whether the values are the sequence (the first of them is the
+/// first iteration's).
+fn values(frame: &LoopFrame, at: &Point, budget: i64, pinned: bool) -> Option<(Vec<i64>, bool)> {
+    if let Some(lo) = pinned
+        .then_some(frame.bounds.as_ref())
+        .flatten()
+        .and_then(|(lo, _, _)| fold::fold_int(lo, at))
+    {
+        return Some((vec![lo], true));
+    }
+    let folded = frame
+        .bounds
+        .as_ref()
+        .and_then(|(lo, up, st)| Some((fold::fold_int(lo, at)?, fold::fold_int(up, at)?, *st)));
+    let exact = folded.is_some();
+    let (lo, hi, st) = match folded {
+        Some(b) => b,
+        None => {
+            let (a, b) = frame.range?;
+            (a, b, 1)
+        }
+    };
+    let mut out = Vec::new();
+    let mut v = lo;
+    while (st > 0 && v <= hi) || (st < 0 && v >= hi) {
+        if out.len() as i64 >= budget {
+            return None;
+        }
+        out.push(v);
+        v = v.checked_add(st)?;
+    }
+    Some((out, exact))
+}
+
+/// The points of `frames` (outermost first) from `at` on, each passed to
+/// `leaf` (the `pinned` loop at its first value); false when `leaf`
+/// stopped or the budget ran out.
+fn walk(
+    frames: &[&LoopFrame],
+    pinned: Option<i64>,
+    at: &mut Point,
+    budget: &mut i64,
+    leaf: &mut dyn FnMut(&Point) -> bool,
+) -> bool {
+    let Some((frame, inner)) = frames.split_first() else {
+        *budget -= 1;
+        return *budget >= 0 && leaf(at);
+    };
+    let var = frame.var.clone().expect("a DO loop's frame");
+    let Some((vs, exact)) = values(frame, at, *budget, pinned == Some(frame.id)) else {
+        // Unbound: conditions on it do not fold.
+        if *budget <= 0 {
+            return false;
+        }
+        at.first.insert(frame.id, None);
+        let complete = walk(inner, pinned, at, budget, leaf);
+        at.first.remove(&frame.id);
+        return complete;
+    };
+    let mut complete = true;
+    for (k, v) in vs.into_iter().enumerate() {
+        at.values.insert(var.clone(), Const::Int(v));
+        at.first.insert(frame.id, exact.then_some(k == 0));
+        if !walk(inner, pinned, at, budget, leaf) {
+            complete = false;
+            break;
+        }
+    }
+    at.values.remove(&var);
+    at.first.remove(&frame.id);
+    complete
 }

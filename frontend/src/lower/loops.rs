@@ -71,6 +71,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             id,
             var: Some(var.text.clone()),
             range,
+            bounds: step
+                .map_or(Some(1), |e| fold::fold_int(e, self.syms))
+                .filter(|&st| st != 0)
+                .map(|st| (lower.clone(), upper.clone(), st)),
             construct: construct.cloned(),
             exits: Vec::new(),
             cycles: Vec::new(),
@@ -118,6 +122,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             id,
             var: None,
             range: None,
+            bounds: None,
             construct: construct.cloned(),
             exits: Vec::new(),
             cycles: Vec::new(),
@@ -253,23 +258,33 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             Some((min, max)) => (st > 0 && min >= 0) || (st < 0 && max <= 0),
             None => false,
         };
-        // Bounds that never give an iteration, whatever the DO variables
-        // around take (`DO J = 1, I + 1, -1` inside `DO I = 1, 5`): no
-        // trip, as a constant span of the wrong sign.
-        let never = match gap_range {
-            Some((min, max)) => (st > 0 && max < 0) || (st < 0 && min > 0),
-            None => false,
-        };
-        if never && trip.is_none() {
-            self.g.facts.loop_trip.push(LoopTrip {
-                r#loop: id,
-                trip: 0,
-            });
-        }
+        // Bounds a varying distance apart that give one trip count for
+        // every value the DO variables around take (the count grows with
+        // the distance, so its ends decide): `DO J = 1, I + 1, -1` inside
+        // `DO I = 1, 5` never runs, `DO J = 3, I, -1` where I is 3 runs
+        // once.
+        let trip = trip.or_else(|| {
+            let (min, max) = gap_range?;
+            let n = trip_count(0, min, st)?;
+            let same = trip_count(0, max, st)? == n;
+            if same {
+                self.g.facts.loop_trip.push(LoopTrip {
+                    r#loop: id,
+                    trip: n,
+                });
+            }
+            same.then_some(n)
+        });
         if runs || trip.is_some_and(|t| t >= 1) {
             self.g.facts.loop_runs.push(LoopRuns { r#loop: id });
         }
         let ((lmin, lmax), (umin, umax)) = (lo?, up?);
+        // Constant bounds: the last value the step reaches, not the upper
+        // bound (`DO I = 4, 5, 2` takes 4 only).
+        if let (true, Some(t)) = (lmin == lmax && umin == umax, trip.filter(|&t| t >= 1)) {
+            let last = lmin.checked_add(st.checked_mul(t - 1)?)?;
+            return Some((lmin.min(last), lmin.max(last)));
+        }
         Some(if st > 0 { (lmin, umax) } else { (umin, lmax) })
     }
 

@@ -52,7 +52,7 @@ use std::collections::BTreeMap;
 
 use kaiseki_facts::FactBase;
 
-use crate::ast::{Pos, Program, Unit, UnitKind};
+use crate::ast::{Expr, Pos, Program, Unit, UnitKind};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::symbols::Symbols;
 pub use effects::CallEffects;
@@ -193,6 +193,9 @@ struct LoopFrame {
     /// The least and greatest values the DO variable takes in the body,
     /// when its bounds are known (see [`loops`]).
     range: Option<(i64, i64)>,
+    /// The bounds and the constant step of a DO loop, for the points of
+    /// its iteration domain (see [`domain`]).
+    bounds: Option<(Expr, Expr, i64)>,
     /// The construct name (`OUTER: DO ...`).
     construct: Option<String>,
     /// The EXIT statements that leave this loop (they go where the loop
@@ -274,6 +277,9 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// The variables of the implied DOs around the I/O item being lowered
     /// (see [`io`]).
     implied: Vec<&'a str>,
+    /// The conditions that hold where the statement being lowered runs
+    /// (see [`domain`]).
+    known: Vec<domain::Known<'a>>,
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
@@ -327,6 +333,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             first_def_row,
             tests: Vec::new(),
             implied: Vec::new(),
+            known: Vec::new(),
         }
     }
 
