@@ -80,8 +80,11 @@ relations! {
     /// `guard_form(stmt, test, form, relation)`: statement `stmt` runs only when the affine form `form`, over the DO variables of the loops around the IF test `test` (block IF, ELSE IF, logical IF) and constants, is `>= 0` (`relation` `ge`) or `= 0` (`eq`): a comparison of the arm's condition (`.LT.`, `.LE.`, `.GT.`, `.GE.`, `.EQ.`; the operands of `.AND.`, `.NOT.` of them, `.NOT.` of an `.OR.`), or of an earlier arm's condition negated for ELSE IF and ELSE arms. A disjunction (`.OR.`, `.NE.`), MOD and anything else give no such row; but any condition on those variables that folds (MOD, `.OR.`, `.NE.` included), with the conditions of the IFs around it, gives the least and greatest value each DO variable it names takes where they hold (`I - min >= 0`, `max - I >= 0`), where tighter than the loop's range.
     GuardForm guard_form { stmt: StmtId, test: StmtId, form: FormId, relation: String }
 
-    /// `first_iteration(stmt, loop, runs)`: the IF conditions around statement `stmt` (on the DO variables of the loops around, evaluated at every point of their iteration domain, as for `never_edge`) let it run in the first iteration of the DO loop `loop` around it never (`runs` `never`: `IF (I .GT. 1)` in `DO I = 1, 5`) or only (`only`: `IF (I .EQ. 1)`), whatever the loops around `loop` take.
-    FirstIteration first_iteration { stmt: StmtId, r#loop: LoopId, runs: String }
+    /// `iteration_first(stmt, loop, iteration)`: statement `stmt` runs in no iteration of the DO loop `loop` around it before the one numbered `iteration` (0 is the first), whatever the loops around `loop` take: the IF conditions around it, on the DO variables of the loops around (evaluated at every point of their iteration domain, as for `never_edge`), rule the earlier ones out (`IF (I .GT. 1)` in `DO I = 1, 5`: 1). Only for `iteration` 1 or more.
+    IterationFirst iteration_first { stmt: StmtId, r#loop: LoopId, iteration: i64 }
+
+    /// `iteration_last(stmt, loop, iteration)`: statement `stmt` runs in no iteration of the DO loop `loop` around it after the one numbered `iteration` (0 is the first), as `iteration_first` decides (`IF (I .EQ. 1)` in `DO I = 1, N`: 0).
+    IterationLast iteration_last { stmt: StmtId, r#loop: LoopId, iteration: i64 }
 
     /// `def(ref, stmt, var)`: reference `ref` in statement `stmt` may write variable `var` (scalar, array element or whole array).
     Def def { r#ref: RefId, stmt: StmtId, var: String }

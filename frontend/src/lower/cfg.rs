@@ -261,11 +261,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     holds: true,
                     depth: self.loops.len(),
                 });
-                let firsts = self.domain_box(&mut guards);
+                let spans = self.domain_box(&mut guards);
                 let first_then = self.g.next_stmt;
                 let inner = self.stmt(stmt);
                 self.known.pop();
-                self.guard_arm(id, first_then, &guards, &firsts);
+                self.guard_arm(id, first_then, &guards, &spans);
                 if let Some(inner) = inner {
                     if let Some(e) = inner.entry {
                         self.edge(id, e);
@@ -603,10 +603,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 holds: true,
                 depth,
             });
-            let firsts = self.domain_box(&mut guards);
+            let spans = self.domain_box(&mut guards);
             let first_then = self.g.next_stmt;
             let body = self.seq(&arm.body);
-            self.guard_arm(test, first_then, &guards, &firsts);
+            self.guard_arm(test, first_then, &guards, &spans);
             // The arms after it run where it did not hold.
             self.known.last_mut().expect("the arm's condition").holds = false;
             guard_test = test;
@@ -641,9 +641,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             // The else node itself always enters its body (never "next").
             to_next = None;
             let first_else = self.g.next_stmt;
-            let firsts = self.domain_box(&mut earlier);
+            let spans = self.domain_box(&mut earlier);
             let body = self.seq(&ep.body);
-            self.guard_arm(guard_test, first_else, &earlier, &firsts);
+            self.guard_arm(guard_test, first_else, &earlier, &spans);
             match body.entry {
                 Some(e) => self.edge(node, e),
                 None => to_endif.push(node),

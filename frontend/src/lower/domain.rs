@@ -1,23 +1,32 @@
 //! Conditions decided over the iteration domain (`never_edge`): an IF
 //! condition whose only variables are the DO variables of the loops
-//! around it (each with the range of values its constant bounds give, see
-//! [`super::loops`]) and named constants is evaluated, with Fortran's
-//! semantics ([`crate::fold`]: MOD with the sign of its first argument,
-//! MODULO with the sign of the second), at every point of the box of
-//! those ranges. When it has one value at all of them, it has that value
-//! in every execution: the branch it never takes is a `never_edge`. Any
-//! other condition (a scalar the loops may change, an array element, a
-//! call, a box past [`MAX_POINTS`]) decides nothing.
+//! around it and named constants is evaluated, with Fortran's semantics
+//! ([`crate::fold`]: MOD with the sign of its first argument, MODULO with
+//! the sign of the second), at every point where it is tested: the values
+//! each DO variable takes (its bounds folded at each point of the loops
+//! around it, the step's values; its range when they do not fold) where
+//! the conditions of the IFs around it hold and those of the earlier arms
+//! of its own IF do not ([`Known`]; a condition that does not fold is
+//! taken to hold, so the points are a superset). When it has one value at
+//! all of them, it has that value in every execution: the branch it never
+//! takes is a `never_edge`. Any other condition (a scalar the loops may
+//! change, an array element, a call, points past [`MAX_POINTS`]) decides
+//! nothing.
 //!
 //! The same conditions constrain the references under them
 //! (`guard_form`): the comparisons a condition, or its negation for the
 //! arms after it, certainly implies, as affine forms of the DO variables
-//! (`>= 0` or `= 0`), which the dependence tests add to the iteration
-//! domain of each reference there.
+//! (`>= 0` or `= 0`), and the box of the values the DO variables it names
+//! take at those points, which the dependence tests add to the iteration
+//! domain of each reference there. And the iterations of each loop the
+//! statements of an arm run in (`iteration_first`, `iteration_last`,
+//! numbered from the loop's first): the DO statement's initial value
+//! flows only into the first, and a dependence carried by a loop only
+//! into an iteration after its source's.
 
 use std::collections::BTreeMap;
 
-use kaiseki_facts::{FirstIteration, GuardForm, NeverEdge};
+use kaiseki_facts::{GuardForm, IterationFirst, IterationLast, NeverEdge};
 
 use super::affine::{Form, Term};
 use super::{LoopFrame, UnitLowerer};
@@ -31,9 +40,9 @@ const MAX_POINTS: i64 = 4096;
 /// The named constants, and the DO variables at one point of the box.
 struct Point<'e> {
     values: BTreeMap<String, Const>,
-    /// By loop id, whether its DO variable has its first value (`None`:
-    /// not known, its bounds did not fold).
-    first: BTreeMap<i64, Option<bool>>,
+    /// By loop id, the number of the iteration its DO variable's value is
+    /// (0 for the first; `None`: not known, its bounds did not fold).
+    iteration: BTreeMap<i64, Option<i64>>,
     outer: &'e dyn Env,
 }
 
@@ -44,6 +53,15 @@ impl Env for Point<'_> {
     fn intrinsic(&self, name: &str) -> Option<&'static Intrinsic> {
         self.outer.intrinsic(name)
     }
+}
+
+/// The iterations of the DO loop `loop` (numbered from 0, the first) the
+/// statements under some IF arm run in: none before `first`, none after
+/// `last` (when known), in every execution of the loop.
+pub(super) struct Iterations {
+    pub(super) r#loop: i64,
+    pub(super) first: i64,
+    pub(super) last: Option<i64>,
 }
 
 /// A condition that holds wherever the statement being lowered runs: the
@@ -102,13 +120,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// sound for any condition that folds (MOD, `.OR.`, `.NE.`), which
     /// the affine constraints of [`Self::constraints`] cannot express.
     ///
-    /// Returns the `first_iteration` marks of the same statements: the
-    /// loops whose first iteration they never run in, or run in only.
-    pub(super) fn domain_box(&self, out: &mut Vec<(Form, bool)>) -> Vec<(i64, &'static str)> {
+    /// Returns the iterations of the loops around that the same
+    /// statements run in, as far as known (see [`Iterations`]).
+    pub(super) fn domain_box(&self, out: &mut Vec<(Form, bool)>) -> Vec<Iterations> {
         let names = self.known_names();
         let mut bounds: BTreeMap<String, (i64, i64)> = BTreeMap::new();
-        // By loop: (in a first iteration, in another, not known).
-        let mut firsts: BTreeMap<i64, (bool, bool, bool)> = BTreeMap::new();
+        // By loop: the least and greatest iteration numbers, or `None`
+        // once a point did not know it.
+        let mut numbers: BTreeMap<i64, Option<(i64, i64)>> = BTreeMap::new();
         let complete = self.each_point(&[], None, &mut |at| {
             for name in &names {
                 if let Some(Const::Int(v)) = at.values.get(name) {
@@ -116,13 +135,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     *b = (b.0.min(*v), b.1.max(*v));
                 }
             }
-            for (&l, &first) in &at.first {
-                let f = firsts.entry(l).or_default();
-                match first {
-                    Some(true) => f.0 = true,
-                    Some(false) => f.1 = true,
-                    None => f.2 = true,
-                }
+            for (&l, &k) in &at.iteration {
+                let n = numbers.entry(l).or_insert(k.map(|k| (k, k)));
+                *n = n.zip(k).map(|((a, b), k)| (a.min(k), b.max(k)));
             }
             true
         });
@@ -147,29 +162,36 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 );
             }
         }
-        let mut marks: Vec<(i64, &'static str)> = firsts
+        let mut spans: Vec<Iterations> = numbers
             .into_iter()
-            .filter_map(|(l, seen)| match seen {
-                (true, false, false) => Some((l, "only")),
-                _ => None,
+            .filter_map(|(l, n)| {
+                n.map(|(first, last)| Iterations {
+                    r#loop: l,
+                    first,
+                    last: Some(last),
+                })
             })
             .collect();
         // Never in a first iteration: no point holds with the loop's DO
         // variable at its first value (its upper bound need not be known).
         for frame in &self.loops {
             let named = frame.var.as_ref().is_some_and(|v| names.contains(v));
-            if named && frame.bounds.is_some() {
+            if named && frame.bounds.is_some() && !spans.iter().any(|s| s.r#loop == frame.id) {
                 let mut any = false;
                 let complete = self.each_point(&[], Some(frame.id), &mut |_| {
                     any = true;
                     false
                 });
                 if complete && !any {
-                    marks.push((frame.id, "never"));
+                    spans.push(Iterations {
+                        r#loop: frame.id,
+                        first: 1,
+                        last: None,
+                    });
                 }
             }
         }
-        marks
+        spans
     }
 
     /// The names of the known conditions that may be read: a condition
@@ -237,7 +259,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             .collect();
         let mut at = Point {
             values: BTreeMap::new(),
-            first: BTreeMap::new(),
+            iteration: BTreeMap::new(),
             outer: self.syms,
         };
         let mut budget = MAX_POINTS;
@@ -313,23 +335,32 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     }
 
     /// `guard_form` rows for the statements numbered from `first` on (an
-    /// arm's body), under the IF test `test`, and their `first_iteration`
-    /// rows (`firsts`, from [`Self::domain_box`]).
+    /// arm's body), under the IF test `test`, and their `iteration_first`
+    /// and `iteration_last` rows (`spans`, from [`Self::domain_box`]).
     pub(super) fn guard_arm(
         &mut self,
         test: i64,
         first: i64,
         constraints: &[(Form, bool)],
-        firsts: &[(i64, &str)],
+        spans: &[Iterations],
     ) {
         let end = self.g.next_stmt;
-        for &(l, runs) in firsts {
+        for span in spans {
             for stmt in first..end {
-                self.g.facts.first_iteration.push(FirstIteration {
-                    stmt,
-                    r#loop: l,
-                    runs: runs.to_string(),
-                });
+                if span.first > 0 {
+                    self.g.facts.iteration_first.push(IterationFirst {
+                        stmt,
+                        r#loop: span.r#loop,
+                        iteration: span.first,
+                    });
+                }
+                if let Some(last) = span.last {
+                    self.g.facts.iteration_last.push(IterationLast {
+                        stmt,
+                        r#loop: span.r#loop,
+                        iteration: last,
+                    });
+                }
             }
         }
         for (form, eq) in constraints {
@@ -422,21 +453,21 @@ fn walk(
         if *budget <= 0 {
             return false;
         }
-        at.first.insert(frame.id, None);
+        at.iteration.insert(frame.id, None);
         let complete = walk(inner, pinned, at, budget, leaf);
-        at.first.remove(&frame.id);
+        at.iteration.remove(&frame.id);
         return complete;
     };
     let mut complete = true;
     for (k, v) in vs.into_iter().enumerate() {
         at.values.insert(var.clone(), Const::Int(v));
-        at.first.insert(frame.id, exact.then_some(k == 0));
+        at.iteration.insert(frame.id, exact.then_some(k as i64));
         if !walk(inner, pinned, at, budget, leaf) {
             complete = false;
             break;
         }
     }
     at.values.remove(&var);
-    at.first.remove(&frame.id);
+    at.iteration.remove(&frame.id);
     complete
 }
