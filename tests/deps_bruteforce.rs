@@ -669,8 +669,13 @@ fn exact_nests_lose_no_dependence_and_report_few_false_ones() {
     // Measured 0.733 before code no run reaches and the guards of IFs on
     // DO variables were known, 0.891 after; 0.926 once conditions were
     // decided where the IFs around them hold, with the box of DO variable
-    // values they allow and the iterations a statement runs in.
-    assert!(tally.precision() >= 0.92, "{}", tally.report("exact_nests"));
+    // values they allow and the iterations a statement runs in; 0.949 with
+    // the one end of a DO variable's range a single known bound gives.
+    assert!(
+        tally.precision() >= 0.945,
+        "{}",
+        tally.report("exact_nests")
+    );
 }
 
 /// The same nests with EXIT and CYCLE (also of an outer loop, by name)

@@ -305,3 +305,35 @@ fn iterations_the_ifs_around_exclude_or_keep() {
     };
     assert!(!j(0) && j(10), "{all:?}");
 }
+
+/// A bound that is not known leaves the other end of the DO variable's
+/// range: in `DO I = 1, N`, I >= 1, so `DO J = 0, I, -1` never runs (and
+/// in `DO I = N, 2, -1`, I >= 2: `DO K = 1, I, -1` never runs).
+#[test]
+fn one_known_end_of_a_range_decides_loops_that_never_run() {
+    let source = "      PROGRAM H
+      READ *, N
+      S = 0.0
+      DO 10 I = 1, N
+        DO 20 J = 0, I, -1
+          S = S + 1.0
+   20   CONTINUE
+   10 CONTINUE
+      DO 30 I = N, 2, -1
+        DO 40 K = 1, I, -1
+          S = S + 2.0
+   40   CONTINUE
+        DO 50 K = 1, I
+          T = S
+   50   CONTINUE
+   30 CONTINUE
+      PRINT *, S, T
+      END
+";
+    let facts = lower_source("h.f", source);
+    let trips: Vec<i64> = facts.loop_trip.iter().map(|t| t.trip).collect();
+    assert_eq!(trips, [0, 0], "{trips:?}");
+    let s = rows(&deps_of("h.f", source), "S");
+    assert!(!touches(&s, 6) && !touches(&s, 11), "{s:?}");
+    assert!(s.contains(&("flow".into(), 3, 14)), "{s:?}");
+}

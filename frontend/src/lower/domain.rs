@@ -149,7 +149,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             let Some(&(min, max)) = bounds.get(var) else {
                 continue;
             };
-            let (lo, hi) = frame.range.unwrap_or((i64::MIN, i64::MAX));
+            let (lo, hi) = (
+                frame.range.0.unwrap_or(i64::MIN),
+                frame.range.1.unwrap_or(i64::MAX),
+            );
             let i = Form::term(Term::Loop(frame.id));
             if min > lo {
                 out.extend(i.clone().add(Form::constant(-min)).map(|f| (f, false)));
@@ -417,7 +420,12 @@ fn values(frame: &LoopFrame, at: &Point, budget: i64, pinned: bool) -> Option<(V
     let (lo, hi, st) = match folded {
         Some(b) => b,
         None => {
-            let (a, b) = frame.range?;
+            let (Some(a), Some(b)) = frame.range else {
+                return None;
+            };
+            if b.checked_sub(a)? >= budget {
+                return None;
+            }
             (a, b, 1)
         }
     };

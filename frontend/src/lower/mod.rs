@@ -185,14 +185,18 @@ impl Global<'_> {
     }
 }
 
+/// The least and greatest values of a DO variable or form, each when
+/// known.
+type Range = (Option<i64>, Option<i64>);
+
 /// A loop enclosing the statement being lowered.
 struct LoopFrame {
     id: i64,
     /// The DO variable (`None` for DO WHILE).
     var: Option<String>,
     /// The least and greatest values the DO variable takes in the body,
-    /// when its bounds are known (see [`loops`]).
-    range: Option<(i64, i64)>,
+    /// each when its bounds give it (see [`loops`]).
+    range: Range,
     /// The bounds and the constant step of a DO loop, for the points of
     /// its iteration domain (see [`domain`]).
     bounds: Option<(Expr, Expr, i64)>,
