@@ -337,3 +337,26 @@ fn one_known_end_of_a_range_decides_loops_that_never_run() {
     assert!(!touches(&s, 6) && !touches(&s, 11), "{s:?}");
     assert!(s.contains(&("flow".into(), 3, 14)), "{s:?}");
 }
+
+/// Where a bound is not known, the conditions around a test give the end
+/// it lacks: in `DO I = 3, N`, the ELSE IF after `IF (I .GT. 5)` is tested
+/// at I = 3..5 only, where `I .EQ. 6` never holds.
+#[test]
+fn the_conditions_around_give_the_end_a_bound_lacks() {
+    let source = "      PROGRAM E
+      READ *, N
+      S = 0.0
+      DO 10 I = 3, N
+        IF (I .GT. 5) THEN
+          T = 1.0
+        ELSE IF (I .EQ. 6) THEN
+          S = S + 1.0
+        END IF
+   10 CONTINUE
+      PRINT *, S, T
+      END
+";
+    let s = rows(&deps_of("e.f", source), "S");
+    assert!(!touches(&s, 8), "{s:?}");
+    assert!(s.contains(&("flow".into(), 3, 11)), "{s:?}");
+}

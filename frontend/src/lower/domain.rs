@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use kaiseki_facts::{GuardForm, IterationFirst, IterationLast, NeverEdge};
 
 use super::affine::{Form, Term};
-use super::{LoopFrame, UnitLowerer};
+use super::{LoopFrame, Range, UnitLowerer};
 use crate::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::fold::{self, Const, Env};
 use crate::intrinsics::Intrinsic;
@@ -255,10 +255,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
         }
-        let frames: Vec<&LoopFrame> = self
+        let frames: Vec<(&LoopFrame, Range)> = self
             .loops
             .iter()
             .filter(|f| f.var.as_ref().is_some_and(|v| names.contains(v)))
+            .map(|f| (f, self.known_range(f, &known)))
             .collect();
         let mut at = Point {
             values: BTreeMap::new(),
@@ -274,6 +275,47 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             !holds || visit(at)
         };
         walk(&frames, pinned, &mut at, &mut budget, &mut leaf)
+    }
+
+    /// The range of the DO variable of `frame` narrowed by the known
+    /// conditions' comparisons of it alone (`I .LE. 5` gives the end
+    /// `DO I = 3, N` lacks): what the points take where its bounds do not
+    /// fold.
+    fn known_range(&self, frame: &LoopFrame, known: &[&Known<'a>]) -> Range {
+        let (mut lo, mut hi) = frame.range;
+        for k in known {
+            let mut implied = Vec::new();
+            self.constraints(k.cond, !k.holds, &mut implied);
+            for (form, eq) in implied {
+                // c*I + k >= 0, and <= 0 too when eq.
+                let mut sides = vec![form.clone()];
+                if eq {
+                    sides.extend(form.scale(-1));
+                }
+                for side in sides {
+                    let [(Term::Loop(l), &c)] = side.terms.iter().collect::<Vec<_>>()[..] else {
+                        continue;
+                    };
+                    if *l != frame.id {
+                        continue;
+                    }
+                    let k0 = side.constant;
+                    if c > 0 {
+                        // I >= ceil(-k0 / c)
+                        let least = k0
+                            .checked_neg()
+                            .and_then(|n| n.checked_add(c - 1))
+                            .and_then(|n| n.checked_div_euclid(c));
+                        lo = tighter(lo, least, i64::max);
+                    } else {
+                        // I <= floor(k0 / -c)
+                        let greatest = c.checked_neg().and_then(|d| k0.checked_div_euclid(d));
+                        hi = tighter(hi, greatest, i64::min);
+                    }
+                }
+            }
+        }
+        (lo, hi)
     }
 
     /// The affine constraints `cond` (with `negate`, its negation)
@@ -398,13 +440,28 @@ fn collect_loop_names(e: &Expr, loops: &[LoopFrame], names: &mut Vec<String>) {
     });
 }
 
+/// The tighter of two ends of a range (`pick`: `max` for least ends,
+/// `min` for greatest), each when known.
+fn tighter(a: Option<i64>, b: Option<i64>, pick: fn(i64, i64) -> i64) -> Option<i64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(pick(x, y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
 /// The values of the DO variable of `frame` at the point `at` of the
 /// loops around it: the sequence its bounds and step give when they fold
-/// there (none when the loop does not run), else its range.
+/// there (none when the loop does not run), else its `range` (both ends known).
 ///
 /// Also whether the values are the sequence (the first of them is the
 /// first iteration's).
-fn values(frame: &LoopFrame, at: &Point, budget: i64, pinned: bool) -> Option<(Vec<i64>, bool)> {
+fn values(
+    (frame, range): &(&LoopFrame, Range),
+    at: &Point,
+    budget: i64,
+    pinned: bool,
+) -> Option<(Vec<i64>, bool)> {
     if let Some(lo) = pinned
         .then_some(frame.bounds.as_ref())
         .flatten()
@@ -420,7 +477,7 @@ fn values(frame: &LoopFrame, at: &Point, budget: i64, pinned: bool) -> Option<(V
     let (lo, hi, st) = match folded {
         Some(b) => b,
         None => {
-            let (Some(a), Some(b)) = frame.range else {
+            let (Some(a), Some(b)) = *range else {
                 return None;
             };
             if b.checked_sub(a)? >= budget {
@@ -445,18 +502,19 @@ fn values(frame: &LoopFrame, at: &Point, budget: i64, pinned: bool) -> Option<(V
 /// `leaf` (the `pinned` loop at its first value); false when `leaf`
 /// stopped or the budget ran out.
 fn walk(
-    frames: &[&LoopFrame],
+    frames: &[(&LoopFrame, Range)],
     pinned: Option<i64>,
     at: &mut Point,
     budget: &mut i64,
     leaf: &mut dyn FnMut(&Point) -> bool,
 ) -> bool {
-    let Some((frame, inner)) = frames.split_first() else {
+    let Some((framed, inner)) = frames.split_first() else {
         *budget -= 1;
         return *budget >= 0 && leaf(at);
     };
+    let frame = framed.0;
     let var = frame.var.clone().expect("a DO loop's frame");
-    let Some((vs, exact)) = values(frame, at, *budget, pinned == Some(frame.id)) else {
+    let Some((vs, exact)) = values(framed, at, *budget, pinned == Some(frame.id)) else {
         // Unbound: conditions on it do not fold.
         if *budget <= 0 {
             return false;
