@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{deps_csv, lower_source, source_file, Dep};
+use common::{deps_csv, deps_csv_every_row, lower_source, source_file, Dep};
 
 fn deps_of(name: &str, source: &str) -> Vec<Dep> {
     deps_csv(&source_file(&format!("domains_{name}"), name, source))
@@ -164,4 +164,199 @@ fn guards_on_do_variables_narrow_the_pairs_of_array_references() {
     assert!(!between(&b, 13, 14), "{b:?}");
     // The reads before the loop still reach.
     assert!(b.contains(&("flow".into(), 5, 13)), "{b:?}");
+}
+
+/// A condition is decided over the points where it is evaluated: the DO
+/// variables' values (the step's included), where the conditions of the
+/// IFs around it hold and the earlier arms' do not. A loop whose bounds
+/// vary with an outer DO variable but always give one count has that
+/// trip count.
+#[test]
+fn conditions_are_decided_where_the_ifs_around_hold() {
+    // I is 4 only (step 2): MOD(I - 3, 3) is 1. In DO I = 1, 2 the first
+    // arm takes I = 1, so the ELSE IF is tested at I = 2 only, where
+    // I .LE. 1 is false; inside IF (I .EQ. 2), I .EQ. 1 never holds. J
+    // runs from 3 down to I = 3: once.
+    let source = "      PROGRAM D
+      S = 0.0
+      DO 10 I = 4, 5, 2
+        IF (MOD(I - 3, 3) .NE. 1) S = S + 1.0
+   10 CONTINUE
+      DO 20 I = 1, 2
+        IF (I .LT. 2) THEN
+          U = S
+        ELSE IF (I .LE. 1) THEN
+          S = 2.0
+        END IF
+        IF (I .EQ. 2) THEN
+          IF (I .EQ. 1) S = 3.0
+        END IF
+   20 CONTINUE
+      DO 30 I = 3, 4, 2
+        DO 40 J = 3, I, -1
+          S = S + 4.0
+   40   CONTINUE
+   30 CONTINUE
+      PRINT *, S, U
+      END
+";
+    let facts = lower_source("d.f", source);
+    let trips: Vec<(i64, i64)> = facts.loop_trip.iter().map(|t| (t.r#loop, t.trip)).collect();
+    assert_eq!(
+        trips.iter().filter(|(_, t)| *t == 1).count(),
+        3,
+        "{trips:?}"
+    );
+    let deps = deps_of("d.f", source);
+    let s = rows(&deps, "S");
+    for line in [4, 10, 13] {
+        assert!(!touches(&s, line), "line {line} never runs: {s:?}");
+    }
+    // Both loops around S = S + 4.0 run once: it carries nothing.
+    assert!(
+        !deps.iter().any(|r| r.src.0 == 18 && r.carrier != 0),
+        "{deps:?}"
+    );
+    assert!(s.contains(&("flow".into(), 2, 8)), "{s:?}");
+}
+
+/// An IF around a loop tests the value its variable had before the loop,
+/// not the loop's: `IF (I .EQ. 5)` decides nothing inside `DO I = 1, 3`.
+#[test]
+fn a_condition_on_a_variable_a_loop_inside_redefines_is_not_known_there() {
+    let source = "      PROGRAM C
+      S = 0.0
+      I = 5
+      IF (I .EQ. 5) THEN
+        DO 10 I = 1, 3
+          IF (I .EQ. 2) S = S + 1.0
+   10   CONTINUE
+      END IF
+      PRINT *, S
+      END
+";
+    let s = rows(&deps_of("c.f", source), "S");
+    assert!(s.contains(&("flow".into(), 2, 6)), "{s:?}");
+    assert!(s.contains(&("flow".into(), 6, 9)), "{s:?}");
+}
+
+/// The DO statement's initial value reaches the uses of the first
+/// iteration only, and a dependence carried by a loop ends in a later
+/// iteration than its source: uses the IFs around keep out of the first
+/// iteration (`iteration_first`) get no flow from the initial value, a
+/// statement that runs in the first iteration only (`iteration_last` 0)
+/// ends no carried dependence, nor one that runs in one iteration only
+/// from itself. The upper bound need not be known.
+#[test]
+fn iterations_the_ifs_around_exclude_or_keep() {
+    let source = "      PROGRAM F
+      REAL A(20)
+      READ *, N
+      S = 0.0
+      DO 10 I = 1, 5
+        IF (I .GT. 1) A(I) = 1.0
+        IF (I .EQ. 1) S = S + A(I + 5)
+        IF ((I .EQ. 3) .OR. (2*I .EQ. 6)) S = S + 2.0
+   10 CONTINUE
+      DO 20 J = 2, N
+        IF (MOD(J, 2) .EQ. 1) A(J) = 2.0
+   20 CONTINUE
+      PRINT *, S, SUM(A)
+      END
+";
+    let facts = lower_source("f.f", source);
+    let firsts: Vec<i64> = facts.iteration_first.iter().map(|f| f.iteration).collect();
+    let lasts: Vec<i64> = facts.iteration_last.iter().map(|f| f.iteration).collect();
+    assert!(firsts.contains(&1) && firsts.contains(&2), "{firsts:?}");
+    assert!(lasts.contains(&0) && lasts.contains(&2), "{lasts:?}");
+    let path = source_file("domains_f.f", "f.f", source);
+    let all = deps_csv_every_row(&path);
+    let i: Vec<&Dep> = all.iter().filter(|r| r.var == "I").collect();
+    let from_do = |dst: (u32, u32), carried: bool| {
+        i.iter().any(|r| {
+            r.kind == "flow" && r.src.0 == 5 && r.dst == dst && (r.carrier != 0) == carried
+        })
+    };
+    // The conditions read I in every iteration.
+    assert!(from_do((6, 13), false) && from_do((6, 13), true), "{i:?}");
+    // A(I) for I > 1: from the increment only.
+    assert!(!from_do((6, 25), false) && from_do((6, 25), true), "{i:?}");
+    // A(I + 5) for I = 1: from the initial value only.
+    assert!(from_do((7, 33), false) && !from_do((7, 33), true), "{i:?}");
+    // S = S + ... at I = 1 only, and at I = 3 only: nothing carried ends
+    // there but the one from I = 1 to I = 3.
+    let s = rows(&deps_of("f.f", source), "S");
+    assert!(s.contains(&("flow".into(), 4, 7)), "{s:?}");
+    let carried = |src: u32, dst: u32| {
+        all.iter()
+            .any(|r| r.var == "S" && r.src.0 == src && r.dst.0 == dst && r.carrier != 0)
+    };
+    assert!(!carried(7, 7) && !carried(8, 7) && !carried(8, 8), "{s:?}");
+    assert!(carried(7, 8), "{s:?}");
+    // J = 2 is even: A(J) = 2.0 never runs in the first iteration.
+    let j = |carrier: u32| {
+        all.iter().any(|r| {
+            r.var == "J"
+                && r.kind == "flow"
+                && r.src.0 == 10
+                && r.dst == (11, 33)
+                && r.carrier == carrier
+        })
+    };
+    assert!(!j(0) && j(10), "{all:?}");
+}
+
+/// A bound that is not known leaves the other end of the DO variable's
+/// range: in `DO I = 1, N`, I >= 1, so `DO J = 0, I, -1` never runs (and
+/// in `DO I = N, 2, -1`, I >= 2: `DO K = 1, I, -1` never runs).
+#[test]
+fn one_known_end_of_a_range_decides_loops_that_never_run() {
+    let source = "      PROGRAM H
+      READ *, N
+      S = 0.0
+      DO 10 I = 1, N
+        DO 20 J = 0, I, -1
+          S = S + 1.0
+   20   CONTINUE
+   10 CONTINUE
+      DO 30 I = N, 2, -1
+        DO 40 K = 1, I, -1
+          S = S + 2.0
+   40   CONTINUE
+        DO 50 K = 1, I
+          T = S
+   50   CONTINUE
+   30 CONTINUE
+      PRINT *, S, T
+      END
+";
+    let facts = lower_source("h.f", source);
+    let trips: Vec<i64> = facts.loop_trip.iter().map(|t| t.trip).collect();
+    assert_eq!(trips, [0, 0], "{trips:?}");
+    let s = rows(&deps_of("h.f", source), "S");
+    assert!(!touches(&s, 6) && !touches(&s, 11), "{s:?}");
+    assert!(s.contains(&("flow".into(), 3, 14)), "{s:?}");
+}
+
+/// Where a bound is not known, the conditions around a test give the end
+/// it lacks: in `DO I = 3, N`, the ELSE IF after `IF (I .GT. 5)` is tested
+/// at I = 3..5 only, where `I .EQ. 6` never holds.
+#[test]
+fn the_conditions_around_give_the_end_a_bound_lacks() {
+    let source = "      PROGRAM E
+      READ *, N
+      S = 0.0
+      DO 10 I = 3, N
+        IF (I .GT. 5) THEN
+          T = 1.0
+        ELSE IF (I .EQ. 6) THEN
+          S = S + 1.0
+        END IF
+   10 CONTINUE
+      PRINT *, S, T
+      END
+";
+    let s = rows(&deps_of("e.f", source), "S");
+    assert!(!touches(&s, 8), "{s:?}");
+    assert!(s.contains(&("flow".into(), 3, 11)), "{s:?}");
 }

@@ -412,12 +412,13 @@ fn loops_called_parallel_run_in_any_order_and_carry_only_what_they_name() {
         "few sequential loops: {truth}/{}",
         tally.loops
     );
-    // The goal. Measured: 0.952 (198 of 208) on seeds 0..40; the
+    // The goal. Measured: 0.952 (198 of 208) on seeds 0..40, 0.962
+    // (200 of 208) once IFs were decided where they are reached; the
     // misses are listed above (docs/parallel.md: a max with its location beside
     // another update of the max, writes and last values under conditions
     // the runs never take, a subscript through a scalar whose range only
     // the runs show).
-    assert!(recall >= 0.95, "recall {recall:.3}");
+    assert!(recall >= 0.96, "recall {recall:.3}");
 }
 
 /// The recall of `parallel` on the nests of the dependence judge (seeds
@@ -431,9 +432,12 @@ fn loops_of_the_dependence_nests_are_judged_soundly_and_found_parallel() {
     for (what, make, floor) in [
         // Measured 0.948 (128 of 135) and 0.932 (123 of 132) before code no
         // run reaches and the guards of IFs were known, 0.963 (130 of 135)
-        // and 0.947 (125 of 132) after.
-        ("shared_nests", shared_nests as fn(u64) -> Generated, 0.95),
-        ("exact_nests", exact_nests, 0.94),
+        // and 0.947 (125 of 132) after; 0.970 (131 of 135) and 0.962 (127
+        // of 132) once conditions were decided where the IFs around them
+        // hold, the iterations a statement runs in were known and one known
+        // bound gave one end of a DO variable's range.
+        ("shared_nests", shared_nests as fn(u64) -> Generated, 0.97),
+        ("exact_nests", exact_nests, 0.96),
     ] {
         let mut tally = Tally::default();
         let mut failures = Vec::new();

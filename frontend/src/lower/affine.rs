@@ -44,7 +44,7 @@ impl<K: Ord + Clone> Linear<K> {
         }
     }
 
-    fn term(k: K) -> Self {
+    pub(super) fn term(k: K) -> Self {
         Linear {
             constant: 0,
             terms: BTreeMap::from([(k, 1)]),

@@ -32,6 +32,7 @@ use crate::ast::{
 use crate::intrinsics::Form;
 use kaiseki_facts::{Call, CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtFile, StmtLabel};
 
+use super::domain::Known;
 use super::guards::Test;
 use super::refs::StmtRefs;
 use super::{Hidden, Reach, UnitLowerer};
@@ -255,9 +256,16 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 let never_true = self.decided(cond) == Some(false);
                 let mut guards = Vec::new();
                 self.constraints(cond, false, &mut guards);
+                self.known.push(Known {
+                    cond,
+                    holds: true,
+                    depth: self.loops.len(),
+                });
+                let spans = self.domain_box(&mut guards);
                 let first_then = self.g.next_stmt;
                 let inner = self.stmt(stmt);
-                self.guard_arm(id, first_then, &guards);
+                self.known.pop();
+                self.guard_arm(id, first_then, &guards, &spans);
                 if let Some(inner) = inner {
                     if let Some(e) = inner.entry {
                         self.edge(id, e);
@@ -559,6 +567,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         // What the arms so far not taken imply, and the last test.
         let mut earlier = Vec::new();
         let mut guard_test = 0;
+        // The conditions known around the IF; each arm adds its own.
+        let known_around = self.known.len();
         for (i, arm) in arms.iter().enumerate() {
             let test = if i == 0 {
                 self.number(s.pos, s.label.or(arm.label), "if", true)
@@ -581,14 +591,24 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     self.never(prev, test);
                 }
             }
+            // Decided where no earlier arm's condition held.
             let decided = self.decided(&arm.cond);
             // The arm runs when its condition holds and no earlier one did.
             let mut guards = earlier.clone();
             self.constraints(&arm.cond, false, &mut guards);
             self.constraints(&arm.cond, true, &mut earlier);
+            let depth = self.loops.len();
+            self.known.push(Known {
+                cond: &arm.cond,
+                holds: true,
+                depth,
+            });
+            let spans = self.domain_box(&mut guards);
             let first_then = self.g.next_stmt;
             let body = self.seq(&arm.body);
-            self.guard_arm(test, first_then, &guards);
+            self.guard_arm(test, first_then, &guards, &spans);
+            // The arms after it run where it did not hold.
+            self.known.last_mut().expect("the arm's condition").holds = false;
             guard_test = test;
             next_dead = false;
             match body.entry {
@@ -621,14 +641,16 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             // The else node itself always enters its body (never "next").
             to_next = None;
             let first_else = self.g.next_stmt;
+            let spans = self.domain_box(&mut earlier);
             let body = self.seq(&ep.body);
-            self.guard_arm(guard_test, first_else, &earlier);
+            self.guard_arm(guard_test, first_else, &earlier, &spans);
             match body.entry {
                 Some(e) => self.edge(node, e),
                 None => to_endif.push(node),
             }
             to_endif.extend(body.exits);
         }
+        self.known.truncate(known_around);
         self.flush_decls(Some(end));
         self.guard = outer_guard;
         let endif = self.number(end, end_label, "endif", true);

@@ -1,26 +1,35 @@
 //! Conditions decided over the iteration domain (`never_edge`): an IF
 //! condition whose only variables are the DO variables of the loops
-//! around it (each with the range of values its constant bounds give, see
-//! [`super::loops`]) and named constants is evaluated, with Fortran's
-//! semantics ([`crate::fold`]: MOD with the sign of its first argument,
-//! MODULO with the sign of the second), at every point of the box of
-//! those ranges. When it has one value at all of them, it has that value
-//! in every execution: the branch it never takes is a `never_edge`. Any
-//! other condition (a scalar the loops may change, an array element, a
-//! call, a box past [`MAX_POINTS`]) decides nothing.
+//! around it and named constants is evaluated, with Fortran's semantics
+//! ([`crate::fold`]: MOD with the sign of its first argument, MODULO with
+//! the sign of the second), at every point where it is tested: the values
+//! each DO variable takes (its bounds folded at each point of the loops
+//! around it, the step's values; its range when they do not fold) where
+//! the conditions of the IFs around it hold and those of the earlier arms
+//! of its own IF do not ([`Known`]; a condition that does not fold is
+//! taken to hold, so the points are a superset). When it has one value at
+//! all of them, it has that value in every execution: the branch it never
+//! takes is a `never_edge`. Any other condition (a scalar the loops may
+//! change, an array element, a call, points past [`MAX_POINTS`]) decides
+//! nothing.
 //!
 //! The same conditions constrain the references under them
 //! (`guard_form`): the comparisons a condition, or its negation for the
 //! arms after it, certainly implies, as affine forms of the DO variables
-//! (`>= 0` or `= 0`), which the dependence tests add to the iteration
-//! domain of each reference there.
+//! (`>= 0` or `= 0`), and the box of the values the DO variables it names
+//! take at those points, which the dependence tests add to the iteration
+//! domain of each reference there. And the iterations of each loop the
+//! statements of an arm run in (`iteration_first`, `iteration_last`,
+//! numbered from the loop's first): the DO statement's initial value
+//! flows only into the first, and a dependence carried by a loop only
+//! into an iteration after its source's.
 
 use std::collections::BTreeMap;
 
-use kaiseki_facts::{GuardForm, NeverEdge};
+use kaiseki_facts::{GuardForm, IterationFirst, IterationLast, NeverEdge};
 
 use super::affine::{Form, Term};
-use super::UnitLowerer;
+use super::{LoopFrame, Range, UnitLowerer};
 use crate::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::fold::{self, Const, Env};
 use crate::intrinsics::Intrinsic;
@@ -31,6 +40,9 @@ const MAX_POINTS: i64 = 4096;
 /// The named constants, and the DO variables at one point of the box.
 struct Point<'e> {
     values: BTreeMap<String, Const>,
+    /// By loop id, the number of the iteration its DO variable's value is
+    /// (0 for the first; `None`: not known, its bounds did not fold).
+    iteration: BTreeMap<i64, Option<i64>>,
     outer: &'e dyn Env,
 }
 
@@ -43,82 +55,267 @@ impl Env for Point<'_> {
     }
 }
 
-impl UnitLowerer<'_, '_, '_> {
+/// The iterations of the DO loop `loop` (numbered from 0, the first) the
+/// statements under some IF arm run in: none before `first`, none after
+/// `last` (when known), in every execution of the loop.
+pub(super) struct Iterations {
+    pub(super) r#loop: i64,
+    pub(super) first: i64,
+    pub(super) last: Option<i64>,
+}
+
+/// A condition that holds wherever the statement being lowered runs: the
+/// condition of an IF arm around it (`holds`), or of an arm before that
+/// arm (negated), over the DO variables of the `depth` loops around the IF.
+pub(super) struct Known<'a> {
+    pub(super) cond: &'a Expr,
+    pub(super) holds: bool,
+    pub(super) depth: usize,
+}
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
     /// The value `cond` has in every execution, when it has one (see the
     /// module's documentation).
     pub(super) fn decided(&self, cond: &Expr) -> Option<bool> {
-        let mut names = Vec::new();
         let mut ok = true;
         cond.any_name(&mut |name, applied| {
             if applied {
                 // Only the intrinsic functions fold; an array element stops it.
                 ok &= Env::intrinsic(self.syms, name).is_some();
-            } else if !names.iter().any(|n: &String| n == name) {
-                names.push(name.to_string());
+            } else {
+                // A DO variable of a loop around, or a constant.
+                ok &= self.loops.iter().any(|f| f.var.as_deref() == Some(name))
+                    || matches!(Env::constant(self.syms, name), Some(Const::Int(_)));
             }
             !ok
         });
         if !ok {
             return None;
         }
-        // Each name: a DO variable of a loop around (its range), or a constant.
-        let mut vars: Vec<(String, (i64, i64))> = Vec::new();
-        for name in names {
-            let frame = self
-                .loops
-                .iter()
-                .rev()
-                .find(|f| f.var.as_deref() == Some(name.as_str()));
-            match frame {
-                Some(f) => vars.push((name, f.range?)),
-                None if matches!(Env::constant(self.syms, &name), Some(Const::Int(_))) => {}
-                None => return None,
+        let mut seen: Option<bool> = None;
+        let mut mixed = false;
+        let complete = self.each_point(&[cond], None, &mut |at| match fold::fold(cond, at) {
+            Some(Const::Logical(v)) if seen.is_none_or(|s| s == v) => {
+                seen = Some(v);
+                true
+            }
+            _ => {
+                mixed = true;
+                false
+            }
+        });
+        // No point: the code is dead already (a loop that never runs, an
+        // arm decided before); nothing more to say.
+        if complete && !mixed {
+            seen
+        } else {
+            None
+        }
+    }
+
+    /// The least and greatest values each DO variable named in the known
+    /// conditions takes where they all hold, as constraints `I - min >= 0`
+    /// and `max - I >= 0` where they are tighter than the loop's range: a
+    /// box around the iteration domain of the statements under them,
+    /// sound for any condition that folds (MOD, `.OR.`, `.NE.`), which
+    /// the affine constraints of [`Self::constraints`] cannot express.
+    ///
+    /// Returns the iterations of the loops around that the same
+    /// statements run in, as far as known (see [`Iterations`]).
+    pub(super) fn domain_box(&self, out: &mut Vec<(Form, bool)>) -> Vec<Iterations> {
+        let names = self.known_names();
+        let mut bounds: BTreeMap<String, (i64, i64)> = BTreeMap::new();
+        // By loop: the least and greatest iteration numbers, or `None`
+        // once a point did not know it.
+        let mut numbers: BTreeMap<i64, Option<(i64, i64)>> = BTreeMap::new();
+        let complete = self.each_point(&[], None, &mut |at| {
+            for name in &names {
+                if let Some(Const::Int(v)) = at.values.get(name) {
+                    let b = bounds.entry(name.clone()).or_insert((*v, *v));
+                    *b = (b.0.min(*v), b.1.max(*v));
+                }
+            }
+            for (&l, &k) in &at.iteration {
+                let n = numbers.entry(l).or_insert(k.map(|k| (k, k)));
+                *n = n.zip(k).map(|((a, b), k)| (a.min(k), b.max(k)));
+            }
+            true
+        });
+        if !complete || names.is_empty() {
+            return Vec::new();
+        }
+        for frame in &self.loops {
+            let Some(var) = &frame.var else { continue };
+            let Some(&(min, max)) = bounds.get(var) else {
+                continue;
+            };
+            let (lo, hi) = (
+                frame.range.0.unwrap_or(i64::MIN),
+                frame.range.1.unwrap_or(i64::MAX),
+            );
+            let i = Form::term(Term::Loop(frame.id));
+            if min > lo {
+                out.extend(i.clone().add(Form::constant(-min)).map(|f| (f, false)));
+            }
+            if max < hi {
+                out.extend(
+                    i.scale(-1)
+                        .and_then(|f| f.add(Form::constant(max)))
+                        .map(|f| (f, false)),
+                );
             }
         }
-        let mut points: i64 = 1;
-        for (_, (lo, hi)) in &vars {
-            if hi < lo {
-                // The loop never runs: nothing to decide.
-                return None;
-            }
-            points = points.checked_mul(hi.checked_sub(*lo)?.checked_add(1)?)?;
-            if points > MAX_POINTS {
-                return None;
+        let mut spans: Vec<Iterations> = numbers
+            .into_iter()
+            .filter_map(|(l, n)| {
+                n.map(|(first, last)| Iterations {
+                    r#loop: l,
+                    first,
+                    last: Some(last),
+                })
+            })
+            .collect();
+        // Never in a first iteration: no point holds with the loop's DO
+        // variable at its first value (its upper bound need not be known).
+        for frame in &self.loops {
+            let named = frame.var.as_ref().is_some_and(|v| names.contains(v));
+            if named && frame.bounds.is_some() && !spans.iter().any(|s| s.r#loop == frame.id) {
+                let mut any = false;
+                let complete = self.each_point(&[], Some(frame.id), &mut |_| {
+                    any = true;
+                    false
+                });
+                if complete && !any {
+                    spans.push(Iterations {
+                        r#loop: frame.id,
+                        first: 1,
+                        last: None,
+                    });
+                }
             }
         }
+        spans
+    }
+
+    /// The names of the known conditions that may be read: a condition
+    /// naming the DO variable of a loop inside its IF (the value it had at
+    /// the test is not the loop's) is left out.
+    fn usable_known(&self) -> Vec<&Known<'a>> {
+        self.known
+            .iter()
+            .filter(|k| {
+                !k.cond.any_name(&mut |name, applied| {
+                    !applied
+                        && self.loops[k.depth.min(self.loops.len())..]
+                            .iter()
+                            .any(|f| f.var.as_deref() == Some(name))
+                })
+            })
+            .collect()
+    }
+
+    /// The DO variables of the loops around that the usable known
+    /// conditions name.
+    fn known_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for k in self.usable_known() {
+            collect_loop_names(k.cond, &self.loops, &mut names);
+        }
+        names
+    }
+
+    /// Calls `visit` at every point of the DO variables (those `conds`
+    /// and the known conditions name, and those their loops' bounds name)
+    /// where every known condition that folds holds; a condition on
+    /// anything else is taken to hold (the points are a superset of the
+    /// iteration domain). A variable whose bounds do not fold takes every
+    /// value of its loop's range, or none (it is unbound: a condition on
+    /// it does not fold). Returns false when `visit` stopped it or the
+    /// points went past [`MAX_POINTS`].
+    ///
+    /// With `pinned`, that loop's DO variable takes only its first value
+    /// (when its lower bound folds).
+    fn each_point(
+        &self,
+        conds: &[&Expr],
+        pinned: Option<i64>,
+        visit: &mut dyn FnMut(&Point) -> bool,
+    ) -> bool {
+        let known = self.usable_known();
+        let mut names = Vec::new();
+        for c in conds.iter().copied().chain(known.iter().map(|k| k.cond)) {
+            collect_loop_names(c, &self.loops, &mut names);
+        }
+        // The loops whose bounds the named variables depend on.
+        for frame in self.loops.iter().rev() {
+            if let (Some(var), Some((lo, up, _))) = (&frame.var, &frame.bounds) {
+                if names.contains(var) {
+                    collect_loop_names(lo, &self.loops, &mut names);
+                    collect_loop_names(up, &self.loops, &mut names);
+                }
+            }
+        }
+        let frames: Vec<(&LoopFrame, Range)> = self
+            .loops
+            .iter()
+            .filter(|f| f.var.as_ref().is_some_and(|v| names.contains(v)))
+            .map(|f| (f, self.known_range(f, &known)))
+            .collect();
         let mut at = Point {
-            values: vars
-                .iter()
-                .map(|(n, (lo, _))| (n.clone(), Const::Int(*lo)))
-                .collect(),
+            values: BTreeMap::new(),
+            iteration: BTreeMap::new(),
             outer: self.syms,
         };
-        let mut seen: Option<bool> = None;
-        loop {
-            let Some(Const::Logical(v)) = fold::fold(cond, &at) else {
-                return None;
-            };
-            if seen.is_some_and(|s| s != v) {
-                return None;
-            }
-            seen = Some(v);
-            // The next point, the first variable fastest.
-            let mut k = 0;
-            loop {
-                let Some((name, (lo, hi))) = vars.get(k) else {
-                    return seen;
-                };
-                let Some(Const::Int(x)) = at.values.get_mut(name) else {
-                    return None;
-                };
-                if *x < *hi {
-                    *x += 1;
-                    break;
+        let mut budget = MAX_POINTS;
+        let mut leaf = |at: &Point| {
+            let holds = known.iter().all(|k| match fold::fold(k.cond, at) {
+                Some(Const::Logical(v)) => v == k.holds,
+                _ => true,
+            });
+            !holds || visit(at)
+        };
+        walk(&frames, pinned, &mut at, &mut budget, &mut leaf)
+    }
+
+    /// The range of the DO variable of `frame` narrowed by the known
+    /// conditions' comparisons of it alone (`I .LE. 5` gives the end
+    /// `DO I = 3, N` lacks): what the points take where its bounds do not
+    /// fold.
+    fn known_range(&self, frame: &LoopFrame, known: &[&Known<'a>]) -> Range {
+        let (mut lo, mut hi) = frame.range;
+        for k in known {
+            let mut implied = Vec::new();
+            self.constraints(k.cond, !k.holds, &mut implied);
+            for (form, eq) in implied {
+                // c*I + k >= 0, and <= 0 too when eq.
+                let mut sides = vec![form.clone()];
+                if eq {
+                    sides.extend(form.scale(-1));
                 }
-                *x = *lo;
-                k += 1;
+                for side in sides {
+                    let [(Term::Loop(l), &c)] = side.terms.iter().collect::<Vec<_>>()[..] else {
+                        continue;
+                    };
+                    if *l != frame.id {
+                        continue;
+                    }
+                    let k0 = side.constant;
+                    if c > 0 {
+                        // I >= ceil(-k0 / c)
+                        let least = k0
+                            .checked_neg()
+                            .and_then(|n| n.checked_add(c - 1))
+                            .and_then(|n| n.checked_div_euclid(c));
+                        lo = tighter(lo, least, i64::max);
+                    } else {
+                        // I <= floor(k0 / -c)
+                        let greatest = c.checked_neg().and_then(|d| k0.checked_div_euclid(d));
+                        hi = tighter(hi, greatest, i64::min);
+                    }
+                }
             }
         }
+        (lo, hi)
     }
 
     /// The affine constraints `cond` (with `negate`, its negation)
@@ -183,9 +380,34 @@ impl UnitLowerer<'_, '_, '_> {
     }
 
     /// `guard_form` rows for the statements numbered from `first` on (an
-    /// arm's body), under the IF test `test`.
-    pub(super) fn guard_arm(&mut self, test: i64, first: i64, constraints: &[(Form, bool)]) {
+    /// arm's body), under the IF test `test`, and their `iteration_first`
+    /// and `iteration_last` rows (`spans`, from [`Self::domain_box`]).
+    pub(super) fn guard_arm(
+        &mut self,
+        test: i64,
+        first: i64,
+        constraints: &[(Form, bool)],
+        spans: &[Iterations],
+    ) {
         let end = self.g.next_stmt;
+        for span in spans {
+            for stmt in first..end {
+                if span.first > 0 {
+                    self.g.facts.iteration_first.push(IterationFirst {
+                        stmt,
+                        r#loop: span.r#loop,
+                        iteration: span.first,
+                    });
+                }
+                if let Some(last) = span.last {
+                    self.g.facts.iteration_last.push(IterationLast {
+                        stmt,
+                        r#loop: span.r#loop,
+                        iteration: last,
+                    });
+                }
+            }
+        }
         for (form, eq) in constraints {
             let form = self.emit_form(form);
             for stmt in first..end {
@@ -203,4 +425,115 @@ impl UnitLowerer<'_, '_, '_> {
     pub(super) fn never(&mut self, from: i64, to: i64) {
         self.g.facts.never_edge.push(NeverEdge { from, to });
     }
+}
+
+/// Adds to `names` the DO variables of `loops` that `e` names.
+fn collect_loop_names(e: &Expr, loops: &[LoopFrame], names: &mut Vec<String>) {
+    e.any_name(&mut |name, applied| {
+        if !applied
+            && !names.iter().any(|n| n == name)
+            && loops.iter().any(|f| f.var.as_deref() == Some(name))
+        {
+            names.push(name.to_string());
+        }
+        false
+    });
+}
+
+/// The tighter of two ends of a range (`pick`: `max` for least ends,
+/// `min` for greatest), each when known.
+fn tighter(a: Option<i64>, b: Option<i64>, pick: fn(i64, i64) -> i64) -> Option<i64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(pick(x, y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// The values of the DO variable of `frame` at the point `at` of the
+/// loops around it: the sequence its bounds and step give when they fold
+/// there (none when the loop does not run), else its `range` (both ends known).
+///
+/// Also whether the values are the sequence (the first of them is the
+/// first iteration's).
+fn values(
+    (frame, range): &(&LoopFrame, Range),
+    at: &Point,
+    budget: i64,
+    pinned: bool,
+) -> Option<(Vec<i64>, bool)> {
+    if let Some(lo) = pinned
+        .then_some(frame.bounds.as_ref())
+        .flatten()
+        .and_then(|(lo, _, _)| fold::fold_int(lo, at))
+    {
+        return Some((vec![lo], true));
+    }
+    let folded = frame
+        .bounds
+        .as_ref()
+        .and_then(|(lo, up, st)| Some((fold::fold_int(lo, at)?, fold::fold_int(up, at)?, *st)));
+    let exact = folded.is_some();
+    let (lo, hi, st) = match folded {
+        Some(b) => b,
+        None => {
+            let (Some(a), Some(b)) = *range else {
+                return None;
+            };
+            if b.checked_sub(a)? >= budget {
+                return None;
+            }
+            (a, b, 1)
+        }
+    };
+    let mut out = Vec::new();
+    let mut v = lo;
+    while (st > 0 && v <= hi) || (st < 0 && v >= hi) {
+        if out.len() as i64 >= budget {
+            return None;
+        }
+        out.push(v);
+        v = v.checked_add(st)?;
+    }
+    Some((out, exact))
+}
+
+/// The points of `frames` (outermost first) from `at` on, each passed to
+/// `leaf` (the `pinned` loop at its first value); false when `leaf`
+/// stopped or the budget ran out.
+fn walk(
+    frames: &[(&LoopFrame, Range)],
+    pinned: Option<i64>,
+    at: &mut Point,
+    budget: &mut i64,
+    leaf: &mut dyn FnMut(&Point) -> bool,
+) -> bool {
+    let Some((framed, inner)) = frames.split_first() else {
+        *budget -= 1;
+        return *budget >= 0 && leaf(at);
+    };
+    let frame = framed.0;
+    let var = frame.var.clone().expect("a DO loop's frame");
+    let Some((vs, exact)) = values(framed, at, *budget, pinned == Some(frame.id)) else {
+        // Unbound: conditions on it do not fold.
+        if *budget <= 0 {
+            return false;
+        }
+        at.iteration.insert(frame.id, None);
+        let complete = walk(inner, pinned, at, budget, leaf);
+        at.iteration.remove(&frame.id);
+        return complete;
+    };
+    let mut complete = true;
+    for (k, v) in vs.into_iter().enumerate() {
+        at.values.insert(var.clone(), Const::Int(v));
+        at.iteration.insert(frame.id, exact.then_some(k as i64));
+        if !walk(inner, pinned, at, budget, leaf) {
+            complete = false;
+            break;
+        }
+    }
+    at.values.remove(&var);
+    at.iteration.remove(&frame.id);
+    complete
 }

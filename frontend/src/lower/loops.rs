@@ -22,7 +22,7 @@ use kaiseki_facts::{
 use super::affine::{Form, Term};
 use super::cfg::Frag;
 use super::refs::{Access, StmtRefs};
-use super::{LoopFrame, UnitLowerer};
+use super::{LoopFrame, Range, UnitLowerer};
 use crate::ast::{Expr, Independent, LoopEnd, Name, Pos, Stmt};
 use crate::fold;
 
@@ -54,7 +54,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.name_ref(&mut r, &var.text, var.pos, Access::MustDef);
         self.emit_refs(id, r);
         self.loop_header(id, "do", &var.text, s.pos);
-        let range = self.bounds(id, lower, upper, step, s.pos);
+        let range = self
+            .bounds(id, lower, upper, step, s.pos)
+            .unwrap_or((None, None));
         if let Some(ind) = independent {
             self.g
                 .facts
@@ -71,6 +73,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             id,
             var: Some(var.text.clone()),
             range,
+            bounds: step
+                .map_or(Some(1), |e| fold::fold_int(e, self.syms))
+                .filter(|&st| st != 0)
+                .map(|st| (lower.clone(), upper.clone(), st)),
             construct: construct.cloned(),
             exits: Vec::new(),
             cycles: Vec::new(),
@@ -117,7 +123,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.loops.push(LoopFrame {
             id,
             var: None,
-            range: None,
+            range: (None, None),
+            bounds: None,
             construct: construct.cloned(),
             exits: Vec::new(),
             cycles: Vec::new(),
@@ -178,7 +185,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     }
 
     /// The loop's bound rows, `loop_trip` and `loop_runs`; returns the
-    /// range of the DO variable in the body when the bounds have one.
+    /// least and greatest values of the DO variable in the body, each
+    /// when the bounds give it (`DO I = 1, N` only the least).
     fn bounds(
         &mut self,
         id: i64,
@@ -186,7 +194,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         upper: &Expr,
         step: Option<&Expr>,
         pos: Pos,
-    ) -> Option<(i64, i64)> {
+    ) -> Option<Range> {
         let syms = self.syms;
         self.g.facts.loop_bounds.push(LoopBounds {
             r#loop: id,
@@ -242,52 +250,72 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         // Over the values of the enclosing DO variables: the bounds' ranges,
         // and whether upper - lower always has the step's sign (or is 0).
         let st = st?;
-        let range = |f: &Option<Form>| f.as_ref().and_then(|f| self.interval(f));
+        let range = |f: &Option<Form>| f.as_ref().map_or((None, None), |f| self.interval(f));
         let (lo, up) = (range(&forms[0]), range(&forms[1]));
         let gap = match (&forms[0], &forms[1]) {
             (Some(l), Some(u)) => l.clone().scale(-1).and_then(|l| u.clone().add(l)),
             _ => None,
         };
-        let gap_range = gap.as_ref().and_then(|g| self.interval(g));
-        let runs = match gap_range {
-            Some((min, max)) => (st > 0 && min >= 0) || (st < 0 && max <= 0),
-            None => false,
-        };
-        // Bounds that never give an iteration, whatever the DO variables
-        // around take (`DO J = 1, I + 1, -1` inside `DO I = 1, 5`): no
-        // trip, as a constant span of the wrong sign.
-        let never = match gap_range {
-            Some((min, max)) => (st > 0 && max < 0) || (st < 0 && min > 0),
-            None => false,
-        };
-        if never && trip.is_none() {
-            self.g.facts.loop_trip.push(LoopTrip {
-                r#loop: id,
-                trip: 0,
-            });
-        }
+        let (gap_min, gap_max) = gap.as_ref().map_or((None, None), |g| self.interval(g));
+        let runs = (st > 0 && gap_min.is_some_and(|m| m >= 0))
+            || (st < 0 && gap_max.is_some_and(|m| m <= 0));
+        // Bounds a varying distance apart that give one trip count for
+        // every value the DO variables around take (the count grows with
+        // the distance, so its ends decide): `DO J = 1, I + 1, -1` inside
+        // `DO I = 1, 5` never runs, `DO J = 3, I, -1` where I is 3 runs
+        // once. One end may do: past it the count is 0 (`DO J = 0, I, -1`
+        // inside `DO I = 1, N`).
+        let trip = trip.or_else(|| {
+            let (near, far) = if st > 0 {
+                (gap_min, gap_max)
+            } else {
+                (gap_max, gap_min)
+            };
+            let n = trip_count(0, far?, st)?;
+            let same = n == 0 || trip_count(0, near?, st)? == n;
+            if same {
+                self.g.facts.loop_trip.push(LoopTrip {
+                    r#loop: id,
+                    trip: n,
+                });
+            }
+            same.then_some(n)
+        });
         if runs || trip.is_some_and(|t| t >= 1) {
             self.g.facts.loop_runs.push(LoopRuns { r#loop: id });
         }
-        let ((lmin, lmax), (umin, umax)) = (lo?, up?);
-        Some(if st > 0 { (lmin, umax) } else { (umin, lmax) })
+        // Constant bounds: the last value the step reaches, not the upper
+        // bound (`DO I = 4, 5, 2` takes 4 only).
+        if let ((Some(l), Some(l2)), (Some(u), Some(u2)), Some(t)) =
+            (lo, up, trip.filter(|&t| t >= 1))
+        {
+            if l == l2 && u == u2 {
+                let last = l.checked_add(st.checked_mul(t - 1)?)?;
+                return Some((Some(l.min(last)), Some(l.max(last))));
+            }
+        }
+        Some(if st > 0 { (lo.0, up.1) } else { (up.0, lo.1) })
     }
 
     /// The least and greatest values of `f` over the ranges of the DO
-    /// variables of the loops around (None if it has another term, or a
-    /// loop's range is unknown).
-    fn interval(&self, f: &Form) -> Option<(i64, i64)> {
-        let (mut min, mut max) = (f.constant, f.constant);
+    /// variables of the loops around, each when known (neither if `f` has
+    /// another term).
+    fn interval(&self, f: &Form) -> Range {
+        let (mut min, mut max) = (Some(f.constant), Some(f.constant));
         for (term, &c) in &f.terms {
             let Term::Loop(l) = term else {
-                return None;
+                return (None, None);
             };
-            let (a, b) = self.loops.iter().rev().find(|fr| fr.id == *l)?.range?;
-            let (x, y) = (c.checked_mul(a)?, c.checked_mul(b)?);
-            min = min.checked_add(x.min(y))?;
-            max = max.checked_add(x.max(y))?;
+            let Some(frame) = self.loops.iter().rev().find(|fr| fr.id == *l) else {
+                return (None, None);
+            };
+            let (a, b) = frame.range;
+            let (least, greatest) = if c >= 0 { (a, b) } else { (b, a) };
+            let term = |x: Option<i64>| x.and_then(|x| c.checked_mul(x));
+            min = min.zip(term(least)).and_then(|(m, x)| m.checked_add(x));
+            max = max.zip(term(greatest)).and_then(|(m, x)| m.checked_add(x));
         }
-        Some((min, max))
+        (min, max)
     }
 }
 

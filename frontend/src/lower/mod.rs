@@ -52,7 +52,7 @@ use std::collections::BTreeMap;
 
 use kaiseki_facts::FactBase;
 
-use crate::ast::{Pos, Program, Unit, UnitKind};
+use crate::ast::{Expr, Pos, Program, Unit, UnitKind};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::symbols::Symbols;
 pub use effects::CallEffects;
@@ -225,14 +225,21 @@ impl<'p> Global<'p> {
     }
 }
 
+/// The least and greatest values of a DO variable or form, each when
+/// known.
+type Range = (Option<i64>, Option<i64>);
+
 /// A loop enclosing the statement being lowered.
 struct LoopFrame {
     id: i64,
     /// The DO variable (`None` for DO WHILE).
     var: Option<String>,
     /// The least and greatest values the DO variable takes in the body,
-    /// when its bounds are known (see [`loops`]).
-    range: Option<(i64, i64)>,
+    /// each when its bounds give it (see [`loops`]).
+    range: Range,
+    /// The bounds and the constant step of a DO loop, for the points of
+    /// its iteration domain (see [`domain`]).
+    bounds: Option<(Expr, Expr, i64)>,
     /// The construct name (`OUTER: DO ...`).
     construct: Option<String>,
     /// The EXIT statements that leave this loop (they go where the loop
@@ -314,6 +321,9 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// The variables of the implied DOs around the I/O item being lowered
     /// (see [`io`]).
     implied: Vec<&'a str>,
+    /// The conditions that hold where the statement being lowered runs
+    /// (see [`domain`]).
+    known: Vec<domain::Known<'a>>,
 }
 
 impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
@@ -367,6 +377,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             first_def_row,
             tests: Vec::new(),
             implied: Vec::new(),
+            known: Vec::new(),
         }
     }
 
