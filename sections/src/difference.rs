@@ -175,9 +175,10 @@ pub(crate) fn span_difference(
     let above =
         b.hi.add_constant(1)
             .map(|edge| (ctx.max_of(&a.lo, &edge).cloned(), false));
-    for side in [below, above] {
+    for (side, is_below) in [(below, true), (above, false)] {
         let bound = match side {
             Some((Some(bound), is_below)) => Some((bound, is_below)),
+            _ if empty_either_way(a, b, is_below, ctx) => continue,
             _ => {
                 exact = false;
                 None
@@ -199,4 +200,18 @@ pub(crate) fn span_difference(
         }
     }
     (parts, exact)
+}
+
+/// Whether the part of `a` below `b` (`is_below`) or above it is empty
+/// even where `min(a.hi, b.lo - 1)` (or `max(a.lo, b.hi + 1)`) does not
+/// compare: the part lies within `a` and on that side of `b`, so it is
+/// empty when either of the two spans that hold it is (`A(1:N) − A(1:N)`:
+/// `1:0` below, `N+1:N` above, whatever N).
+fn empty_either_way(a: &Span, b: &Span, is_below: bool, ctx: &Assumptions) -> bool {
+    let side = if is_below {
+        b.lo.add_constant(-1).map(|hi| Span { hi, ..a.clone() })
+    } else {
+        b.hi.add_constant(1).map(|lo| Span { lo, ..a.clone() })
+    };
+    a.clone().normalize(ctx).is_none() || side.is_some_and(|s| s.normalize(ctx).is_none())
 }

@@ -423,6 +423,23 @@ mod tests {
         assert_eq!(both.used.to_string(), "A(I) ; T ; X(I:I+1)");
     }
 
+    /// MG's `resid`: `U1(1:N1)` written whole, then read from 1 to N1: the
+    /// read is covered whatever N1 is (both empty when N1 < 1), though
+    /// nothing says how N1 compares with 0.
+    #[test]
+    fn a_symbolic_section_covers_itself() {
+        let ctx = Assumptions::none();
+        let first = s("U1(1:N1) | U(1:N1) | U1(1:N1) | U(1:N1)");
+        let second = s("R(2:N1-1) | U1(1:N1) | R(2:N1-1) | U1(1:N1)");
+        let both = first.then(&second, &ctx);
+        assert_eq!(both.exposed.to_string(), "U(1:N1)");
+        let inner = s("{} | U1(2:N1) | {} | U1(2:N1)");
+        assert_eq!(first.then(&inner, &ctx).exposed.to_string(), "U(1:N1)");
+        // Not beyond: U1(0:N1) reads U1(0).
+        let wider = s("{} | U1(0:N1) | {} | U1(0:N1)");
+        assert_ne!(first.then(&wider, &ctx).exposed.to_string(), "U(1:N1)");
+    }
+
     #[test]
     fn sections_after_a_changed_scalar_are_stale() {
         let ctx = Assumptions::none();

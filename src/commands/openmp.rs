@@ -22,9 +22,7 @@ pub fn run(
         let name = file.display().to_string();
         let loops: Vec<openmp::OmpLoop> = analyzed
             .iter()
-            .flat_map(|(facts, derived)| {
-                openmp::omp_loops(facts, derived, &name, &inside_regions)
-            })
+            .flat_map(|(facts, derived)| openmp::omp_loops(facts, derived, &name, &inside_regions))
             .collect();
         let source =
             std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
