@@ -58,39 +58,80 @@ pub const SHOWN_PER_FILE: usize = 200;
 
 /// The diagnostics to print, in order: per file the first
 /// [`SHOWN_PER_FILE`] errors and the first [`SHOWN_PER_FILE`] warnings,
-/// then one line per file and severity that had more
-/// (`... and 812 more warnings`), of that severity, so that a file with
-/// only warnings still has no error.
+/// then one line per file and severity that had more, saying what the
+/// rest are, most frequent first (`... and 812 more warnings: 600
+/// "`X` is not an array", 212 "..."`), of that severity, so that a file
+/// with only warnings still has no error.
 pub fn shown(diags: &[Diagnostic]) -> Vec<Cow<'_, Diagnostic>> {
     let mut counts: BTreeMap<(&str, Severity), usize> = BTreeMap::new();
+    let mut hidden: BTreeMap<(&str, Severity), BTreeMap<String, usize>> = BTreeMap::new();
     let mut out = Vec::with_capacity(diags.len().min(2 * SHOWN_PER_FILE));
     for d in diags {
-        let n = counts.entry((d.path.as_str(), d.severity)).or_insert(0);
+        let key = (d.path.as_str(), d.severity);
+        let n = counts.entry(key).or_insert(0);
         *n += 1;
         if *n <= SHOWN_PER_FILE {
             out.push(Cow::Borrowed(d));
+        } else {
+            *hidden
+                .entry(key)
+                .or_default()
+                .entry(kind_of(&d.message))
+                .or_insert(0) += 1;
         }
     }
-    for ((path, severity), n) in counts {
-        if n > SHOWN_PER_FILE {
-            let hidden = n - SHOWN_PER_FILE;
-            let what = match (severity, hidden) {
-                (Severity::Error, 1) => "error",
-                (Severity::Error, _) => "errors",
-                (Severity::Warning, 1) => "warning",
-                (Severity::Warning, _) => "warnings",
-            };
-            out.push(Cow::Owned(Diagnostic {
-                severity,
-                path: path.to_string(),
-                line: 0,
-                col: 0,
-                message: format!("... and {hidden} more {what}"),
-                source_line: None,
-            }));
-        }
+    for ((path, severity), kinds) in hidden {
+        let n: usize = kinds.values().sum();
+        let what = match (severity, n) {
+            (Severity::Error, 1) => "error",
+            (Severity::Error, _) => "errors",
+            (Severity::Warning, 1) => "warning",
+            (Severity::Warning, _) => "warnings",
+        };
+        out.push(Cow::Owned(Diagnostic {
+            severity,
+            path: path.to_string(),
+            line: 0,
+            col: 0,
+            message: format!("... and {n} more {what}: {}", most_frequent(kinds)),
+            source_line: None,
+        }));
     }
     out
+}
+
+/// How many of the most frequent kinds of message a summary names.
+const KINDS_NAMED: usize = 3;
+
+/// A message with each name it quotes (between backquotes) made `X`, so
+/// that the messages of one kind count together.
+fn kind_of(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        out.push_str(if i % 2 == 1 { "X" } else { part });
+    }
+    out
+}
+
+/// `600 "A", 200 "B", 12 "C" and 3 others`: the kinds by count, most
+/// frequent first (then in text order).
+fn most_frequent(kinds: BTreeMap<String, usize>) -> String {
+    let mut by_count: Vec<(String, usize)> = kinds.into_iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let named: Vec<String> = by_count
+        .iter()
+        .take(KINDS_NAMED)
+        .map(|(kind, n)| format!("{n} \"{kind}\""))
+        .collect();
+    let others: usize = by_count.iter().skip(KINDS_NAMED).map(|(_, n)| n).sum();
+    match others {
+        0 => named.join(", "),
+        1 => format!("{} and 1 other", named.join(", ")),
+        n => format!("{} and {n} others", named.join(", ")),
+    }
 }
 
 #[cfg(test)]
@@ -130,9 +171,36 @@ mod tests {
         assert_eq!(
             summaries,
             [
-                "a.f: warning: ... and 812 more warnings",
-                "b.f: error: ... and 1 more error"
+                "a.f: warning: ... and 812 more warnings: 812 \"m\"",
+                "b.f: error: ... and 1 more error: 1 \"m\""
             ]
+        );
+    }
+
+    #[test]
+    fn the_summary_says_what_the_rest_are_most_frequent_first() {
+        let mut diags = Vec::new();
+        let mut push = |message: String| {
+            diags.push(Diagnostic {
+                message,
+                ..diag("a.f", Severity::Error, 1)
+            })
+        };
+        for i in 0..SHOWN_PER_FILE + 600 {
+            push(format!("`V{i}` is not an array and cannot be assigned"));
+        }
+        for i in 0..200 {
+            push(format!("`N{i}` has no type"));
+        }
+        for m in ["a", "b", "b", "c"] {
+            push(m.to_string());
+        }
+        let out = shown(&diags);
+        let summary = out.iter().find(|d| d.line == 0).expect("summary");
+        assert_eq!(
+            summary.message,
+            "... and 804 more errors: 600 \"`X` is not an array and cannot be assigned\", \
+             200 \"`X` has no type\", 2 \"b\" and 2 others"
         );
     }
 
