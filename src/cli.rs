@@ -78,7 +78,7 @@ pub enum Command {
     },
     /// Print the data dependence graph.
     #[command(
-        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --loop-vars            # also the rows of the DO loops' own index variables\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps prog.f --format sarif > deps.sarif   # for code review and editors\n  kaiseki deps prog.f --format sarif --proof > deps.sarif   # ... with each result's proof as a code flow\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
+        after_help = "Examples:\n  kaiseki deps prog.f\n  kaiseki deps prog.f --format csv > deps.csv\n  kaiseki deps prog.f --all                  # also the general (Kuck) output and anti dependences\n  kaiseki deps prog.f --loop-vars            # also the rows of the DO loops' own index variables\n  kaiseki deps prog.f --dot | dot -Tsvg > deps.svg\n  kaiseki deps prog.f --by-loop              # per loop, what it carries: variable, kind, rows\n  kaiseki deps prog.f --format sarif > deps.sarif   # for code review and editors\n  kaiseki deps prog.f --format sarif --proof > deps.sarif   # ... with each result's proof as a code flow\n  kaiseki deps solver.F90 -D N=512 -I include/     # preprocessed, as gfortran"
     )]
     Deps {
         #[arg(required = true)]
@@ -97,6 +97,10 @@ pub enum Command {
         /// Write Graphviz DOT instead of a table.
         #[arg(long)]
         dot: bool,
+        /// Per loop, the dependences it carries grouped by variable and kind, with how many
+        /// rows and their distances (a table, or CSV with `--format csv`).
+        #[arg(long)]
+        by_loop: bool,
         /// With `--format sarif`: give each result a code flow that walks its proof (the input
         /// facts `kaiseki explain` shows, each at its source place, in proof order).
         #[arg(long)]

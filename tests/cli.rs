@@ -1180,3 +1180,42 @@ fn queries_read_relations_computed_on_request() {
     let out = kaiseki_ok(["query", path, "region_live(L, V)", "--format", "csv"]);
     assert!(out.contains("DO J@24,"), "{out}");
 }
+
+/// `deps --by-loop`: per loop, what it carries, grouped by variable and
+/// kind, the largest groups first, with their distances in that loop.
+#[test]
+fn deps_by_loop_groups_the_carried_dependences() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/bounds.f90");
+    let csv = kaiseki_ok([
+        "deps".as_ref(),
+        path.as_os_str(),
+        "--by-loop".as_ref(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+    ]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "unit,loop_line,var,kind,rows,distances");
+    assert!(lines.contains(&"BOUNDS,25,X,flow,1,1"), "{csv}");
+    assert!(lines.contains(&"BOUNDS,17,A,flow,2,*"), "{csv}");
+    // The loop over J at line 14 carries nothing on X (X(J) = X(J) + C).
+    assert!(
+        !lines.iter().any(|l| l.starts_with("BOUNDS,14,X,")),
+        "{csv}"
+    );
+    // Loop 17's groups: the largest first.
+    let rows: Vec<usize> = lines
+        .iter()
+        .filter(|l| l.starts_with("BOUNDS,17,"))
+        .map(|l| l.rsplit(',').nth(1).expect("rows").parse().expect("count"))
+        .collect();
+    assert!(rows.windows(2).all(|w| w[0] >= w[1]), "{csv}");
+    let table = kaiseki_ok(["deps".as_ref(), path.as_os_str(), "--by-loop".as_ref()]);
+    assert!(table.starts_with("unit"), "{table}");
+    let refused = kaiseki([
+        "deps".as_ref(),
+        path.as_os_str(),
+        "--by-loop".as_ref(),
+        "--dot".as_ref(),
+    ]);
+    assert_eq!(refused.code, Some(2));
+}

@@ -498,6 +498,51 @@ pub fn csv_lines(rows: &[DepRow]) -> String {
     out
 }
 
+/// The header of [`by_loop`]'s rows.
+pub const BY_LOOP_HEADER: [&str; 6] = ["unit", "loop_line", "var", "kind", "rows", "distances"];
+
+/// Per loop, the dependences it carries, grouped by variable and kind:
+/// how many rows, and the distances they have in that loop (`*` for none
+/// known), one screen for a routine whose table is thousands of rows. In
+/// unit and loop line order, the groups with more rows first.
+pub fn by_loop(rows: &[DepRow]) -> Vec<Vec<String>> {
+    let mut groups: BTreeMap<(&str, i64, &str, &str), (usize, BTreeSet<Option<i64>>)> =
+        BTreeMap::new();
+    for r in rows.iter().filter(|r| r.carrier != 0) {
+        let at = r.loops.iter().position(|&l| l == r.carrier);
+        let distance = at.and_then(|i| r.distance.get(i).copied().flatten());
+        let g = groups
+            .entry((r.unit, r.carrier, r.var, r.kind))
+            .or_default();
+        g.0 += 1;
+        g.1.insert(distance);
+    }
+    let mut out: Vec<((&str, i64), usize, Vec<String>)> = groups
+        .into_iter()
+        .map(|((unit, line, var, kind), (n, distances))| {
+            let distances: Vec<String> = distances
+                .iter()
+                .map(|d| d.map_or("*".to_string(), |d| d.to_string()))
+                .collect();
+            let fields = vec![
+                unit.to_string(),
+                line.to_string(),
+                var.to_string(),
+                kind.to_string(),
+                n.to_string(),
+                distances.join(";"),
+            ];
+            ((unit, line), n, fields)
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(b.1.cmp(&a.1))
+            .then_with(|| a.2.cmp(&b.2))
+    });
+    out.into_iter().map(|(_, _, fields)| fields).collect()
+}
+
 /// The rows as an aligned table for people.
 pub fn to_table(rows: &[DepRow]) -> String {
     let body: Vec<Vec<String>> = rows.iter().map(DepRow::fields).collect();

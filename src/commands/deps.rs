@@ -40,6 +40,8 @@ pub struct Options {
     pub format: DepsFormat,
     pub include: deps::Include,
     pub dot: bool,
+    /// The carried dependences per loop ([`deps::by_loop`]) instead of the rows.
+    pub by_loop: bool,
     /// SARIF code flows of each row's proof.
     pub proof: bool,
 }
@@ -83,7 +85,7 @@ pub fn run(
     };
     // Groups in unit name order, a name's units in one group: each group's
     // rows, sorted, follow the previous group's.
-    let lower_diags = if !o.dot && o.format == DepsFormat::Csv {
+    let lower_diags = if !o.dot && !o.by_loop && o.format == DepsFormat::Csv {
         // Each group's lines are written as soon as it and those before it
         // are done, and its relations freed: memory holds the program and
         // the groups in flight, however many rows come out.
@@ -136,7 +138,18 @@ pub fn run(
             .iter()
             .flat_map(|(facts, derived)| deps::dependence_rows(facts, derived, include))
             .collect();
-        let text = if o.dot {
+        let text = if o.by_loop {
+            let summary = deps::by_loop(&rows);
+            if o.format == DepsFormat::Csv {
+                let mut text = kaiseki_codegen::csv_line(&deps::BY_LOOP_HEADER.map(String::from));
+                for fields in &summary {
+                    text.push_str(&kaiseki_codegen::csv_line(fields));
+                }
+                text
+            } else {
+                kaiseki_codegen::table::render(&deps::BY_LOOP_HEADER, &summary)
+            }
+        } else if o.dot {
             deps::to_dot(&rows)
         } else {
             deps::to_table(&rows)

@@ -87,13 +87,20 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             all,
             loop_vars,
             dot,
+            by_loop,
             proof,
             rules,
             jobs,
             input,
         } => {
-            if proof && (dot || format != crate::cli::DepsFormat::Sarif) {
-                eprintln!("kaiseki: error: --proof goes with --format sarif (and not --dot)");
+            if proof && (dot || by_loop || format != crate::cli::DepsFormat::Sarif) {
+                eprintln!(
+                    "kaiseki: error: --proof goes with --format sarif (and not --dot or --by-loop)"
+                );
+                return Ok(ExitCode::from(2));
+            }
+            if by_loop && (dot || format == crate::cli::DepsFormat::Sarif) {
+                eprintln!("kaiseki: error: --by-loop writes a table or CSV (not --dot or SARIF)");
                 return Ok(ExitCode::from(2));
             }
             let include = kaiseki_codegen::deps::Include {
@@ -104,6 +111,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 format,
                 include,
                 dot,
+                by_loop,
                 proof,
             };
             deps::run(&files, &input.0, o, rules.rules.as_deref(), jobs.threads())
