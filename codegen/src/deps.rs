@@ -501,13 +501,15 @@ pub fn csv_lines(rows: &[DepRow]) -> String {
 /// The header of [`by_loop`]'s rows.
 pub const BY_LOOP_HEADER: [&str; 6] = ["unit", "loop_line", "var", "kind", "rows", "distances"];
 
+/// A group of [`by_loop`]: unit, the carrier's line, variable, kind.
+type GroupKey<'a> = (&'a str, i64, &'a str, &'a str);
+
 /// Per loop, the dependences it carries, grouped by variable and kind:
 /// how many rows, and the distances they have in that loop (`*` for none
 /// known), one screen for a routine whose table is thousands of rows. In
 /// unit and loop line order, the groups with more rows first.
 pub fn by_loop(rows: &[DepRow]) -> Vec<Vec<String>> {
-    let mut groups: BTreeMap<(&str, i64, &str, &str), (usize, BTreeSet<Option<i64>>)> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey, (usize, BTreeSet<Option<i64>>)> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.carrier != 0) {
         let at = r.loops.iter().position(|&l| l == r.carrier);
         let distance = at.and_then(|i| r.distance.get(i).copied().flatten());
