@@ -262,13 +262,13 @@ fn type_def(components: &[DeclKind], unsupported: &Option<String>) -> TypeDef {
 
 /// An object of a derived type: its type and its own dims.
 #[derive(Clone, Debug)]
-struct Obj {
-    type_name: String,
-    dims: Vec<DimSpec>,
+pub(crate) struct Obj {
+    pub(crate) type_name: String,
+    pub(crate) dims: Vec<DimSpec>,
 }
 
 /// The objects a unit declares, by name.
-fn objects_of(unit: &Unit) -> FxHashMap<String, Obj> {
+pub(crate) fn objects_of(unit: &Unit) -> FxHashMap<String, Obj> {
     let mut out: FxHashMap<String, Obj> = FxHashMap::default();
     for d in &unit.decls {
         if let DeclKind::Derived {

@@ -11,7 +11,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
-use crate::ast::{DeclKind, Expr, ExprKind, Program, StmtKind, TypeSpec, Unit, UnitKind};
+use crate::ast::{Expr, ExprKind, Program, StmtKind, TypeSpec, Unit, UnitKind};
+use crate::derived::{objects_of, Obj};
 use crate::symbols::{ApplyClass, Symbols};
 
 use super::walk::{for_each_expr_mut, for_each_stmt_mut};
@@ -69,38 +70,25 @@ impl Key {
 /// The names and keys of a unit's variables, read from its declarations.
 struct Typing<'a> {
     symbols: Symbols<'a>,
-    /// Objects of a derived type: the type's name and the object's rank.
-    derived: FxHashMap<&'a str, (&'a str, usize)>,
+    /// Objects of a derived type (their types and dims).
+    derived: FxHashMap<String, Obj>,
 }
 
 impl<'a> Typing<'a> {
     fn of(unit: &'a Unit, names: &'a FxHashSet<&'a str>) -> Typing<'a> {
         let (symbols, _) = Symbols::build(unit, names);
-        let mut derived = FxHashMap::default();
-        for d in &unit.decls {
-            if let DeclKind::Derived {
-                type_name,
-                entities,
-                ..
-            } = &d.kind
-            {
-                for e in entities {
-                    derived.insert(
-                        e.name.text.as_str(),
-                        (type_name.text.as_str(), e.dims.len()),
-                    );
-                }
-            }
+        Typing {
+            symbols,
+            derived: objects_of(unit),
         }
-        Typing { symbols, derived }
     }
 
     /// The key of a variable (a dummy, or a whole actual).
     fn name(&self, name: &str) -> Key {
-        if let Some(&(t, rank)) = self.derived.get(name) {
+        if let Some(obj) = self.derived.get(name) {
             return Key {
-                ty: Some(Ty::Derived(t.to_string())),
-                rank: Some(rank),
+                ty: Some(Ty::Derived(obj.type_name.clone())),
+                rank: Some(obj.dims.len()),
             };
         }
         Key {
@@ -136,7 +124,7 @@ impl<'a> Typing<'a> {
             ExprKind::Var(n) if self.symbols.param(n).is_none() => self.name(n),
             ExprKind::Apply { name, args }
                 if self.symbols.classify_apply(name, args) == ApplyClass::Element
-                    && !self.derived.contains_key(name.as_str()) =>
+                    && !self.derived.contains_key(name) =>
             {
                 let sections = args
                     .iter()
