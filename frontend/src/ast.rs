@@ -685,6 +685,38 @@ impl Expr {
         out
     }
 
+    /// Calls `f` with the place, name and arguments of every `NAME(args)`
+    /// in the expression, inner ones first: the one walk of the passes
+    /// that rewrite calls (renaming a generic call, passing lifted host
+    /// variables).
+    pub fn for_each_apply_mut(&mut self, f: &mut impl FnMut(Pos, &mut String, &mut Vec<Expr>)) {
+        let pos = self.pos;
+        match &mut self.kind {
+            ExprKind::Apply { name, args } => {
+                args.iter_mut().for_each(|a| a.for_each_apply_mut(f));
+                f(pos, name, args);
+            }
+            ExprKind::Range {
+                lower,
+                upper,
+                stride,
+            } => [lower, upper, stride]
+                .into_iter()
+                .flatten()
+                .for_each(|x| x.for_each_apply_mut(f)),
+            ExprKind::Unary(_, x) => x.for_each_apply_mut(f),
+            ExprKind::Binary(_, a, b) => {
+                a.for_each_apply_mut(f);
+                b.for_each_apply_mut(f);
+            }
+            ExprKind::Var(_)
+            | ExprKind::Int(_)
+            | ExprKind::Real(_)
+            | ExprKind::Logical(_)
+            | ExprKind::Str(_) => {}
+        }
+    }
+
     /// Whether `hit` holds for some name in the expression, in source
     /// order: a variable (`applied` false) or the name of an array
     /// element, substring or function reference (`applied` true). Stops

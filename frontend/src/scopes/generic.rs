@@ -237,29 +237,11 @@ impl Resolver<'_> {
     }
 
     fn rename_applications(&mut self, e: &mut Expr) {
-        match &mut e.kind {
-            ExprKind::Apply { name, args } => {
-                if let Some(specific) = self.specific(name, args) {
-                    *name = specific;
-                }
-                args.iter_mut().for_each(|a| self.rename_applications(a));
+        e.for_each_apply_mut(&mut |_, name, args| {
+            if let Some(specific) = self.specific(name, args) {
+                *name = specific;
             }
-            ExprKind::Range {
-                lower,
-                upper,
-                stride,
-            } => {
-                for b in [lower, upper, stride].into_iter().flatten() {
-                    self.rename_applications(b);
-                }
-            }
-            ExprKind::Unary(_, a) => self.rename_applications(a),
-            ExprKind::Binary(_, a, b) => {
-                self.rename_applications(a);
-                self.rename_applications(b);
-            }
-            _ => {}
-        }
+        });
     }
 }
 

@@ -290,34 +290,12 @@ fn pass_lifted(s: &mut Stmt, lifted: &FxHashMap<&str, &Vec<String>>) {
 }
 
 fn lift_in_expr(e: &mut Expr, lifted: &FxHashMap<&str, &Vec<String>>) {
-    let pos = e.pos;
-    match &mut e.kind {
-        ExprKind::Apply { name, args } => {
-            args.iter_mut().for_each(|a| lift_in_expr(a, lifted));
-            if let Some(vars) = lifted.get(name.as_str()) {
-                args.extend(vars.iter().map(|v| Expr {
-                    pos,
-                    kind: ExprKind::Var(v.clone()),
-                }));
-            }
+    e.for_each_apply_mut(&mut |pos, name, args| {
+        if let Some(vars) = lifted.get(name.as_str()) {
+            args.extend(vars.iter().map(|v| Expr {
+                pos,
+                kind: ExprKind::Var(v.clone()),
+            }));
         }
-        ExprKind::Range {
-            lower,
-            upper,
-            stride,
-        } => [lower, upper, stride]
-            .into_iter()
-            .flatten()
-            .for_each(|x| lift_in_expr(x, lifted)),
-        ExprKind::Unary(_, x) => lift_in_expr(x, lifted),
-        ExprKind::Binary(_, a, b) => {
-            lift_in_expr(a, lifted);
-            lift_in_expr(b, lifted);
-        }
-        ExprKind::Var(_)
-        | ExprKind::Int(_)
-        | ExprKind::Real(_)
-        | ExprKind::Logical(_)
-        | ExprKind::Str(_) => {}
-    }
+    });
 }
