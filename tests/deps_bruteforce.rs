@@ -38,8 +38,8 @@ use common::{
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{
     allocatable_program, argument_program, bounds_program, control_nests, derived_nest,
-    derived_parallel_loops, exact_nests, host_program, module_program, shared_nests,
-    storage_program, Generated,
+    derived_parallel_loops, exact_nests, host_program, module_program, section_program,
+    shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -740,6 +740,19 @@ fn bounds_read_on_entry_lose_no_dependence() {
         .collect();
     let tally = check_all("bounds", &programs);
     eprintln!("bounds precision {:.3}", tally.precision());
+}
+
+/// Array sections in loops, tested element by element: sections whose
+/// bounds move with the DO variable (strides, backwards, triangular,
+/// empty), SUM of a section, and calls passing an element or a whole
+/// vector to an explicit-shape dummy. No dependence is lost.
+#[test]
+fn sections_lose_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(40))
+        .map(|seed| Program::from(section_program(seed)))
+        .collect();
+    let tally = check_all("sections", &programs);
+    eprintln!("sections precision {:.3}", tally.precision());
 }
 
 #[test]

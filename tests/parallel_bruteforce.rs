@@ -32,7 +32,8 @@ use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
 use kaiseki_judge::gen::{
     allocatable_program, argument_program, bounds_program, derived_parallel_loops, exact_nests,
-    host_program, module_program, parallel_control_loops, parallel_loops, shared_nests, Generated,
+    host_program, module_program, parallel_control_loops, parallel_loops, section_program,
+    shared_nests, Generated,
 };
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
@@ -611,6 +612,33 @@ fn loops_with_bounds_read_on_entry_are_judged_soundly() {
         tally.claimed > 0,
         "no loop with bounds read on entry called parallel"
     );
+}
+
+/// Loops over sections, SUM of sections and calls passing elements to
+/// explicit-shape dummies (`section_program`): no claim is unsound, and
+/// loops whose sections move apart are called parallel.
+#[test]
+fn loops_over_sections_and_element_actuals_are_judged_soundly() {
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for seed in 0..scaled(60) {
+        check(&section_program(seed), &mut tally, &mut failures);
+    }
+    let (truth, hit) = tally.truth;
+    println!(
+        "section programs: {} programs, {} runs, {} loops, {} called parallel; {truth} parallel by the runs, {hit} of them called parallel",
+        tally.programs, tally.runs, tally.loops, tally.claimed
+    );
+    for m in &tally.misses {
+        println!("  missed: {m}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} unsound claims; the first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    assert!(tally.claimed > 0, "no loop over sections called parallel");
 }
 
 #[test]

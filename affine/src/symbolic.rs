@@ -94,6 +94,21 @@ impl LoopForm {
     }
 }
 
+/// The first id of the loops that run over the ranges of a section
+/// reference (`A(1:N, J)`: one for its first dimension): ids no statement
+/// has, each local to its reference, so never a loop two references share.
+const SECTION_LOOPS: i64 = 1 << 40;
+
+/// The loop of dimension `dim` (1-based, at most 15) of section reference `r`.
+pub fn section_loop(r: i64, dim: i64) -> i64 {
+    SECTION_LOOPS + r * 16 + dim
+}
+
+/// Whether a loop id is a section's ([`section_loop`]).
+pub fn is_section_loop(id: i64) -> bool {
+    id >= SECTION_LOOPS
+}
+
 /// A symbol scoped to a loop, `M@<loop id>` (M's value throughout one
 /// execution of that loop, which does not write M), named by the loop's
 /// position among `loops` instead: `M@<g>` ([`super::pair`] links U's and

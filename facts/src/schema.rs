@@ -128,6 +128,9 @@ relations! {
     /// `array_assign(stmt, reduce, integer)`: assignment `stmt` in array syntax can be computed element by element: with `reduce` empty, an array (a section or the whole array) is assigned an elemental expression: arrays, sections of the same number of section dimensions, array elements, scalars, numeric literals, `+ - * / **` and the elemental numeric intrinsics (ABS, MOD, SQRT, DBLE, ...), every subscript and bound an INTEGER expression of scalars; with `reduce` `MAXVAL`, `MINVAL` or `SUM`, a numeric scalar is assigned that reduction of one such expression (no DIM or MASK). `integer` is 1 when every name and literal of the expression is INTEGER. Every array the expression or the left side names has its bounds declared (`section_dim`).
     ArrayAssign array_assign { stmt: StmtId, reduce: String, integer: i64 }
 
+    /// `section_form(ref, dim, lower, upper, step)`: dimension `dim` (1-based) of the `whole_array_ref` `ref` (a section, the bare name of an array, or the part of an array an actual argument lets a procedure touch) runs from affine form `lower` to affine form `upper` by the constant `step`; a dimension subscripted by one value has that form as `lower` and `upper` and `step` 0. Rows for every dimension or for none (a bound or subscript that is not affine, a step that is not a constant, a bound not declared as a constant where the section omits it). The dependence tests treat such a reference as touching every element of the section (`rules/dl/subscripts.dl`).
+    SectionForm section_form { r#ref: RefId, dim: i64, lower: FormId, upper: FormId, step: i64 }
+
     /// `subscript(ref, dim, form)`: subscript `dim` (1-based) of array reference `ref` is the affine form `form`.
     Subscript subscript { r#ref: RefId, dim: i64, form: FormId }
 

@@ -6,7 +6,8 @@
 use kaiseki_judge::gen::{
     affine_nest, allocatable_program, argument_program, bounds_program, control_nests,
     derived_nest, derived_parallel_loops, exact_nests, host_program, module_program,
-    parallel_control_loops, scalar_program, shared_nests, storage_program, Generated,
+    parallel_control_loops, scalar_program, section_program, shared_nests, storage_program,
+    Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -264,6 +265,13 @@ fn generated_argument_programs_print_what_gfortran_prints() {
 #[test]
 fn generated_bounds_programs_print_what_gfortran_prints() {
     check_generated("bounds", bounds_program, 0..25);
+}
+
+/// Sections in loops (moving, strided, backwards, triangular, empty), SUM
+/// of a section, and elements passed to explicit-shape dummies.
+#[test]
+fn generated_section_programs_print_what_gfortran_prints() {
+    check_generated("sections", section_program, 0..25);
 }
 
 #[test]

@@ -42,6 +42,8 @@ pub struct Slot {
     /// element, the procedure may reach the elements from it on (sequence
     /// association), not that element only.
     pub array: bool,
+    /// Which of those elements, when the body tells .
+    pub footprint: Option<Footprint>,
 }
 
 impl Slot {
@@ -50,14 +52,40 @@ impl Slot {
         reads: true,
         writes: true,
         array: true,
+        footprint: None,
     };
 
+    fn touches(self) -> bool {
+        self.reads || self.writes
+    }
+
     fn join(self, other: Slot) -> Slot {
+        let footprint = match (self.touches(), other.touches()) {
+            (false, _) => other.footprint,
+            (_, false) => self.footprint,
+            _ => self
+                .footprint
+                .zip(other.footprint)
+                .and_then(|(a, b)| a.join(b)),
+        };
         Slot {
             reads: self.reads || other.reads,
             writes: self.writes || other.writes,
             array: self.array || other.array,
+            footprint,
         }
+    }
+
+    /// What the procedure does from an element `offset` elements (a range
+    /// of them) past the first of a dummy of `bytes`-byte elements: its
+    /// footprint moved there, unknown when either is.
+    fn shifted(self, offset: Option<(i64, i64)>, bytes: Option<i64>) -> Slot {
+        let footprint = self
+            .footprint
+            .zip(offset)
+            .filter(|(r, _)| Some(r.bytes) == bytes)
+            .and_then(|(r, by)| r.shifted(by));
+        Slot { footprint, ..self }
     }
 
     /// An interface body's dummy, whose shape is not kept: may be an array.
@@ -71,7 +99,56 @@ impl Slot {
             reads,
             writes,
             array: true,
+            footprint: None,
         }
+    }
+}
+
+/// The elements of an array dummy a procedure may read and write: offsets
+/// (in elements, from 0) from the element its actual argument passes (the
+/// first of the array for a whole array), the hull of those its references
+/// can reach given the ranges of its DO loops; `None` where it reads (or
+/// writes) none. A call then touches a section of the actual, not all of
+/// it from the element on (`CALL MATVEC(A(1,1,I), X(1,I))` in a loop over I).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub reads: Option<(i64, i64)>,
+    pub writes: Option<(i64, i64)>,
+    /// Bytes of one element: offsets count the dummy's elements, which
+    /// an actual of another type does not share.
+    pub bytes: i64,
+}
+
+impl Footprint {
+    fn join(self, other: Footprint) -> Option<Footprint> {
+        (self.bytes == other.bytes).then(|| Footprint {
+            reads: hull(self.reads, other.reads),
+            writes: hull(self.writes, other.writes),
+            bytes: self.bytes,
+        })
+    }
+
+    /// Every offset moved by `by`, `None` on overflow.
+    fn shifted(self, (a, b): (i64, i64)) -> Option<Footprint> {
+        let shift = |r: Option<(i64, i64)>| -> Option<Option<(i64, i64)>> {
+            match r {
+                None => Some(None),
+                Some((lo, hi)) => Some(Some((lo.checked_add(a)?, hi.checked_add(b)?))),
+            }
+        };
+        Some(Footprint {
+            reads: shift(self.reads)?,
+            writes: shift(self.writes)?,
+            bytes: self.bytes,
+        })
+    }
+}
+
+/// The smallest range holding both (`None`: empty).
+pub(super) fn hull(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some((a0, a1)), Some((b0, b1))) => Some((a0.min(b0), a1.max(b1))),
     }
 }
 
@@ -84,6 +161,10 @@ pub(super) struct Pass {
     pub callee: String,
     pub index: usize,
     pub keyword: Option<String>,
+    /// How many elements past the first of `name` the passed one is (a
+    /// range of them), when that can be told; and the bytes of one.
+    pub offset: Option<(i64, i64)>,
+    pub bytes: Option<i64>,
 }
 
 /// What one unit's statements do to names, as far as its body tells.
@@ -96,8 +177,15 @@ pub(super) struct UnitAccess<'u> {
     pub writes: &'u std::collections::BTreeSet<String>,
     /// Its dummies declared as arrays.
     pub arrays: &'u std::collections::BTreeSet<String>,
+    /// What it reaches of each array dummy it reads or writes itself
+    /// (`None`: unknown).
+    pub footprints: &'u FxHashMap<String, Option<Footprint>>,
     pub passes: &'u [Pass],
 }
+
+/// Rounds of passing dummies on after which a footprint that still grows is
+/// given up.
+const WIDEN_AFTER: usize = 20;
 
 /// The dummies of one procedure, in order, each with its slot.
 type Dummies = Vec<(String, Slot)>;
@@ -144,6 +232,7 @@ impl Slots {
                 reads: u.reads.contains(name),
                 writes: u.writes.contains(name),
                 array: u.arrays.contains(name),
+                footprint: u.footprints.get(name).copied().flatten(),
             };
             let dummies: Dummies = u
                 .unit
@@ -158,24 +247,32 @@ impl Slots {
             places.push(lists.len());
             lists.push(dummies);
         }
-        // What passing a dummy on does, until nothing changes: slots only grow.
-        loop {
+        // What passing a dummy on does, until nothing changes: slots only
+        // grow. A footprint still growing after many rounds (a procedure
+        // passing its dummy to itself further on) becomes unknown.
+        for round in 0.. {
             let mut changed = false;
             for (u, &place) in units.iter().zip(&places) {
                 for p in u.passes {
-                    let passed = slots.slot(&p.callee, p.index, p.keyword.as_deref());
+                    let passed = slots
+                        .slot(&p.callee, p.index, p.keyword.as_deref())
+                        .shifted(p.offset, p.bytes);
                     let list = &mut slots.procs.get_mut(&u.unit.name.text).expect("listed")[place];
                     if let Some((_, slot)) = list.iter_mut().find(|(n, _)| *n == p.name) {
-                        let joined = slot.join(passed);
+                        let mut joined = slot.join(passed);
+                        if round > WIDEN_AFTER && joined.footprint != slot.footprint {
+                            joined.footprint = None;
+                        }
                         changed |= joined != *slot;
                         *slot = joined;
                     }
                 }
             }
             if !changed {
-                return slots;
+                break;
             }
         }
+        slots
     }
 
     /// What a call of `callee` may do to its actual argument at place

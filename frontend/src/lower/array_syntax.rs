@@ -7,7 +7,9 @@
 //! and what they fetch, is for the rules to say (`rules/dl/comm.dl`,
 //! `spmd_array`).
 
-use kaiseki_facts::{ArrayAssign, SectionDim};
+use kaiseki_facts::{ArrayAssign, SectionDim, SectionForm};
+
+use super::affine::Form;
 
 use super::UnitLowerer;
 use crate::ast::{BinOp, Expr, ExprKind, TypeSpec, UnOp};
@@ -76,6 +78,75 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 step,
             });
         }
+    }
+
+    /// `section_form` rows of reference `id` to array `name(args)` (no
+    /// args: the bare name), when every bound is affine.
+    pub(super) fn section_forms(&mut self, id: i64, name: &str, args: &[Expr]) {
+        let Some(rows) = self.triplet_forms(name, args) else {
+            return;
+        };
+        for (d, (lower, upper, step)) in rows.into_iter().enumerate() {
+            let lower = self.emit_form(&lower);
+            let upper = self.emit_form(&upper);
+            self.g.facts.section_form.push(SectionForm {
+                r#ref: id,
+                dim: d as i64 + 1,
+                lower,
+                upper,
+                step,
+            });
+        }
+    }
+
+    /// The affine triplet of every dimension of `name(args)` (a subscript:
+    /// its form twice, step 0). A bound the section omits is the declared
+    /// one only when that is a constant: a declared `N` is N's value on
+    /// entry, which a name in this statement's forms need not be.
+    fn triplet_forms(&self, name: &str, args: &[Expr]) -> Option<Vec<(Form, Form, i64)>> {
+        let dims = self.syms.dims(name);
+        if !args.is_empty() && args.len() != dims.len() {
+            return None;
+        }
+        let declared = |bound: Option<&Expr>, default: Option<i64>| -> Option<Form> {
+            let c = match bound {
+                Some(e) => self.affine(e)?.as_constant()?,
+                None => default?,
+            };
+            Some(Form::constant(c))
+        };
+        let mut rows = Vec::new();
+        for (d, spec) in dims.iter().enumerate() {
+            let declared_lower = || declared(spec.lower.as_ref(), Some(1));
+            let declared_upper = || declared(spec.upper.as_ref(), None);
+            rows.push(match args.get(d).map(|a| &a.kind) {
+                None => (declared_lower()?, declared_upper()?, 1),
+                Some(ExprKind::Range {
+                    lower,
+                    upper,
+                    stride,
+                }) => {
+                    let lower = match lower {
+                        Some(e) => self.affine(e)?,
+                        None => declared_lower()?,
+                    };
+                    let upper = match upper {
+                        Some(e) => self.affine(e)?,
+                        None => declared_upper()?,
+                    };
+                    let step = match stride {
+                        Some(e) => self.affine(e)?.as_constant()?,
+                        None => 1,
+                    };
+                    (step != 0).then_some((lower, upper, step))?
+                }
+                Some(_) => {
+                    let f = self.affine(&args[d])?;
+                    (f.clone(), f, 0)
+                }
+            });
+        }
+        Some(rows)
     }
 
     /// The triplet of every dimension of `name(args)`; `None` when a bound

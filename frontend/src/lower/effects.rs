@@ -33,12 +33,13 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::arguments::{Pass, Slot, Slots, UnitAccess};
-use super::storage::{common_places, InBlock, Layout};
+use super::arguments::{hull, Footprint, Pass, Slot, Slots, UnitAccess};
+use super::storage::{common_places, strides, InBlock, Layout};
 use crate::ast::{
-    DeclKind, Expr, ExprKind, ForallIndex, IoControl, IoItem, Pos, Program, Stmt, StmtKind,
-    TypeSpec, Unit,
+    BinOp, DeclKind, Expr, ExprKind, ForallIndex, IoControl, IoItem, Pos, Program, Stmt, StmtKind,
+    TypeSpec, UnOp, Unit,
 };
+use crate::fold;
 use crate::intrinsics::{runtime_routine, Effect, Form, Intrinsic};
 use crate::symbols::{base_name, ApplyClass, Symbols};
 
@@ -203,6 +204,7 @@ impl CallEffects {
                 reads: &d.reads,
                 writes: &d.writes,
                 arrays: &d.arrays,
+                footprints: &d.footprints,
                 passes: &d.passes,
             })
             .collect();
@@ -318,6 +320,8 @@ struct Direct<'u> {
     writes: BTreeSet<String>,
     /// Its dummies declared as arrays.
     arrays: BTreeSet<String>,
+    /// What it reaches of its array dummies itself (see [`Footprint`]).
+    footprints: FxHashMap<String, Option<Footprint>>,
     /// Names it passes to procedures, for them to read or write.
     passes: Vec<Pass>,
     /// Where its COMMON members lie.
@@ -345,6 +349,14 @@ impl<'u> Direct<'u> {
             keywords: &unit.keywords,
             reads: BTreeSet::new(),
             writes: BTreeSet::new(),
+            dummies: unit
+                .args
+                .iter()
+                .filter(|a| syms.rank(&a.text) > 0)
+                .map(|a| a.text.clone())
+                .collect(),
+            loops: Vec::new(),
+            footprints: FxHashMap::default(),
             passes: Vec::new(),
             callees: BTreeSet::new(),
             unknown: false,
@@ -382,6 +394,7 @@ impl<'u> Direct<'u> {
             reads: walk.reads,
             writes: walk.writes,
             arrays,
+            footprints: walk.footprints,
             passes: walk.passes,
             places,
             callees: walk.callees,
@@ -440,6 +453,12 @@ struct Walk<'w, 'a> {
     keywords: &'w FxHashMap<Pos, String>,
     reads: BTreeSet<String>,
     writes: BTreeSet<String>,
+    /// The unit's array dummies, and what it reaches of each (see [`Footprint`]).
+    dummies: FxHashSet<String>,
+    footprints: FxHashMap<String, Option<Footprint>>,
+    /// The DO (and implied-DO) variables of the loops around, innermost
+    /// last, each with the range of its values when constant bounds give it.
+    loops: Vec<(String, Option<(i64, i64)>)>,
     passes: Vec<Pass>,
     callees: BTreeSet<String>,
     unknown: bool,
@@ -490,7 +509,9 @@ impl Walk<'_, '_> {
                 for e in [lower, upper].into_iter().chain(step) {
                     self.read(e);
                 }
+                self.enter(&var.text, lower, upper);
                 body.iter().for_each(|s| self.stmt(s));
+                self.loops.pop();
             }
             StmtKind::DoWhile { cond, body, .. } => {
                 self.read(cond);
@@ -579,7 +600,7 @@ impl Walk<'_, '_> {
             } => {
                 // (De)allocating changes the object.
                 objects.iter().filter_map(base_name).for_each(|n| {
-                    note(&mut self.writes, n);
+                    self.touch(n, true, None);
                 });
                 objects
                     .iter()
@@ -625,7 +646,9 @@ impl Walk<'_, '_> {
                 for e in [&d.lower, &d.upper].into_iter().chain(&d.step) {
                     self.read(e);
                 }
+                self.enter(&d.var.text, &d.lower, &d.upper);
                 d.items.iter().for_each(|i| self.io_item(i, read));
+                self.loops.pop();
             }
         }
     }
@@ -634,12 +657,12 @@ impl Walk<'_, '_> {
     fn write(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(n) => {
-                note(&mut self.writes, n);
+                self.touch(n, true, self.whole(n));
             }
             ExprKind::Apply { name, args } => {
-                // Not an element or a substring: an error the lowering
-                // reports; read and written, to be safe.
-                note(&mut self.writes, name);
+                // (Not an element or a substring: an error the lowering
+                // reports.)
+                self.touch(name, true, self.element(name, args));
                 args.iter().for_each(|a| self.read(a));
             }
             _ => self.read(e),
@@ -658,8 +681,8 @@ impl Walk<'_, '_> {
     /// the procedure of `call` (callee, place, keyword), which may read and
     /// write it (without a procedure, both); other expressions are evaluated.
     fn arg(&mut self, e: &Expr, call: Option<(&str, usize, Option<String>)>) {
-        let name = match &e.kind {
-            ExprKind::Var(n) => n,
+        let (name, offset) = match &e.kind {
+            ExprKind::Var(n) => (n, Some((0, 0))),
             ExprKind::Apply { name, args }
                 if matches!(
                     self.syms.classify_apply(name, args),
@@ -667,7 +690,7 @@ impl Walk<'_, '_> {
                 ) =>
             {
                 args.iter().for_each(|a| self.read(a));
-                name
+                (name, self.element(name, args))
             }
             _ => return self.read(e),
         };
@@ -677,10 +700,16 @@ impl Walk<'_, '_> {
                 callee: callee.to_string(),
                 index,
                 keyword,
+                offset,
+                bytes: self.syms.elem_bytes(name),
             }),
             None => {
-                note(&mut self.reads, name);
-                note(&mut self.writes, name);
+                let span = match &e.kind {
+                    ExprKind::Var(n) => self.whole(n),
+                    _ => offset,
+                };
+                self.touch(name, false, span);
+                self.touch(name, true, span);
             }
         }
     }
@@ -698,7 +727,7 @@ impl Walk<'_, '_> {
     fn read(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(n) => {
-                note(&mut self.reads, n);
+                self.touch(n, false, self.whole(n));
             }
             ExprKind::Apply { name, args } => match self.syms.classify_apply(name, args) {
                 ApplyClass::Function => {
@@ -709,7 +738,7 @@ impl Walk<'_, '_> {
                 // Its body is read at its definition (see `stmt`).
                 ApplyClass::StatementFunction => args.iter().for_each(|a| self.read(a)),
                 ApplyClass::Element | ApplyClass::Substring => {
-                    note(&mut self.reads, name);
+                    self.touch(name, false, self.element(name, args));
                     args.iter().for_each(|a| self.read(a));
                 }
             },
@@ -728,6 +757,130 @@ impl Walk<'_, '_> {
                 self.read(b);
             }
             ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {}
+        }
+    }
+}
+
+/// What a unit reaches of its array dummies (see [`Footprint`]).
+impl Walk<'_, '_> {
+    /// `name` is read (`write`: written) at the elements `span` gives as
+    /// offsets from its first (`None`: which is not known).
+    fn touch(&mut self, name: &str, write: bool, span: Option<(i64, i64)>) {
+        note(
+            if write {
+                &mut self.writes
+            } else {
+                &mut self.reads
+            },
+            name,
+        );
+        if !self.dummies.contains(name) {
+            return;
+        }
+        let bytes = self.syms.elem_bytes(name);
+        let entry = self.footprints.entry(name.to_string()).or_insert_with(|| {
+            bytes.map(|bytes| Footprint {
+                reads: None,
+                writes: None,
+                bytes,
+            })
+        });
+        match (entry.as_mut(), span) {
+            (Some(r), Some(span)) if write => r.writes = hull(r.writes, Some(span)),
+            (Some(r), Some(span)) => r.reads = hull(r.reads, Some(span)),
+            _ => *entry = None,
+        }
+    }
+
+    /// Entering the body of a loop over `var` from `lower` to `upper`.
+    fn enter(&mut self, var: &str, lower: &Expr, upper: &Expr) {
+        let range = self
+            .interval(lower)
+            .zip(self.interval(upper))
+            .map(|((a, b), (c, d))| (a.min(c), b.max(d)));
+        self.loops.push((var.to_string(), range));
+    }
+
+    /// The offsets of the elements of array `name` its subscripts `args`
+    /// (sections too) can name.
+    fn element(&self, name: &str, args: &[Expr]) -> Option<(i64, i64)> {
+        let dims = self.syms.dims(name);
+        if dims.len() != args.len() || !self.dummies.contains(name) {
+            return None;
+        }
+        let mut offset = (0i64, 0i64);
+        for ((lo, stride), a) in strides(dims, self.syms)?.into_iter().zip(args) {
+            let (x, y) = self.interval(a)?;
+            let (x, y) = (x.checked_sub(lo)?, y.checked_sub(lo)?);
+            let (p, q) = (x.checked_mul(stride)?, y.checked_mul(stride)?);
+            offset = (
+                offset.0.checked_add(p.min(q))?,
+                offset.1.checked_add(p.max(q))?,
+            );
+        }
+        Some(offset)
+    }
+
+    /// The offsets of all the elements of array `name`, when its bounds
+    /// are constants.
+    fn whole(&self, name: &str) -> Option<(i64, i64)> {
+        if !self.dummies.contains(name) {
+            return None;
+        }
+        let mut count = 1i64;
+        for d in self.syms.dims(name) {
+            let lo = d
+                .lower
+                .as_ref()
+                .map_or(Some(1), |e| fold::fold_int(e, self.syms))?;
+            let hi = fold::fold_int(d.upper.as_ref()?, self.syms)?;
+            count = count.checked_mul((hi - lo + 1).max(0))?;
+        }
+        (count > 0).then_some((0, count - 1))
+    }
+
+    /// The values an integer expression can take: constants, the DO
+    /// variables of the loops around with constant bounds, and `+ - *` of
+    /// them; a section's triplet, the values from its lower to its upper
+    /// bound.
+    fn interval(&self, e: &Expr) -> Option<(i64, i64)> {
+        match &e.kind {
+            ExprKind::Var(n) => match self.loops.iter().rev().find(|(v, _)| v == n) {
+                Some((_, range)) => *range,
+                None => fold::fold_int(e, self.syms).map(|c| (c, c)),
+            },
+            ExprKind::Int(_) => fold::fold_int(e, self.syms).map(|c| (c, c)),
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let (a, b) = self.interval(x)?;
+                Some((b.checked_neg()?, a.checked_neg()?))
+            }
+            ExprKind::Unary(UnOp::Plus, x) => self.interval(x),
+            ExprKind::Binary(op, x, y) => {
+                let ((a, b), (c, d)) = (self.interval(x)?, self.interval(y)?);
+                match op {
+                    BinOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
+                    BinOp::Sub => Some((a.checked_sub(d)?, b.checked_sub(c)?)),
+                    BinOp::Mul => {
+                        let p = [
+                            a.checked_mul(c)?,
+                            a.checked_mul(d)?,
+                            b.checked_mul(c)?,
+                            b.checked_mul(d)?,
+                        ];
+                        Some((*p.iter().min()?, *p.iter().max()?))
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Range {
+                lower: Some(l),
+                upper: Some(u),
+                ..
+            } => {
+                let ((a, b), (c, d)) = (self.interval(l)?, self.interval(u)?);
+                Some((a.min(c), b.max(d)))
+            }
+            _ => None,
         }
     }
 }

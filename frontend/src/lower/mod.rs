@@ -37,6 +37,7 @@ mod cfg;
 mod decls;
 mod domain;
 mod effects;
+mod footprint;
 mod guards;
 mod hpf;
 mod io;

@@ -36,7 +36,7 @@ use kaiseki_facts::{
 };
 
 use super::affine::{Form, Term};
-use super::arguments::Slot;
+use super::arguments::{Footprint, Slot};
 use super::storage::{common_places, equivalence_classes, InBlock};
 use super::{Extent, Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos, IMPLIED_DO};
@@ -75,6 +75,10 @@ struct Ref<'e> {
     subscript: bool,
     /// An element passed to a dummy that may be an array (`element_actual`).
     sequence: bool,
+    /// The elements from it on (or from the array's first, for a whole
+    /// array) that the procedure it is passed to may touch this way, as
+    /// offsets (see [`Footprint`]).
+    footprint: Option<(i64, i64)>,
 }
 
 /// The references and calls of one statement, collected in evaluation
@@ -89,6 +93,9 @@ pub(super) struct StmtRefs<'e> {
     in_subscript: usize,
     /// The element being read is an actual argument whose dummy may be an array.
     sequence: bool,
+    /// What the procedure the element or array being read is passed to
+    /// may touch of it.
+    footprint: Option<Footprint>,
 }
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
@@ -112,6 +119,13 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             shape,
             subscript: access == Access::Use && r.in_subscript > 0,
             sequence: r.sequence && r.in_subscript == 0,
+            footprint: r
+                .footprint
+                .filter(|_| r.in_subscript == 0)
+                .and_then(|x| match access {
+                    Access::Use => x.reads,
+                    Access::Def | Access::MustDef => x.writes,
+                }),
         };
         match access {
             Access::Use => r.uses.push(rf),
@@ -255,17 +269,21 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     self.syms.classify_name(name),
                     NameClass::Scalar | NameClass::Array
                 ) {
+                    r.footprint = self.footprint_of(name, slot);
                     for &a in accesses {
                         self.name_ref(r, name, e.pos, a);
                     }
+                    r.footprint = None;
                 }
             }
             ExprKind::Apply { name, args }
                 if self.syms.classify_apply(name, args) == ApplyClass::Element =>
             {
                 r.sequence = slot.array;
+                r.footprint = self.footprint_of(name, slot);
                 self.element(r, e.pos, name, args, accesses);
                 r.sequence = false;
+                r.footprint = None;
             }
             ExprKind::Apply { name, args }
                 if self.syms.classify_apply(name, args) == ApplyClass::Substring =>
@@ -458,7 +476,13 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     stmt,
                     var: var.to_string(),
                 });
-                if rf.certain && !matches!(rf.shape, Shape::Element(_)) {
+                // A section assigned is only part of the array.
+                let whole = match rf.shape {
+                    Shape::Scalar => true,
+                    Shape::Whole(Some(args)) => args.is_empty(),
+                    Shape::Whole(None) | Shape::Element(_) => false,
+                };
+                if rf.certain && whole {
                     facts.must_def.push(MustDef { r#ref: id });
                 }
             }
@@ -476,6 +500,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     });
                     if let Some(args) = section {
                         self.section_dims(id, var, args);
+                        match rf.footprint {
+                            Some(span) if args.is_empty() => {
+                                self.footprint_forms(id, var, &[], span)
+                            }
+                            _ => self.section_forms(id, var, args),
+                        }
                     }
                     self.storage_ref(id, var, None);
                 }
@@ -489,6 +519,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         facts.element_actual.push(ElementActual { r#ref: id });
                     }
                     let forms = self.subscripts(id, subs);
+                    if let Some(span) = rf.footprint.filter(|_| rf.sequence) {
+                        self.footprint_forms(id, var, subs, span);
+                    }
                     if let Some(forms) = forms.filter(|_| no_calls) {
                         self.element_candidates.push(ElementCandidate {
                             r#ref: id,

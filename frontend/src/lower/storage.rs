@@ -432,7 +432,7 @@ fn bounds(d: &DimSpec, syms: &Symbols) -> Option<(i64, i64)> {
 
 /// Per dimension, the lower bound and the elements one step of its
 /// subscript skips (column-major; the last extent may be unknown).
-fn strides(dims: &[DimSpec], syms: &Symbols) -> Option<Vec<(i64, i64)>> {
+pub(super) fn strides(dims: &[DimSpec], syms: &Symbols) -> Option<Vec<(i64, i64)>> {
     let mut out = Vec::with_capacity(dims.len());
     let mut stride = 1i64;
     for (k, d) in dims.iter().enumerate() {

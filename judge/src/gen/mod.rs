@@ -14,6 +14,7 @@ mod modules;
 mod nests;
 mod parallel;
 mod scalar;
+mod sections;
 mod storage;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
@@ -25,6 +26,7 @@ pub use modules::{allocatable_program, host_program, module_program};
 pub use nests::{control_nests, exact_nests, shared_nests};
 pub use parallel::{parallel_control_loops, parallel_loops};
 pub use scalar::scalar_program;
+pub use sections::section_program;
 pub use storage::storage_program;
 
 /// A generated program and the inputs to run it on.

@@ -17,7 +17,7 @@
 //! everything (a `*` vector, an `unknown` verdict).
 
 use kaiseki_affine::coincidence::{Property, Rule, Verdict};
-use kaiseki_affine::symbolic::{LoopForm, Packed};
+use kaiseki_affine::symbolic::{is_section_loop, section_loop, LoopForm, Packed};
 use kaiseki_affine::{DepVector, Dir};
 use kaiseki_affine::{Pair, SymbolRanges};
 use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
@@ -43,6 +43,13 @@ fn nf_num(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
 
 fn nf_iv(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     symbol(Some(LoopForm::induction(number(&args[0]))))
+}
+
+fn section_loop_id(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    vec![Value::Number(section_loop(
+        number(&args[0]),
+        number(&args[1]),
+    ))]
 }
 
 fn nf_symbol(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
@@ -133,12 +140,13 @@ fn unpack(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Option<(Rc<Packed>,
     Some((one(&args[0], &args[1])?, one(&args[2], &args[3])?))
 }
 
-/// The loops both references are in: their common outermost loops.
+/// The loops both references are in: their common outermost loops (a
+/// section's own loops never are, even of a reference paired with itself).
 fn common_loops(u: &Packed, v: &Packed) -> Vec<i64> {
     u.loop_ids
         .iter()
         .zip(&v.loop_ids)
-        .take_while(|(a, b)| a == b)
+        .take_while(|(a, b)| a == b && !is_section_loop(**a))
         .map(|(a, _)| *a)
         .collect()
 }
@@ -419,6 +427,13 @@ pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
         result: Symbol,
         doc: "The standard induction variable I_loop of a loop, as a normal form.",
         f: nf_iv,
+    },
+    FunctorSpec {
+        name: "section_loop",
+        args: &[Number, Number],
+        result: Number,
+        doc: "The loop that runs over dimension `dim` of section reference `ref` in the packs: local to that reference, never common to two.",
+        f: section_loop_id,
     },
     FunctorSpec {
         name: "nf_symbol",
