@@ -177,32 +177,6 @@ fn parse_arg(a: &str) -> Option<Arg> {
     (ident && a.chars().all(|c| c.is_alphanumeric() || c == '_')).then(|| Arg::Var(a.to_string()))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Pattern;
-
-    #[test]
-    fn one_atom_is_a_pattern_and_anything_more_a_body() {
-        for atom in [
-            "flow(D, U, _)",
-            "flow(X@11:7, U, _).",
-            "p(\"a),(b\")",
-            "flow(A, B",
-        ] {
-            assert!(Pattern::is_atom(atom), "{atom}");
-        }
-        for body in [
-            "flow(D, U, _), def(D, _, \"X\")",
-            "flow(D, U, _), !def(D, _, \"X\")",
-            "flow(D, U, _), D < 3",
-            "!def(D, _, \"X\")",
-            "D = 3",
-        ] {
-            assert!(!Pattern::is_atom(body), "{body}");
-        }
-    }
-}
-
 fn kind_name(kind: IdKind) -> &'static str {
     match kind {
         IdKind::Ref => "reference",
@@ -270,5 +244,31 @@ fn places(
                 .collect()
         }
         IdKind::Form => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pattern;
+
+    #[test]
+    fn one_atom_is_a_pattern_and_anything_more_a_body() {
+        for atom in [
+            "flow(D, U, _)",
+            "flow(X@11:7, U, _).",
+            "p(\"a),(b\")",
+            "flow(A, B",
+        ] {
+            assert!(Pattern::is_atom(atom), "{atom}");
+        }
+        for body in [
+            "flow(D, U, _), def(D, _, \"X\")",
+            "flow(D, U, _), !def(D, _, \"X\")",
+            "flow(D, U, _), D < 3",
+            "!def(D, _, \"X\")",
+            "D = 3",
+        ] {
+            assert!(!Pattern::is_atom(body), "{body}");
+        }
     }
 }
