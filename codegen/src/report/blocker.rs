@@ -5,6 +5,7 @@
 //! the report links to the source lines.
 
 use crate::deps::DepRow;
+use std::collections::HashMap;
 
 /// A blocker as the report shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,10 +37,51 @@ pub struct Dependence {
 /// The dependence kinds of `deps`.
 const KINDS: [&str; 4] = ["flow", "anti", "output", "input"];
 
+/// The carried dependence rows of a group of units by the lines a
+/// blocker names (carrier line, source line, sink line). A routine has
+/// millions of rows and thousands of blockers: each is looked up, not
+/// searched for.
+pub struct CarriedRows<'r, 'a> {
+    rows: HashMap<(i64, i64, i64), Vec<&'r DepRow<'a>>>,
+}
+
+impl<'r, 'a> CarriedRows<'r, 'a> {
+    pub fn new(rows: &'r [DepRow<'a>]) -> Self {
+        let mut by_lines: HashMap<_, Vec<&DepRow>> = HashMap::new();
+        for r in rows.iter().filter(|r| r.carrier != 0) {
+            by_lines
+                .entry((r.carrier, r.src_line, r.dst_line))
+                .or_default()
+                .push(r);
+        }
+        CarriedRows { rows: by_lines }
+    }
+
+    /// The rows of `kind` on `var` between lines `src` and `dst` that the
+    /// loop at `carrier` of `unit` carries.
+    fn get(
+        &self,
+        unit: &str,
+        carrier: i64,
+        kind: &str,
+        var: &str,
+        src: i64,
+        dst: i64,
+    ) -> Vec<&'r DepRow<'a>> {
+        self.rows
+            .get(&(carrier, src, dst))
+            .into_iter()
+            .flatten()
+            .filter(|r| r.unit == unit && r.kind == kind && r.var == var)
+            .copied()
+            .collect()
+    }
+}
+
 impl Blocker {
     /// Reads `text`, a blocker of the loop at `loop_line` of `unit`; its
-    /// dependence's rows are found among `deps` (the unit's rows).
-    pub fn read(text: &str, unit: &str, loop_line: i64, deps: &[DepRow]) -> Blocker {
+    /// dependence's rows are looked up in `deps`.
+    pub fn read(text: &str, unit: &str, loop_line: i64, deps: &CarriedRows) -> Blocker {
         let words: Vec<&str> = text.split_whitespace().collect();
         let lines = words
             .get(2)
@@ -47,17 +89,7 @@ impl Blocker {
             .and_then(|(a, b)| Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?)));
         let dependence = match (words.as_slice(), lines) {
             ([kind, var, _], Some((src, dst))) if KINDS.contains(kind) => {
-                let rows: Vec<&DepRow> = deps
-                    .iter()
-                    .filter(|r| {
-                        r.unit == unit
-                            && r.carrier == loop_line
-                            && r.kind == *kind
-                            && r.var == *var
-                            && r.src_line == src
-                            && r.dst_line == dst
-                    })
-                    .collect();
+                let rows = deps.get(unit, loop_line, kind, var, src, dst);
                 Some(match rows.first() {
                     Some(r) => Dependence {
                         kind: kind.to_string(),
@@ -125,7 +157,8 @@ mod tests {
 
     #[test]
     fn a_dependence_blocker_gets_its_rows_and_a_construct_its_line() {
-        let deps = [row(7, 8), row(7, 8), row(9, 8)];
+        let rows = [row(7, 8), row(7, 8), row(9, 8)];
+        let deps = CarriedRows::new(&rows);
         let b = Blocker::read("flow A 7->8", "P", 6, &deps);
         let d = b.dependence.expect("a dependence");
         assert_eq!((d.src, d.dst, d.rows), ((7, 7), (8, 11), 2));

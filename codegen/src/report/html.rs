@@ -489,7 +489,9 @@ mod tests {
             file: "p.f".into(),
             blockers: texts
                 .iter()
-                .map(|t| super::super::Blocker::read(t, "P", 5, &[]))
+                .map(|t| {
+                    super::super::Blocker::read(t, "P", 5, &super::super::CarriedRows::new(&[]))
+                })
                 .collect(),
             ..LoopReport::default()
         };

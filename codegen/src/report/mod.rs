@@ -10,7 +10,7 @@
 mod blocker;
 mod html;
 
-pub use blocker::{Blocker, Dependence};
+pub use blocker::{Blocker, CarriedRows, Dependence};
 pub use html::page;
 
 use crate::comm::{self, CommRow};
@@ -125,6 +125,7 @@ pub fn findings(facts: &FactBase, derived: &[Table]) -> Findings {
         .iter()
         .filter_map(|e| Some((e.r#loop, *stmt_line.get(&e.stmt)?)))
         .collect();
+    let by_blocker = CarriedRows::new(&deps);
     let unrolls = unroll::rows(facts, derived);
     let mut decided: HashMap<(String, i64), ParallelRow> = parallel::rows(facts, derived)
         .into_iter()
@@ -139,7 +140,7 @@ pub fn findings(facts: &FactBase, derived: &[Table]) -> Findings {
             let blockers = decision
                 .blockers
                 .iter()
-                .map(|text| Blocker::read(text, &l.unit, l.line, &deps))
+                .map(|text| Blocker::read(text, &l.unit, l.line, &by_blocker))
                 .collect();
             Some(LoopReport {
                 id: l.r#loop,
