@@ -9,7 +9,7 @@ use std::path::PathBuf;
     name = "kaiseki",
     version,
     about = "Dependence, subscript, parallelization, HPF communication and unrolling analyses of Fortran loop programs, on Datalog",
-    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki parallel prog.f\n  kaiseki openmp prog.f -o prog_omp.f\n  kaiseki comm prog.f90\n  kaiseki spmd prog.f90 -o prog_mpi.f90\n  kaiseki analyze prog.f -o out/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
+    after_help = "Examples:\n  kaiseki check prog.f\n  kaiseki facts prog.f -o facts/ --format csv\n  kaiseki deps prog.f --format csv\n  kaiseki parallel prog.f\n  kaiseki openmp prog.f -o prog_omp.f\n  kaiseki comm prog.f90\n  kaiseki spmd prog.f90 -o prog_mpi.f90\n  kaiseki analyze prog.f -o out/\n  kaiseki report prog.f -o report/\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -223,6 +223,26 @@ pub enum Command {
         #[command(flatten)]
         input: InputArgs,
     },
+    /// Write a static HTML report of every loop: verdict, clauses, blockers and their proofs, unroll decision, HPF transfers.
+    #[command(
+        after_help = "Examples:\n  kaiseki report prog.f -o report/      # then open report/index.html\n  kaiseki report mod.f90 main.f90 -o report/\n  kaiseki report prog.f -o report/ --machine x86.toml\n\nOne page, its style and script inline: it opens offline in any browser. A click on a\nloop (or report/index.html#loop-UNIT-LINE) opens its panel: what blocks it, each\ndependence linked to its lines, and the proof `kaiseki explain` gives of a blocker."
+    )]
+    Report {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The directory to write `index.html` into (created if missing).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// A machine file for the unroll decisions (as `kaiseki unroll --machine`).
+        #[arg(long)]
+        machine: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArg,
+        #[command(flatten)]
+        jobs: JobsArg,
+        #[command(flatten)]
+        input: InputArgs,
+    },
     /// Evaluate a rule body against the facts and derived relations; print the bindings.
     #[command(
         after_help = "Examples:\n  kaiseki query prog.f 'flow(D, U, _), def(D, _, \"X\")'\n  kaiseki query prog.f 'loop(L, _, _, V, Line, 2)' --format csv\n  kaiseki query prog.f 'dependence(K, S, D, C, _)' --format json\n  kaiseki query prog.f 'flow(D, U, _)' --raw          # ids as numbers\n  kaiseki query prog.f 'flow(D, U, _)' --jobs 1       # one thread\n\nIds print as the reader knows them: a reference X@6:7 (variable, line:col), a\nstatement 6:7, a loop DO I@5 (its DO line), a block B@6:7, an affine form 2*I+1.\nA wrong body is reported at <query>:1:col with a caret, exit status 2."
@@ -245,11 +265,12 @@ pub enum Command {
     },
     /// Why a row of a derived relation is there: its proof tree down to input facts.
     #[command(
-        after_help = "Examples:\n  kaiseki explain prog.f 'flow(X@11:7, U, _)'       # every flow from the definition at 11:7\n  kaiseki explain prog.f 'dependence(K, S, D, C, _)' --depth 3\n  kaiseki explain prog.f 'flow(11:7, 12:11, _)' --dot | dot -Tsvg > why.svg\n  kaiseki explain prog.f 'flow(X@11:7, X@21:16, _)' --why-not\n\nA pattern argument is _, a variable, a number, a \"symbol\", or a place as query prints\nit: X@6:7 or 6:7 (a reference or statement), B@6:7 (a block), DO I@5 or 5 (a loop).\nEach step names the rule (file:line) it used; input facts show their source line."
+        after_help = "Examples:\n  kaiseki explain prog.f 'flow(X@11:7, U, _)'       # every flow from the definition at 11:7\n  kaiseki explain prog.f 'dependence(K, S, D, C, _)' --depth 3\n  kaiseki explain prog.f 'flow(11:7, 12:11, _)' --dot | dot -Tsvg > why.svg\n  kaiseki explain prog.f 'flow(X@11:7, X@21:16, _)' --why-not\n  kaiseki explain prog.f 'flow(D, U, _), def(D, _, \"X\")'   # a body, as query takes\n\nA pattern argument is _, a variable, a number, a \"symbol\", or a place as query prints\nit: X@6:7 or 6:7 (a reference or statement), B@6:7 (a block), DO I@5 or 5 (a loop).\nEach step names the rule (file:line) it used; input facts show their source line."
     )]
     Explain {
         file: PathBuf,
-        /// `rel(arg, ...)`: the rows to explain.
+        /// `rel(arg, ...)`: the rows to explain; or a rule body as `query` takes
+        /// (atoms, negations, comparisons), whose answers are explained.
         pattern: String,
         /// Steps shown below each row; deeper premises print as `...`.
         #[arg(long, default_value_t = 6)]

@@ -131,6 +131,8 @@ pub struct Query {
     /// The derived relations the body reads: the rules run only for them,
     /// and not at all when there are none.
     pub reads: Vec<String>,
+    /// The rule files and `<query>`, the body's own (what a proof step names).
+    pub sources: Sources,
     /// The interpreted rules (`--rules`); `None`: the compiled ones.
     rules: Option<RuleProgram>,
 }
@@ -159,17 +161,18 @@ pub fn compile_query(body: &str, rules: Option<&Path>) -> Result<Query, QueryErr
         sources
             .files
             .push(("<query>".to_string(), format!("{head} :-\n{body}.\n")));
-        kaiseki_rules::check_rules(&sources).map_err(|mut diags| {
+        let program = kaiseki_rules::check_rules(&sources).map_err(|mut diags| {
             diags.retain(|d| d.file == "<query>");
             for d in diags.iter_mut() {
                 d.line = d.line.saturating_sub(2);
             }
             QueryError::Body(diags)
-        })
+        })?;
+        Ok((sources, program))
     };
     // First find the variables and their types with a probe rule, then
     // declare the answer relation with them.
-    let probe = compile(".decl query_probe()\nquery_probe()".to_string())?;
+    let (_, probe) = compile(".decl query_probe()\nquery_probe()".to_string())?;
     let rule = probe
         .ir()
         .rules
@@ -184,7 +187,7 @@ pub fn compile_query(body: &str, rules: Option<&Path>) -> Result<Query, QueryErr
         .collect();
     let decl: Vec<String> = vars.iter().map(|(n, t)| format!("{n}: {t}")).collect();
     let head: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
-    let program = compile(format!(
+    let (sources, program) = compile(format!(
         ".decl query({})\nquery({})",
         decl.join(", "),
         head.join(", ")
@@ -204,8 +207,32 @@ pub fn compile_query(body: &str, rules: Option<&Path>) -> Result<Query, QueryErr
         program,
         kinds,
         reads,
+        sources,
         rules: rule_program,
     })
+}
+
+impl Query {
+    /// The id of the relation `query` in [`Query::program`].
+    pub fn relation(&self) -> usize {
+        let ir = self.program.ir();
+        // compile_query found it there.
+        ir.relations
+            .iter()
+            .position(|r| r.name == "query")
+            .unwrap_or_default()
+    }
+
+    /// Every derived relation the body reads, directly or not: what
+    /// proving its answers needs besides [`Query::reads`].
+    pub fn proof_reads(&self) -> Vec<String> {
+        let ir = self.program.ir();
+        derived_closure(ir, self.relation())
+            .into_iter()
+            .map(|r| ir.relations[r].name.clone())
+            .filter(|name| name != "query")
+            .collect()
+    }
 }
 
 /// The derived relations of the rules that relation `of` reads, through
@@ -253,16 +280,27 @@ pub fn derived_closure(ir: &kaiseki_engine::dl::ir::Program, of: usize) -> Vec<u
     all
 }
 
-/// The answers of `query` over the facts of `program` and the relations
-/// it reads, the facts (to show the ids) and the lowering diagnostics.
-/// The rules run on groups of units with `jobs` threads; the body, which
-/// may join across units, runs once over what they derived together.
+/// What a query computed: its answers, the facts (to show the ids), the
+/// derived relations it was evaluated over, and the lowering diagnostics.
+pub struct QueryRun {
+    pub answers: Table,
+    pub facts: FactBase,
+    pub derived: Vec<Table>,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// The answers of `query` over the facts of `program` and the derived
+/// relations `reads` (at least [`Query::reads`]; [`Query::proof_reads`]
+/// to prove them). The rules run on groups of units with `jobs` threads;
+/// the body, which may join across units, runs once over what they
+/// derived together.
 pub fn run_query(
     program: &Program,
     jobs: usize,
     query: &Query,
-) -> Result<(Table, FactBase, Vec<Diagnostic>), String> {
-    let reads: Vec<&str> = query.reads.iter().map(String::as_str).collect();
+    reads: &[String],
+) -> Result<QueryRun, String> {
+    let reads: Vec<&str> = reads.iter().map(String::as_str).collect();
     let (facts, derived, diags) = derive_groups(program, jobs, query.rules.as_ref(), &reads)?;
     let registry = kaiseki_rules::functors::standard();
     let tables = kaiseki_engine::run_interpreted_given(
@@ -273,11 +311,16 @@ pub fn run_query(
         Select::Only(&["query"]),
     )
     .map_err(|e| e.to_string())?;
-    let table = tables
+    let answers = tables
         .into_iter()
         .next()
         .ok_or_else(|| "the query produced no relation".to_string())?;
-    Ok((table, facts, diags))
+    Ok(QueryRun {
+        answers,
+        facts,
+        derived,
+        diags,
+    })
 }
 
 /// The facts of `program` and the derived relations `reads` (none: the

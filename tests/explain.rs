@@ -423,3 +423,69 @@ fn why_not_names_the_literal_that_fails() {
     ]);
     assert!(derived.contains("is derived (1 rows match)"), "{derived}");
 }
+
+#[test]
+fn a_query_body_is_explained_answer_by_answer() {
+    // The body `query` takes: each answer proved through it, the body's
+    // atoms its premises.
+    let body = "flow(D, U, _), def(D, _, \"X\")";
+    let out = kaiseki_ok(["explain", &example(), body, "--width", "1"]);
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next(),
+        Some("query(X@11:7, X@12:11)  by <query>:2"),
+        "{out}"
+    );
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("├─ flow(X@11:7, X@12:11, 0)  by dependence.dl:")),
+        "{out}"
+    );
+    assert!(
+        out.contains("└─ def(X@11:7, 11:7, \"X\")  input  ") && out.contains("... 4 more rows"),
+        "{out}"
+    );
+    // Negations and comparisons too: the flows of N, which nothing redefines.
+    let others = "!def(D, _, \"X\"), !def(D, _, \"Y\"), !def(D, _, \"Z\"), !def(D, _, \"W\")";
+    let negated = kaiseki_ok([
+        "explain",
+        &example(),
+        &format!("flow(D, U, C), C < 1, {others}"),
+    ]);
+    assert!(
+        negated.starts_with("query(N@10:18, N@15:11, 0)  by <query>:2"),
+        "{negated}"
+    );
+    assert!(
+        negated.contains("├─ 0 < 1\n├─ no def(N@10:18, _, \"X\")"),
+        "{negated}"
+    );
+    // --why-not: the literal that fails, with the bindings it had.
+    let why = kaiseki_ok([
+        "explain",
+        &example(),
+        "flow(D, U, _), def(D, _, \"NOPE\")",
+        "--why-not",
+    ]);
+    assert!(
+        why.starts_with("query(_, _) is not derived:\n  by <query>:2: no def("),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_wrong_body_is_reported_where_it_is_wrong() {
+    for (body, message) in [
+        (
+            "flow(D, U, _), def(D, _)",
+            "<query>:1:16: error: `def` has 3 columns but 2 arguments are given",
+        ),
+        ("flow(D, U, _), nope(D)", "<query>:1:16: error: "),
+    ] {
+        let out = kaiseki(["explain", &example(), body]);
+        assert_eq!(out.code, Some(2), "{body}: {out:?}");
+        assert!(out.stderr.starts_with(message), "{body}: {}", out.stderr);
+        assert!(!out.stderr.contains("cannot read"), "{}", out.stderr);
+    }
+}

@@ -9,6 +9,7 @@ pub mod json;
 pub mod names;
 pub mod openmp;
 pub mod parallel;
+pub mod report;
 pub mod sarif;
 pub mod scalar_replace;
 pub mod source_lines;

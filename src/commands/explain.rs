@@ -1,5 +1,7 @@
 //! `kaiseki explain`: the proof tree of each row of a derived relation
-//! that matches a pattern, or with `--why-not` why no row does.
+//! that matches a pattern, or with `--why-not` why no row does. A rule
+//! body (what `query` takes) is explained as the rule `query(...) :-
+//! body`: each answer's tree has the body's literals as its premises.
 
 use crate::pipeline;
 use kaiseki_codegen::explain::{Pattern, PatternError, Prover, Relations, Show};
@@ -21,6 +23,9 @@ pub struct Options<'a> {
 }
 
 pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<ExitCode, String> {
+    if !Pattern::is_atom(text) {
+        return run_body(file, opts, text, &o);
+    }
     let pattern = match Pattern::parse(text) {
         Ok(p) => p,
         Err(e) => return Ok(pattern_error(text, e)),
@@ -99,32 +104,83 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
                     .all(|(c, x)| c.as_ref().is_none_or(|vs| vs.contains(x)))
         })
         .collect();
+    // A place of several references: the first stands for them.
+    let first: Vec<Option<Value>> = choices
+        .iter()
+        .map(|c| c.as_ref().map(|vs| vs[0].clone()))
+        .collect();
+    super::emit(&explanations(&relations, &show, rel, &first, &rows, &o))?;
+    Ok(super::status(had_errors))
+}
+
+/// A rule body explained: compiled as `query` compiles it, its answers
+/// proved through the rule `query(...) :- body`.
+fn run_body(
+    file: &Path,
+    opts: &SourceOptions,
+    body: &str,
+    o: &Options,
+) -> Result<ExitCode, String> {
+    let query = match pipeline::compile_query(body, o.rules) {
+        Ok(q) => q,
+        Err(e) => return Ok(super::query::query_error(e)),
+    };
+    let (parsed, mut diags) = kaiseki_frontend::parse_files(&[file], opts);
+    let run = pipeline::run_query(&parsed, o.jobs, &query, &query.proof_reads())?;
+    diags.extend(run.diags);
+    let had_errors = pipeline::report(&diags);
+    let ir = query.program.ir();
+    let rel = query.relation();
+    let kinds = kinds::column_kinds(ir);
+    let registry = functors::standard();
+    let mut tables = run.derived;
+    tables.push(run.answers);
+    let relations = Relations::new(ir, &run.facts, tables, &registry);
+    let names = Names::new(&run.facts);
+    let show = Show {
+        kinds: &kinds,
+        names: Some(&names),
+        rules: &query.sources,
+        sources: &parsed.files,
+    };
+    let rows: Vec<&[Value]> = relations.rows(rel).iter().map(Vec::as_slice).collect();
+    let any = vec![None; ir.relations[rel].arity()];
+    super::emit(&explanations(&relations, &show, rel, &any, &rows, o))?;
+    Ok(super::status(had_errors))
+}
+
+/// What `explain` prints for the `rows` of relation `rel` that match
+/// `key`: their proof trees (`--width` of them, `--depth` deep, or as
+/// DOT), or with `--why-not` why no row of `key` is derived.
+fn explanations(
+    relations: &Relations,
+    show: &Show,
+    rel: usize,
+    key: &[Option<Value>],
+    rows: &[&[Value]],
+    o: &Options,
+) -> String {
     let mut out = String::new();
     if o.why_not {
-        // A place of several references: the first stands for them.
-        let first: Vec<Option<Value>> = choices
-            .iter()
-            .map(|c| c.as_ref().map(|vs| vs[0].clone()))
-            .collect();
-        why_not(&relations, &show, rel, &first, &rows, &mut out);
+        why_not(relations, show, rel, key, rows, &mut out);
     } else if rows.is_empty() {
         let _ = writeln!(
             out,
             "no row of `{}` matches; `--why-not` says why",
-            pattern.rel
+            relations.ir.relations[rel].name
         );
     } else {
-        let prover = Prover::new(&relations);
+        let prover = Prover::new(relations);
         let proofs: Vec<_> = rows
             .iter()
             .take(o.width)
             .map(|row| prover.prove(rel, row, o.depth))
             .collect();
         if o.dot {
-            out = show.dot(&relations, &proofs);
+            out = show.dot(relations, &proofs);
         } else {
             for p in &proofs {
-                out.push_str(&show.tree(&relations, p, o.depth));
+                out.push_str(&show.tree(relations, p, o.depth));
                 out.push('\n');
             }
             if rows.len() > o.width {
@@ -132,8 +188,7 @@ pub fn run(file: &Path, opts: &SourceOptions, text: &str, o: Options) -> Result<
             }
         }
     }
-    super::emit(&out)?;
-    Ok(super::status(had_errors))
+    out
 }
 
 /// For each rule that could derive a row matching `key`, the literal that

@@ -9,6 +9,7 @@ mod facts;
 mod openmp;
 mod parallel;
 mod query;
+mod report;
 mod spmd;
 mod unroll;
 
@@ -203,6 +204,23 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                         output,
                         factors: factors.as_deref(),
                     }),
+            },
+        ),
+        Command::Report {
+            files,
+            output,
+            machine,
+            rules,
+            jobs,
+            input,
+        } => report::run(
+            &files,
+            &input.0,
+            &report::Options {
+                output: &output,
+                machine: machine.as_deref(),
+                rules: rules.rules.as_deref(),
+                jobs: jobs.threads(),
             },
         ),
         Command::Query {

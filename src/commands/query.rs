@@ -23,12 +23,12 @@ pub fn run(
         Err(e) => return Ok(query_error(e)),
     };
     let (program, mut diags) = kaiseki_frontend::parse_files(&[file], opts);
-    let (table, facts, lower_diags) = pipeline::run_query(&program, jobs, &query)?;
-    diags.extend(lower_diags);
+    let run = pipeline::run_query(&program, jobs, &query, &query.reads)?;
+    diags.extend(run.diags);
     let had_errors = pipeline::report(&diags);
-    let names = (!raw).then(|| Names::new(&facts));
+    let names = (!raw).then(|| Names::new(&run.facts));
     let answers = Answers {
-        table: &table,
+        table: &run.answers,
         kinds: &query.kinds,
         names: names.as_ref(),
     };
@@ -38,7 +38,7 @@ pub fn run(
 
 /// Prints why a query did not compile: a wrong body is a usage error
 /// (exit 2), reported as the rule files' errors are.
-fn query_error(e: QueryError) -> ExitCode {
+pub fn query_error(e: QueryError) -> ExitCode {
     match e {
         QueryError::Body(diags) => {
             for d in &diags {

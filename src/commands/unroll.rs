@@ -99,12 +99,7 @@ pub fn analyze(
         facts.request.push(kaiseki_facts::Request {
             what: "unroll".into(),
         });
-        for (param, value) in machine.params() {
-            facts.machine.push(kaiseki_facts::Machine {
-                param: param.to_string(),
-                value,
-            });
-        }
+        add_machine(&mut facts, machine);
         let derived =
             pipeline::derive_with(&facts, rules.as_ref(), Select::Only(unroll::RELATIONS))?;
         Ok((facts, derived))
@@ -112,6 +107,28 @@ pub fn analyze(
     diags.extend(lower_diags);
     let had_errors = pipeline::report(&diags);
     Ok((program, analyzed, had_errors))
+}
+
+/// The `machine` facts the unrolling rules read, from `machine`.
+pub fn add_machine(facts: &mut FactBase, machine: &Machine) {
+    for (param, value) in machine.params() {
+        facts.machine.push(kaiseki_facts::Machine {
+            param: param.to_string(),
+            value,
+        });
+    }
+}
+
+/// The machine of `--machine FILE`, or the paper's; a bad file is bad
+/// input, printed: exit status 1.
+pub fn machine_or_exit(path: Option<&Path>) -> Result<Machine, ExitCode> {
+    match path.map(read_machine).transpose() {
+        Ok(m) => Ok(m.unwrap_or_default()),
+        Err(e) => {
+            eprintln!("{e}");
+            Err(ExitCode::from(1))
+        }
+    }
 }
 
 /// A machine file: `key = value` lines (TOML's integers), `#` comments,
@@ -240,13 +257,9 @@ fn write_png(
 }
 
 pub fn run(files: &[PathBuf], opts: &SourceOptions, o: &Options) -> Result<ExitCode, String> {
-    // A bad machine file is bad input: its message, exit status 1.
-    let machine = match o.machine.map(read_machine).transpose() {
-        Ok(m) => m.unwrap_or_default(),
-        Err(e) => {
-            eprintln!("{e}");
-            return Ok(ExitCode::from(1));
-        }
+    let machine = match machine_or_exit(o.machine) {
+        Ok(m) => m,
+        Err(code) => return Ok(code),
     };
     let (program, rows, had_errors) = report(files, opts, &machine, o.rules, o.jobs)?;
     if let Some(emit) = &o.emit {

@@ -26,6 +26,37 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// Whether `text` is one atom `rel(...)`, the parenthesis after the
+    /// name closing at its end: a pattern, which may name places. Anything
+    /// else (`a(X), !b(X)`, `a(X), X > 2`) is a rule body, which `explain`
+    /// reads as `query` does.
+    pub fn is_atom(text: &str) -> bool {
+        let text = text.trim().trim_end_matches('.').trim_end();
+        let Some(open) = text.find('(') else {
+            return false;
+        };
+        let name = text[..open].trim();
+        if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let (mut depth, mut quoted) = (0, false);
+        for (i, ch) in text.char_indices().skip_while(|&(i, _)| i < open) {
+            match ch {
+                '"' => quoted = !quoted,
+                '(' if !quoted => depth += 1,
+                ')' if !quoted => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return i + 1 == text.len();
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Never closed: a pattern, whose parser says what is missing.
+        true
+    }
+
     pub fn parse(text: &str) -> Result<Pattern, PatternError> {
         let text = text.trim_end().trim_end_matches('.');
         let open = text
@@ -213,5 +244,31 @@ fn places(
                 .collect()
         }
         IdKind::Form => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pattern;
+
+    #[test]
+    fn one_atom_is_a_pattern_and_anything_more_a_body() {
+        for atom in [
+            "flow(D, U, _)",
+            "flow(X@11:7, U, _).",
+            "p(\"a),(b\")",
+            "flow(A, B",
+        ] {
+            assert!(Pattern::is_atom(atom), "{atom}");
+        }
+        for body in [
+            "flow(D, U, _), def(D, _, \"X\")",
+            "flow(D, U, _), !def(D, _, \"X\")",
+            "flow(D, U, _), D < 3",
+            "!def(D, _, \"X\")",
+            "D = 3",
+        ] {
+            assert!(!Pattern::is_atom(body), "{body}");
+        }
     }
 }
