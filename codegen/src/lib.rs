@@ -5,6 +5,7 @@ pub mod answers;
 pub mod comm;
 pub mod deps;
 pub mod explain;
+pub mod fortran_writer;
 pub mod json;
 pub mod names;
 pub mod openmp;
