@@ -25,7 +25,7 @@ fn verdicts(path: &Path) -> BTreeMap<i64, [String; 6]> {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("unit,loop_line,var,depth,verdict,private,lastprivate,reductions,inductions,blockers")
+        Some("unit,loop_line,var,depth,verdict,private,lastprivate,reductions,inductions,blockers,transform")
     );
     lines
         .map(|l| {

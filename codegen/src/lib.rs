@@ -15,6 +15,7 @@ pub mod scalar_replace;
 pub mod source_lines;
 pub mod spmd;
 pub mod table;
+pub mod transform;
 pub mod unroll;
 pub mod unroll_emit;
 pub mod unroll_png;

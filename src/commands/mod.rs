@@ -164,6 +164,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Openmp {
             files,
             output,
+            transform,
             rules,
             jobs,
             input,
@@ -171,6 +172,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &files,
             &input.0,
             &output,
+            transform,
             rules.rules.as_deref(),
             jobs.threads(),
         ),
