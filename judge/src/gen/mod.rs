@@ -15,6 +15,7 @@ mod nests;
 mod parallel;
 mod scalar;
 mod storage;
+mod transform;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
 pub use arguments::argument_program;
@@ -26,6 +27,7 @@ pub use nests::{control_nests, exact_nests, shared_nests};
 pub use parallel::{parallel_control_loops, parallel_loops};
 pub use scalar::scalar_program;
 pub use storage::storage_program;
+pub use transform::transform_loops;
 
 /// A generated program and the inputs to run it on.
 #[derive(Clone, Debug)]
