@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn test_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transform").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/transform")
+        .join(name)
 }
 
 /// The `transform` column of the report, by unit and loop line (loops
@@ -30,11 +32,19 @@ fn transforms(path: &Path) -> BTreeMap<(String, i64), String> {
     ]);
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().expect("header").split(',').collect();
-    let at = header.iter().position(|h| *h == "transform").expect("transform column");
+    let at = header
+        .iter()
+        .position(|h| *h == "transform")
+        .expect("transform column");
     lines
         .filter_map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            (!f[at].is_empty()).then(|| ((f[0].to_string(), f[1].parse().expect("line")), f[at].to_string()))
+            (!f[at].is_empty()).then(|| {
+                (
+                    (f[0].to_string(), f[1].parse().expect("line")),
+                    f[at].to_string(),
+                )
+            })
         })
         .collect()
 }
@@ -42,7 +52,12 @@ fn transforms(path: &Path) -> BTreeMap<(String, i64), String> {
 /// `kaiseki openmp [--transform] PATH -o DIR/NAME`: the text written.
 fn openmp(path: &Path, dir: &Path, name: &str, transform: bool) -> String {
     let out = dir.join(name);
-    let mut args = vec!["openmp".as_ref(), path.as_os_str(), "-o".as_ref(), out.as_os_str()];
+    let mut args = vec![
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
     if transform {
         args.push("--transform".as_ref());
     }
@@ -63,7 +78,12 @@ fn run_on(exe: &Path, threads: usize, input: &[String]) -> String {
     let _ = writeln!(stdin, "{}", input.join("\n"));
     drop(stdin);
     let out = child.wait_with_output().expect("the program ends");
-    assert!(out.status.success(), "{}: {}", exe.display(), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        exe.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -72,7 +92,10 @@ fn units_with_directives(text: &str) -> BTreeSet<String> {
     let mut unit = String::new();
     let mut out = BTreeSet::new();
     for line in text.lines() {
-        let words: Vec<String> = line.split_whitespace().map(str::to_ascii_uppercase).collect();
+        let words: Vec<String> = line
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect();
         if let [kw, name, ..] = &words[..] {
             if kw == "SUBROUTINE" || kw == "PROGRAM" {
                 unit = name.split('(').next().unwrap_or(name).to_string();
@@ -88,19 +111,27 @@ fn units_with_directives(text: &str) -> BTreeSet<String> {
 /// The program and its `--transform` version compiled, the latter also
 /// with `-fopenmp` and run on 1 and 4 threads: each prints what the
 /// original prints on every input. Errors name the run.
-fn same_outputs(dir: &Path, name: &str, original: &str, transformed: &str, inputs: &[Vec<String>]) -> Result<(), String> {
+fn same_outputs(
+    dir: &Path,
+    name: &str,
+    original: &str,
+    transformed: &str,
+    inputs: &[Vec<String>],
+) -> Result<(), String> {
     let seq = gfortran::compile(dir, name, original)?;
     let moved = gfortran::compile(dir, &format!("seq_{name}"), &strip_directives(transformed))?;
     let omp = gfortran::compile_with(dir, &format!("omp_{name}"), transformed, &["-fopenmp"])?;
     for input in inputs {
         let want = run_on(&seq, 1, input);
         let got = run_on(&moved, 1, input);
-        gfortran::compare_outputs(&want, &got, 0.0)
-            .map_err(|e| format!("{name} transformed, sequential, on {input:?}: {e}\n{transformed}"))?;
+        gfortran::compare_outputs(&want, &got, 0.0).map_err(|e| {
+            format!("{name} transformed, sequential, on {input:?}: {e}\n{transformed}")
+        })?;
         for threads in [1, 4] {
             let got = run_on(&omp, threads, input);
-            gfortran::compare_outputs(&want, &got, 0.0)
-                .map_err(|e| format!("{name} on {input:?} with {threads} threads: {e}\n{transformed}"))?;
+            gfortran::compare_outputs(&want, &got, 0.0).map_err(|e| {
+                format!("{name} on {input:?} with {threads} threads: {e}\n{transformed}")
+            })?;
         }
     }
     Ok(())
@@ -163,10 +194,12 @@ fn transformed_programs_print_what_the_originals_print() {
         let plain = openmp(&path, &dir, &format!("plain_{name}"), false);
         let transformed = openmp(&path, &dir, &format!("tr_{name}"), true);
         assert!(
-            transformed.matches("!$OMP PARALLEL DO").count() > plain.matches("!$OMP PARALLEL DO").count(),
+            transformed.matches("!$OMP PARALLEL DO").count()
+                > plain.matches("!$OMP PARALLEL DO").count(),
             "{name}: no more parallel loops\n{transformed}"
         );
-        same_outputs(&dir, name, &original, &transformed, &inputs).unwrap_or_else(|e| panic!("{e}"));
+        same_outputs(&dir, name, &original, &transformed, &inputs)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
@@ -194,8 +227,13 @@ fn transformations_give_more_tsvc_subroutines_a_parallel_loop() {
     // s1119's inner loop and s2233's first inner loop are parallel as
     // written; the transformations add eight.
     assert_eq!(before.len(), 2, "{before:?}");
-    for unit in ["S211", "S212", "S1213", "S221", "S222", "S2244", "S254", "S291"] {
-        assert!(!before.contains(unit) && after.contains(unit), "{unit}: {before:?} {after:?}");
+    for unit in [
+        "S211", "S212", "S1213", "S221", "S222", "S2244", "S254", "S291",
+    ] {
+        assert!(
+            !before.contains(unit) && after.contains(unit),
+            "{unit}: {before:?} {after:?}"
+        );
     }
 }
 
@@ -213,7 +251,11 @@ fn lines_outside_the_rewritten_loops_are_kept() {
         out.as_os_str(),
     ]);
     assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
-    assert!(outcome.stderr.contains("10 loops transformed"), "{}", outcome.stderr);
+    assert!(
+        outcome.stderr.contains("10 loops transformed"),
+        "{}",
+        outcome.stderr
+    );
     let written = std::fs::read_to_string(&out).expect("output");
     let original = std::fs::read_to_string(&path).expect("source");
     // The loops rewritten: from each DO line the report names to its
@@ -256,7 +298,10 @@ fn judge(programs: impl Iterator<Item = Generated>, what: &str) -> (usize, usize
         }
         count += 1;
     }
-    eprintln!("{what}: {count} programs, {transformed} loops transformed, {} output differences", failures.len());
+    eprintln!(
+        "{what}: {count} programs, {transformed} loops transformed, {} output differences",
+        failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     (count, transformed)
 }
@@ -268,6 +313,9 @@ fn judge(programs: impl Iterator<Item = Generated>, what: &str) -> (usize, usize
 #[test]
 fn random_programs_transformed_print_what_they_print() {
     let (_, transformed) = judge((0..scaled(24)).map(transform_loops), "transform_loops");
-    assert!(transformed >= scaled(24) as usize, "only {transformed} loops transformed");
+    assert!(
+        transformed >= scaled(24) as usize,
+        "only {transformed} loops transformed"
+    );
     judge((0..scaled(8)).map(parallel_loops), "parallel_loops");
 }

@@ -99,7 +99,9 @@ pub fn report(derived: &[Table]) -> BTreeMap<i64, Vec<String>> {
     let mut out: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     for t in derived.iter().filter(|t| t.name == "transform") {
         for r in &t.rows {
-            out.entry(num(&r[0])).or_default().push(sym(&r[1]).to_string());
+            out.entry(num(&r[0]))
+                .or_default()
+                .push(sym(&r[1]).to_string());
         }
     }
     out.values_mut().for_each(|v| v.sort());
@@ -128,7 +130,11 @@ pub fn emit(
     for unit in &program.units {
         let mut done: Vec<&Stmt> = Vec::new();
         for (l, around) in all_loops(&unit.body, &[]) {
-            if l.pos.file != file || around.iter().any(|a| done.iter().any(|d| std::ptr::eq(*a, *d))) {
+            if l.pos.file != file
+                || around
+                    .iter()
+                    .any(|a| done.iter().any(|d| std::ptr::eq(*a, *d)))
+            {
                 continue;
             }
             let Some(rewrite) = rewrites.get(&(unit.name.text.clone(), l.pos.line)) else {
@@ -240,7 +246,11 @@ fn rewritten(
             let mut outer = Vec::new();
             stmt(&mut outer, &indent, &hm.text(ll, None));
             let mut nested = Vec::new();
-            stmt(&mut nested, &indent_of(lines[m_first - 1], fixed), &h.text(ml, None));
+            stmt(
+                &mut nested,
+                &indent_of(lines[m_first - 1], fixed),
+                &h.text(ml, None),
+            );
             Some(vec![(first, header_end, outer), (m_first, m_end, nested)])
         }
         Rewrite::Distribute(parts) => {
@@ -258,13 +268,19 @@ fn rewritten(
                 if i + 1 == nodes.len() && to < last && matches!(l_end(l), LoopEnd::EndDo { .. }) {
                     to = last - 1;
                 }
-                by_part.entry(part).or_default().extend(&lines[from - 1..to]);
+                by_part
+                    .entry(part)
+                    .or_default()
+                    .extend(&lines[from - 1..to]);
                 from = to + 1;
             }
             let mut out = Vec::new();
             for body in by_part.values() {
                 stmt(&mut out, &indent, &h.text(None, None));
-                out.extend(body.iter().map(|t| t.trim_end_matches(['\n', '\r']).to_string()));
+                out.extend(
+                    body.iter()
+                        .map(|t| t.trim_end_matches(['\n', '\r']).to_string()),
+                );
                 stmt(&mut out, &indent, "END DO");
             }
             Some(vec![(first, last, out)])
@@ -290,15 +306,16 @@ fn rewritten(
                     binary(BinOp::Add, base.clone(), expr(ExprKind::Int(n)))
                 }
             };
-            let write = |out: &mut Vec<String>, indent: &str, at: &Expr, s: &(i64, usize, &Expr, &Expr)| {
-                let shifts = HashMap::from([(h.var, at.clone())]);
-                let text = format!(
-                    "{} = {}",
-                    text_as_written(&shifted(s.2, &shifts)),
-                    text_as_written(&shifted(s.3, &shifts))
-                );
-                stmt(out, indent, &text);
-            };
+            let write =
+                |out: &mut Vec<String>, indent: &str, at: &Expr, s: &(i64, usize, &Expr, &Expr)| {
+                    let shifts = HashMap::from([(h.var, at.clone())]);
+                    let text = format!(
+                        "{} = {}",
+                        text_as_written(&shifted(s.2, &shifts)),
+                        text_as_written(&shifted(s.3, &shifts))
+                    );
+                    stmt(out, indent, &text);
+                };
             let mut out = Vec::new();
             let inner = if *trips_known {
                 indent.clone()
@@ -334,7 +351,11 @@ fn rewritten(
             }
             if !trips_known {
                 stmt(&mut out, &indent, "ELSE");
-                out.extend(lines[first - 1..last].iter().map(|t| t.trim_end_matches(['\n', '\r']).to_string()));
+                out.extend(
+                    lines[first - 1..last]
+                        .iter()
+                        .map(|t| t.trim_end_matches(['\n', '\r']).to_string()),
+                );
                 stmt(&mut out, &indent, "END IF");
             }
             Some(vec![(first, last, out)])

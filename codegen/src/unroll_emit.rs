@@ -330,8 +330,6 @@ fn band_statement(s: &Stmt) -> bool {
     }
 }
 
-
-
 /// The last line the rewritten nest replaces. A labelled DO ending on the
 /// terminal statement of a loop around it (`DO 10 T`, `DO 10 J`, `10
 /// CONTINUE`) leaves that CONTINUE in place for the outer loop; a shared
@@ -349,8 +347,6 @@ fn nest_end(nest: &Stmt, around: &[&Stmt], lines: &[&str], fixed: bool) -> Resul
         )),
     }
 }
-
-
 
 /// The names the statements assign (scalars and arrays).
 fn assigned_names(body: &[Stmt]) -> HashSet<&str> {
@@ -389,7 +385,6 @@ fn declarations_line(unit: &Unit, file: FileId) -> Option<usize> {
         .map(|p| p.line as usize)
         .min()
 }
-
 
 /// Names of the temporaries, with a prefix no name of the file uses:
 /// `KUL1`, `KUT1`, `KUS1` for the lower bound, trip count and step of the
@@ -645,7 +640,3 @@ impl Writer<'_> {
         Some((shifted(lhs, &shifts), shifted(rhs, &shifts)))
     }
 }
-
-
-
-

@@ -60,8 +60,14 @@ fn write_transformed(
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<bool, String> {
-    let (program, analyzed, had_errors) =
-        super::parallel::analyze_program(files, opts, rules, jobs, "parallel", parallel::RELATIONS)?;
+    let (program, analyzed, had_errors) = super::parallel::analyze_program(
+        files,
+        opts,
+        rules,
+        jobs,
+        "parallel",
+        parallel::RELATIONS,
+    )?;
     let mut rewrites = std::collections::HashMap::new();
     for (facts, derived) in &analyzed {
         rewrites.extend(transform::rewrites(facts, derived));
@@ -72,13 +78,15 @@ fn write_transformed(
         let Some(id) = program.files.iter().position(|f| f.path == shown) else {
             return Err(format!("{shown}: not among the files read"));
         };
-        let source =
-            std::fs::read_to_string(given).map_err(|e| format!("{shown}: {e}"))?;
+        let source = std::fs::read_to_string(given).map_err(|e| format!("{shown}: {e}"))?;
         let fixed = opts.form_of(&shown) == Form::Fixed;
         let done = transform::emit(&program, id, &source, fixed, &rewrites);
         std::fs::write(target, done.text).map_err(|e| format!("{}: {e}", target.display()))?;
         total += done.loops;
     }
-    eprintln!("{total} loop{} transformed", if total == 1 { "" } else { "s" });
+    eprintln!(
+        "{total} loop{} transformed",
+        if total == 1 { "" } else { "s" }
+    );
     Ok(had_errors)
 }
