@@ -549,8 +549,8 @@ fn a_loop_holding_a_statement_kaiseki_could_not_read_is_unknown() {
     assert_eq!(
         rows,
         [
-            "UNREADABLE,5,I,1,unknown,,,,,opaque statement 6 (statement kaiseki could not read)",
-            "UNREADABLE,8,I,1,parallel,,,,,"
+            "UNREADABLE,5,I,1,unknown,,,,,opaque statement 6 (statement kaiseki could not read),",
+            "UNREADABLE,8,I,1,parallel,,,,,,"
         ],
         "{}",
         out.stdout
