@@ -171,7 +171,7 @@ pub enum Command {
     },
     /// Write the program with OpenMP directives before the outermost parallel loop of each nest.
     #[command(
-        after_help = "Examples:\n  kaiseki openmp prog.f -o prog_omp.f\n  gfortran -fopenmp prog_omp.f && OMP_NUM_THREADS=4 ./a.out\n  kaiseki openmp mod.f90 main.f90 -o omp/   # each file written into omp/\n\nEvery line but the directives and the closed forms of induction variables is the original's."
+        after_help = "Examples:\n  kaiseki openmp prog.f -o prog_omp.f\n  gfortran -fopenmp prog_omp.f && OMP_NUM_THREADS=4 ./a.out\n  kaiseki openmp mod.f90 main.f90 -o omp/   # each file written into omp/\n  kaiseki openmp prog.f --transform -o prog_omp.f   # aligned, distributed, interchanged loops first\n\nEvery line but the directives and the closed forms of induction variables is the original's\n(with --transform, but those of the loops rewritten)."
     )]
     Openmp {
         /// The files of one program (modules among them, in any order).
@@ -181,6 +181,11 @@ pub enum Command {
         /// each is written into under its own name.
         #[arg(short, long)]
         output: PathBuf,
+        /// First rewrite the loops `kaiseki parallel` lists a transformation
+        /// for (alignment, distribution, interchange), then judge the
+        /// rewritten program for its directives.
+        #[arg(long)]
+        transform: bool,
         #[command(flatten)]
         rules: RulesArg,
         #[command(flatten)]

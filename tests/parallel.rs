@@ -25,7 +25,7 @@ fn verdicts(path: &Path) -> BTreeMap<i64, [String; 6]> {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("unit,loop_line,var,depth,verdict,private,lastprivate,reductions,inductions,blockers")
+        Some("unit,loop_line,var,depth,verdict,private,lastprivate,reductions,inductions,blockers,transform")
     );
     lines
         .map(|l| {
@@ -545,8 +545,8 @@ fn a_loop_holding_a_statement_kaiseki_could_not_read_is_unknown() {
     assert_eq!(
         rows,
         [
-            "UNREADABLE,5,I,1,unknown,,,,,opaque statement 6 (statement kaiseki could not read)",
-            "UNREADABLE,8,I,1,parallel,,,,,"
+            "UNREADABLE,5,I,1,unknown,,,,,opaque statement 6 (statement kaiseki could not read),",
+            "UNREADABLE,8,I,1,parallel,,,,,,"
         ],
         "{}",
         out.stdout

@@ -3,13 +3,13 @@
 //! contract or an aligned table.
 //!
 //! CSV header (stable): `unit,loop_line,var,depth,verdict,private,
-//! lastprivate,reductions,inductions,blockers`.
+//! lastprivate,reductions,inductions,blockers,transform`.
 
 use crate::{csv_line, num, sym};
 use kaiseki_facts::{FactBase, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const CSV_HEADER: [&str; 10] = [
+pub const CSV_HEADER: [&str; 11] = [
     "unit",
     "loop_line",
     "var",
@@ -20,6 +20,7 @@ pub const CSV_HEADER: [&str; 10] = [
     "reductions",
     "inductions",
     "blockers",
+    "transform",
 ];
 
 /// The derived relations the rows and the OpenMP directives are built from.
@@ -35,6 +36,10 @@ pub const RELATIONS: &[&str] = &[
     "omp_loop",
     "omp_induction",
     "omp_private",
+    "align_offset",
+    "distribute_part",
+    "interchange",
+    "transform",
 ];
 
 /// What the analysis says of one loop and what it takes to run it in parallel.
@@ -103,6 +108,10 @@ pub struct ParallelRow {
     pub reductions: Vec<String>,
     pub inductions: Vec<String>,
     pub blockers: Vec<String>,
+    /// What would make the loop, or a loop of it, parallel
+    /// (`rules/dl/transform.dl`): `align 22+1`, `distribute 21 to part 1
+    /// (parallel)`, `interchange with J 34`.
+    pub transform: Vec<String>,
 }
 
 impl ParallelRow {
@@ -119,6 +128,7 @@ impl ParallelRow {
             self.reductions.join(";"),
             self.inductions.join(";"),
             self.blockers.join(";"),
+            self.transform.join(";"),
         ]
     }
 }
@@ -126,6 +136,7 @@ impl ParallelRow {
 /// The rows of every loop the rules judged, sorted by unit then line.
 pub fn rows(facts: &FactBase, derived: &[Table]) -> Vec<ParallelRow> {
     let decisions = decisions(derived);
+    let mut transforms = crate::transform::report(derived);
     let mut rows: Vec<ParallelRow> = facts
         .r#loop
         .iter()
@@ -153,6 +164,7 @@ pub fn rows(facts: &FactBase, derived: &[Table]) -> Vec<ParallelRow> {
                 reductions,
                 inductions: d.inductions.iter().cloned().collect(),
                 blockers: d.blockers.iter().cloned().collect(),
+                transform: transforms.remove(&l.r#loop).unwrap_or_default(),
             })
         })
         .collect();

@@ -165,6 +165,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Openmp {
             files,
             output,
+            transform,
             rules,
             jobs,
             input,
@@ -172,6 +173,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             &files,
             &input.0,
             &output,
+            transform,
             rules.rules.as_deref(),
             jobs.threads(),
         ),

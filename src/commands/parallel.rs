@@ -6,6 +6,7 @@ use crate::{groups, pipeline};
 use kaiseki_codegen::parallel;
 use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Table};
+use kaiseki_frontend::ast::Program;
 use kaiseki_frontend::SourceOptions;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,6 +36,18 @@ pub fn analyze_on_request(
     what: &str,
     relations: &[&str],
 ) -> Result<(Vec<Analyzed>, bool), String> {
+    analyze_program(files, opts, rules, jobs, what, relations).map(|(_, a, e)| (a, e))
+}
+
+/// [`analyze_on_request`] with the syntax tree the facts were lowered from.
+pub fn analyze_program(
+    files: &[PathBuf],
+    opts: &SourceOptions,
+    rules: Option<&Path>,
+    jobs: usize,
+    what: &str,
+    relations: &[&str],
+) -> Result<(Program, Vec<Analyzed>, bool), String> {
     let (program, mut diags) = kaiseki_frontend::parse_files(files, opts);
     let rules = rules.map(pipeline::load_rules).transpose()?;
     let (analyzed, lower_diags) = groups::map_groups(&program, jobs, |mut facts| {
@@ -45,7 +58,8 @@ pub fn analyze_on_request(
         Ok((facts, derived))
     })?;
     diags.extend(lower_diags);
-    Ok((analyzed, pipeline::report(&diags)))
+    let had_errors = pipeline::report(&diags);
+    Ok((program, analyzed, had_errors))
 }
 
 pub fn run(

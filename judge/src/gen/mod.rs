@@ -16,6 +16,7 @@ mod parallel;
 mod scalar;
 mod sections;
 mod storage;
+mod transform;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
 pub use arguments::argument_program;
@@ -28,6 +29,7 @@ pub use parallel::{parallel_control_loops, parallel_loops};
 pub use scalar::scalar_program;
 pub use sections::section_program;
 pub use storage::storage_program;
+pub use transform::transform_loops;
 
 /// A generated program and the inputs to run it on.
 #[derive(Clone, Debug)]

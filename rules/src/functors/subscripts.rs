@@ -112,6 +112,17 @@ fn field(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
         .collect()
 }
 
+/// Item i (from 0) of a `;`-separated list: a dependence row's direction
+/// or distance at one loop of its `loops` list (`=;<` at 1 is `<`).
+fn item(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    usize::try_from(number(&args[1]))
+        .ok()
+        .and_then(|i| text(&args[0]).split(';').nth(i))
+        .map(|f| Value::Symbol(f.to_string()))
+        .into_iter()
+        .collect()
+}
+
 /// The references parsed so far in a run, by their dims then loops packs:
 /// a reference is in many pairs (looked up without building a key).
 #[derive(Default)]
@@ -518,6 +529,13 @@ pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
         result: Symbol,
         doc: "Field i (from 0) of a `|`-separated record.",
         f: field,
+    },
+    FunctorSpec {
+        name: "item",
+        args: &[Symbol, Number],
+        result: Symbol,
+        doc: "Item i (from 0) of a `;`-separated list (a direction or distance at one loop).",
+        f: item,
     },
 ];
 

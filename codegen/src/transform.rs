@@ -1,0 +1,379 @@
+//! `kaiseki openmp --transform`: the loops `rules/dl/transform.dl` decides
+//! to align (`align_offset`), distribute (`distribute_part`) or interchange
+//! (`interchange`), rewritten from the syntax tree; every other line is
+//! copied byte for byte. Nothing is decided here: which loop, which
+//! offsets and parts are relations, and the program written is judged
+//! again for its directives (`kaiseki openmp` on it).
+//!
+//! - Alignment: iteration I of the aligned loop runs instance I + o of a
+//!   statement of offset o, in the order of those instances in the
+//!   original run (by offset, then program order); the instances before
+//!   the first iteration and after the last are peeled, written out with
+//!   the DO variable replaced by their values. A loop whose trip count is
+//!   not known to cover the largest offset keeps its original form for
+//!   short runs, behind an IF.
+//! - Distribution: one loop per part, over the same iterations, each with
+//!   the statements (and the comment lines before them) of its part, in
+//!   program order within it.
+//! - Interchange: the two DO statements swap their variables and bounds.
+
+use crate::fortran_writer::{
+    all_loops, binary, check_lines, expr, indent_of, last_line, shifted, splice, terminal,
+};
+use crate::source_lines::{statement_end, statement_lines};
+use crate::{num, sym};
+use kaiseki_facts::{FactBase, Table};
+use kaiseki_frontend::ast::{BinOp, Expr, ExprKind, FileId, LoopEnd, Program, Stmt, StmtKind};
+use kaiseki_frontend::fold::text_as_written;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// What to do with one loop; statements are named by line and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rewrite {
+    /// The offset of each assignment of the body, and whether the loop's
+    /// trip count is known (`loop_trip`): then `transform.dl` aligned it
+    /// only if it covers the offsets, and no IF keeps the original loop.
+    Align(HashMap<(u32, u32), i64>, bool),
+    /// The part (from 1) of each assignment and inner DO of the body.
+    Distribute(HashMap<(u32, u32), i64>),
+    /// Swap with the DO loop inside.
+    Interchange,
+}
+
+/// The rewritings of the loops of one group of units, by unit name and
+/// line of the DO statement; loops with a statement read from an
+/// INCLUDEd file are left out (only the given file is written).
+pub fn rewrites(facts: &FactBase, derived: &[Table]) -> HashMap<(String, u32), Rewrite> {
+    let rows_of = |name: &str| {
+        derived
+            .iter()
+            .find(|t| t.name == name)
+            .map_or(&[][..], |t| &t.rows[..])
+    };
+    let stmts: HashMap<i64, (&str, u32, u32)> = facts
+        .stmt
+        .iter()
+        .map(|s| (s.stmt, (s.unit.as_str(), s.line as u32, s.col as u32)))
+        .collect();
+    let included: HashSet<i64> = facts.stmt_file.iter().map(|s| s.stmt).collect();
+    let mut touches_include: HashSet<i64> = facts
+        .loop_stmt
+        .iter()
+        .filter(|ls| included.contains(&ls.stmt))
+        .map(|ls| ls.r#loop)
+        .collect();
+    touches_include.extend(included.iter().copied());
+    let key = |l: i64| -> Option<(String, u32)> {
+        let &(unit, line, _) = stmts.get(&l)?;
+        (!touches_include.contains(&l)).then(|| (unit.to_string(), line))
+    };
+    let trips: HashSet<i64> = facts.loop_trip.iter().map(|t| t.r#loop).collect();
+    let mut out: HashMap<(String, u32), Rewrite> = HashMap::new();
+    for (relation, align) in [("align_offset", true), ("distribute_part", false)] {
+        for r in rows_of(relation) {
+            let (Some(k), Some(&(_, line, col))) = (key(num(&r[0])), stmts.get(&num(&r[1]))) else {
+                continue;
+            };
+            let entry = out.entry(k).or_insert_with(|| {
+                if align {
+                    Rewrite::Align(HashMap::new(), trips.contains(&num(&r[0])))
+                } else {
+                    Rewrite::Distribute(HashMap::new())
+                }
+            });
+            if let Rewrite::Align(m, _) | Rewrite::Distribute(m) = entry {
+                m.insert((line, col), num(&r[2]));
+            }
+        }
+    }
+    for r in rows_of("interchange") {
+        if let Some(k) = key(num(&r[0])) {
+            out.insert(k, Rewrite::Interchange);
+        }
+    }
+    out
+}
+
+/// The `transform` rows of each loop, by loop id: the report's column.
+pub fn report(derived: &[Table]) -> BTreeMap<i64, Vec<String>> {
+    let mut out: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for t in derived.iter().filter(|t| t.name == "transform") {
+        for r in &t.rows {
+            out.entry(num(&r[0]))
+                .or_default()
+                .push(sym(&r[1]).to_string());
+        }
+    }
+    out.values_mut().for_each(|v| v.sort());
+    out
+}
+
+/// The rewritten source and how many loops were rewritten.
+#[derive(Debug, Default)]
+pub struct Transformed {
+    pub text: String,
+    pub loops: usize,
+}
+
+/// `source` (the file `file` of `program`) with the loops of `rewrites`
+/// rewritten; a loop inside one rewritten is left as it is.
+pub fn emit(
+    program: &Program,
+    file: FileId,
+    source: &str,
+    fixed: bool,
+    rewrites: &HashMap<(String, u32), Rewrite>,
+) -> Transformed {
+    let lines: Vec<&str> = source.split_inclusive('\n').collect();
+    let mut replaced: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    let mut out = Transformed::default();
+    for unit in &program.units {
+        let mut done: Vec<&Stmt> = Vec::new();
+        for (l, around) in all_loops(&unit.body, &[]) {
+            if l.pos.file != file
+                || around
+                    .iter()
+                    .any(|a| done.iter().any(|d| std::ptr::eq(*a, *d)))
+            {
+                continue;
+            }
+            let Some(rewrite) = rewrites.get(&(unit.name.text.clone(), l.pos.line)) else {
+                continue;
+            };
+            // A flattened derived-type component (`P%X`) is no Fortran
+            // to write back (as in `unroll_emit`).
+            if format!("{l:?}").contains('%') {
+                continue;
+            }
+            let Some(new) = rewritten(l, &around, rewrite, &lines, fixed) else {
+                continue;
+            };
+            replaced.extend(new);
+            done.push(l);
+            out.loops += 1;
+        }
+    }
+    replaced.sort_by_key(|r| r.0);
+    out.text = splice(&lines, source, &replaced, &[]);
+    out
+}
+
+/// The parts of a DO statement.
+struct Header<'a> {
+    var: &'a str,
+    lower: &'a Expr,
+    upper: &'a Expr,
+    step: Option<&'a Expr>,
+    body: &'a [Stmt],
+}
+
+fn header(s: &Stmt) -> Option<Header<'_>> {
+    match &s.kind {
+        StmtKind::Do {
+            var,
+            lower,
+            upper,
+            step,
+            body,
+            construct: None,
+            independent: None,
+            ..
+        } => Some(Header {
+            var: &var.text,
+            lower,
+            upper,
+            step: step.as_ref(),
+            body,
+        }),
+        _ => None,
+    }
+}
+
+impl Header<'_> {
+    /// `DO VAR = lower, upper[, step]` with another upper bound if given.
+    fn text(&self, label: Option<u32>, upper: Option<&Expr>) -> String {
+        let label = label.map_or(String::new(), |l| format!(" {l}"));
+        let step = self
+            .step
+            .map_or(String::new(), |s| format!(", {}", text_as_written(s)));
+        format!(
+            "DO{label} {} = {}, {}{step}",
+            self.var,
+            text_as_written(self.lower),
+            text_as_written(upper.unwrap_or(self.upper))
+        )
+    }
+}
+
+/// The replaced line ranges and their new lines for one loop, or `None`
+/// when its text cannot be rewritten (a DO statement with a label of its
+/// own, a terminal shared with a loop around it that does something, `;`
+/// joining statements).
+fn rewritten(
+    l: &Stmt,
+    around: &[&Stmt],
+    rewrite: &Rewrite,
+    lines: &[&str],
+    fixed: bool,
+) -> Option<Vec<(usize, usize, Vec<String>)>> {
+    let h = header(l)?;
+    let first = l.pos.line as usize;
+    let end = last_line(l);
+    let last = match around.iter().find(|a| last_line(a) == end) {
+        None => statement_end(lines, end, fixed),
+        Some(_) if matches!(terminal(l).kind, StmtKind::Continue) => end - 1,
+        Some(_) => return None,
+    };
+    if l.label.is_some() || check_lines(lines, first, last, fixed).is_err() {
+        return None;
+    }
+    let indent = indent_of(lines[first - 1], fixed);
+    let inner = format!("{indent}  ");
+    let stmt = |out: &mut Vec<String>, indent: &str, text: &str| {
+        out.extend(statement_lines(indent, text, fixed));
+    };
+    let header_end = statement_end(lines, first, fixed);
+    match rewrite {
+        Rewrite::Interchange => {
+            let m = h.body.iter().find(|s| header(s).is_some())?;
+            let hm = header(m)?;
+            let m_first = m.pos.line as usize;
+            let m_end = statement_end(lines, m_first, fixed);
+            if m.label.is_some() || check_lines(lines, m_first, m_end, fixed).is_err() {
+                return None;
+            }
+            let (ll, ml) = (loop_label(l), loop_label(m));
+            let mut outer = Vec::new();
+            stmt(&mut outer, &indent, &hm.text(ll, None));
+            let mut nested = Vec::new();
+            stmt(
+                &mut nested,
+                &indent_of(lines[m_first - 1], fixed),
+                &h.text(ml, None),
+            );
+            Some(vec![(first, header_end, outer), (m_first, m_end, nested)])
+        }
+        Rewrite::Distribute(parts) => {
+            // Each node with the lines from the end of the one before it.
+            let mut by_part: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+            let mut from = header_end + 1;
+            let nodes: Vec<&Stmt> = h
+                .body
+                .iter()
+                .filter(|s| !matches!(s.kind, StmtKind::Continue))
+                .collect();
+            for (i, s) in nodes.iter().enumerate() {
+                let part = *parts.get(&(s.pos.line, s.pos.col))?;
+                let mut to = statement_end(lines, last_line(s), fixed);
+                if i + 1 == nodes.len() && to < last && matches!(l_end(l), LoopEnd::EndDo { .. }) {
+                    to = last - 1;
+                }
+                by_part
+                    .entry(part)
+                    .or_default()
+                    .extend(&lines[from - 1..to]);
+                from = to + 1;
+            }
+            let mut out = Vec::new();
+            for body in by_part.values() {
+                stmt(&mut out, &indent, &h.text(None, None));
+                out.extend(
+                    body.iter()
+                        .map(|t| t.trim_end_matches(['\n', '\r']).to_string()),
+                );
+                stmt(&mut out, &indent, "END DO");
+            }
+            Some(vec![(first, last, out)])
+        }
+        Rewrite::Align(offsets, trips_known) => {
+            let mut body: Vec<(i64, usize, &Expr, &Expr)> = Vec::new();
+            for (pos, s) in h.body.iter().enumerate() {
+                match &s.kind {
+                    StmtKind::Assign { lhs, rhs } => {
+                        body.push((*offsets.get(&(s.pos.line, s.pos.col))?, pos, lhs, rhs))
+                    }
+                    StmtKind::Continue => {}
+                    _ => return None,
+                }
+            }
+            body.sort_by_key(|&(o, pos, _, _)| (o, pos));
+            let shift = body.iter().map(|b| b.0).max()?;
+            let var = expr(ExprKind::Var(h.var.to_string()));
+            let plus = |base: &Expr, n: i64| {
+                if n == 0 {
+                    base.clone()
+                } else {
+                    binary(BinOp::Add, base.clone(), expr(ExprKind::Int(n)))
+                }
+            };
+            let write =
+                |out: &mut Vec<String>, indent: &str, at: &Expr, s: &(i64, usize, &Expr, &Expr)| {
+                    let shifts = HashMap::from([(h.var, at.clone())]);
+                    let text = format!(
+                        "{} = {}",
+                        text_as_written(&shifted(s.2, &shifts)),
+                        text_as_written(&shifted(s.3, &shifts))
+                    );
+                    stmt(out, indent, &text);
+                };
+            let mut out = Vec::new();
+            let inner = if *trips_known {
+                indent.clone()
+            } else {
+                let guarded = format!(
+                    "IF (({}) - ({}) .GE. {}) THEN",
+                    text_as_written(h.upper),
+                    text_as_written(h.lower),
+                    shift - 1
+                );
+                stmt(&mut out, &indent, &guarded);
+                inner
+            };
+            // Iterations lower - shift .. lower - 1: the instances before
+            // the first iteration of the statements shifted.
+            for k in 0..shift {
+                for s in body.iter().filter(|s| s.0 >= shift - k) {
+                    write(&mut out, &inner, &plus(h.lower, k - shift + s.0), s);
+                }
+            }
+            let core_upper = binary(BinOp::Sub, h.upper.clone(), expr(ExprKind::Int(shift)));
+            stmt(&mut out, &inner, &h.text(None, Some(&core_upper)));
+            for s in &body {
+                write(&mut out, &format!("{inner}  "), &plus(&var, s.0), s);
+            }
+            stmt(&mut out, &inner, "END DO");
+            // Iterations upper - shift + 1 .. upper: the instances after
+            // the last iteration of the statements not shifted as far.
+            for k in 1..=shift {
+                for s in body.iter().filter(|s| s.0 <= shift - k) {
+                    write(&mut out, &inner, &plus(h.upper, k - shift + s.0), s);
+                }
+            }
+            if !trips_known {
+                stmt(&mut out, &indent, "ELSE");
+                out.extend(
+                    lines[first - 1..last]
+                        .iter()
+                        .map(|t| t.trim_end_matches(['\n', '\r']).to_string()),
+                );
+                stmt(&mut out, &indent, "END IF");
+            }
+            Some(vec![(first, last, out)])
+        }
+    }
+}
+
+/// The label a labelled DO statement names (`DO 10 I = ...`).
+fn loop_label(s: &Stmt) -> Option<u32> {
+    match l_end(s) {
+        LoopEnd::Label(n) => Some(*n),
+        _ => None,
+    }
+}
+
+fn l_end(s: &Stmt) -> &LoopEnd {
+    match &s.kind {
+        StmtKind::Do { end, .. } | StmtKind::DoWhile { end, .. } => end,
+        _ => unreachable!("a DO statement"),
+    }
+}

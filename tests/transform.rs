@@ -1,0 +1,321 @@
+//! Loop transformations (spec 001 section 3, `rules/dl/transform.dl`):
+//! the rows `kaiseki parallel` lists, and `kaiseki openmp --transform`'s
+//! programs compiled with gfortran and run on 1 and 4 threads printing
+//! what the originals print, on TSVC's loops of the transformation
+//! families, free-form loops of run-time trip counts, and the judge's
+//! random programs.
+
+mod common;
+
+use common::{kaiseki, kaiseki_ok, scaled, scratch_dir};
+use kaiseki_judge::gen::{parallel_loops, transform_loops, Generated};
+use kaiseki_judge::gfortran;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn test_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/transform")
+        .join(name)
+}
+
+/// The `transform` column of the report, by unit and loop line (loops
+/// with none left out).
+fn transforms(path: &Path) -> BTreeMap<(String, i64), String> {
+    let csv = kaiseki_ok([
+        "parallel".as_ref(),
+        path.as_os_str(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+    ]);
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let at = header
+        .iter()
+        .position(|h| *h == "transform")
+        .expect("transform column");
+    lines
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (!f[at].is_empty()).then(|| {
+                (
+                    (f[0].to_string(), f[1].parse().expect("line")),
+                    f[at].to_string(),
+                )
+            })
+        })
+        .collect()
+}
+
+/// `kaiseki openmp [--transform] PATH -o DIR/NAME`: the text written.
+fn openmp(path: &Path, dir: &Path, name: &str, transform: bool) -> String {
+    let out = dir.join(name);
+    let mut args = vec![
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    if transform {
+        args.push("--transform".as_ref());
+    }
+    kaiseki_ok(args);
+    std::fs::read_to_string(&out).expect("output")
+}
+
+/// Runs `exe` with `threads` OpenMP threads and `input` on its standard input.
+fn run_on(exe: &Path, threads: usize, input: &[String]) -> String {
+    let mut child = Command::new(exe)
+        .env("OMP_NUM_THREADS", threads.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the compiled program runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = writeln!(stdin, "{}", input.join("\n"));
+    drop(stdin);
+    let out = child.wait_with_output().expect("the program ends");
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        exe.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The units (SUBROUTINE or PROGRAM) holding a `!$OMP PARALLEL DO`.
+fn units_with_directives(text: &str) -> BTreeSet<String> {
+    let mut unit = String::new();
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let words: Vec<String> = line
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect();
+        if let [kw, name, ..] = &words[..] {
+            if kw == "SUBROUTINE" || kw == "PROGRAM" {
+                unit = name.split('(').next().unwrap_or(name).to_string();
+            }
+        }
+        if line.starts_with("!$OMP PARALLEL DO") {
+            out.insert(unit.clone());
+        }
+    }
+    out
+}
+
+/// The program and its `--transform` version compiled, the latter also
+/// with `-fopenmp` and run on 1 and 4 threads: each prints what the
+/// original prints on every input. Errors name the run.
+fn same_outputs(
+    dir: &Path,
+    name: &str,
+    original: &str,
+    transformed: &str,
+    inputs: &[Vec<String>],
+) -> Result<(), String> {
+    let seq = gfortran::compile(dir, name, original)?;
+    let moved = gfortran::compile(dir, &format!("seq_{name}"), &strip_directives(transformed))?;
+    let omp = gfortran::compile_with(dir, &format!("omp_{name}"), transformed, &["-fopenmp"])?;
+    for input in inputs {
+        let want = run_on(&seq, 1, input);
+        let got = run_on(&moved, 1, input);
+        gfortran::compare_outputs(&want, &got, 0.0).map_err(|e| {
+            format!("{name} transformed, sequential, on {input:?}: {e}\n{transformed}")
+        })?;
+        for threads in [1, 4] {
+            let got = run_on(&omp, threads, input);
+            gfortran::compare_outputs(&want, &got, 0.0).map_err(|e| {
+                format!("{name} on {input:?} with {threads} threads: {e}\n{transformed}")
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The program without its OpenMP directives: the transformation alone.
+fn strip_directives(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("!$OMP"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn the_report_lists_the_transformations_of_tsvc_loops() {
+    let rows = transforms(&test_file("tsvc_transforms.f"));
+    let of = |unit: &str| -> Vec<String> {
+        rows.iter()
+            .filter(|((u, _), _)| u == unit)
+            .map(|(_, t)| t.clone())
+            .collect()
+    };
+    // Distribution, the recurrence's part first where the other reads it.
+    assert_eq!(
+        of("S211"),
+        ["distribute 77 to part 2 (parallel);distribute 78 to part 1 (sequential)"]
+    );
+    assert_eq!(
+        of("S222"),
+        ["distribute 137 to part 1 (parallel);distribute 138 to part 2 (sequential);distribute 139 to part 3 (parallel)"]
+    );
+    assert_eq!(
+        of("S2233"),
+        ["distribute 153 to part 1 (parallel);distribute 156 to part 2 (sequential)"]
+    );
+    // Alignment: the statement read a distance later is shifted by it.
+    assert_eq!(of("S212"), ["align 92+1"]);
+    assert_eq!(of("S1213"), ["align 107+1"]);
+    assert_eq!(of("S2244"), ["align 173+1"]);
+    // ... also when the value is a scalar's, carried to the next iteration.
+    assert_eq!(of("S254"), ["align 189+1"]);
+    assert_eq!(of("S291"), ["align 206+1"]);
+    // Interchange: the parallel inner loop goes outside.
+    assert_eq!(of("S1119"), ["interchange with I 221"]);
+    // No transformation of these makes a loop parallel.
+    for unit in ["S241", "S243", "S1244", "S252", "S255", "S261", "S2111"] {
+        assert_eq!(of(unit), Vec::<String>::new(), "{unit}");
+    }
+}
+
+#[test]
+fn transformed_programs_print_what_the_originals_print() {
+    for (name, inputs) in [
+        ("tsvc_transforms.f", vec![vec![]]),
+        ("shapes.f90", vec![vec![]]),
+    ] {
+        let path = test_file(name);
+        let dir = scratch_dir(&format!("transform_{name}"));
+        let original = std::fs::read_to_string(&path).expect("source");
+        let plain = openmp(&path, &dir, &format!("plain_{name}"), false);
+        let transformed = openmp(&path, &dir, &format!("tr_{name}"), true);
+        assert!(
+            transformed.matches("!$OMP PARALLEL DO").count()
+                > plain.matches("!$OMP PARALLEL DO").count(),
+            "{name}: no more parallel loops\n{transformed}"
+        );
+        same_outputs(&dir, name, &original, &transformed, &inputs)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// TSVC's figure: the subroutines with a parallel loop, without and with
+/// the transformations (the issue compares PIPS's 82 of 127 on the whole
+/// suite; these are the loops of its transformation families).
+#[test]
+fn transformations_give_more_tsvc_subroutines_a_parallel_loop() {
+    let path = test_file("tsvc_transforms.f");
+    let dir = scratch_dir("transform_tsvc_count");
+    let kernels = |text: &str| -> BTreeSet<String> {
+        units_with_directives(text)
+            .into_iter()
+            .filter(|u| u.starts_with('S'))
+            .collect()
+    };
+    let before = kernels(&openmp(&path, &dir, "plain.f", false));
+    let after = kernels(&openmp(&path, &dir, "tr.f", true));
+    eprintln!(
+        "TSVC transformation families: {} subroutines with a parallel loop before, {} after",
+        before.len(),
+        after.len()
+    );
+    assert!(before.is_subset(&after), "{before:?} {after:?}");
+    // s1119's inner loop and s2233's first inner loop are parallel as
+    // written; the transformations add eight.
+    assert_eq!(before.len(), 2, "{before:?}");
+    for unit in [
+        "S211", "S212", "S1213", "S221", "S222", "S2244", "S254", "S291",
+    ] {
+        assert!(
+            !before.contains(unit) && after.contains(unit),
+            "{unit}: {before:?} {after:?}"
+        );
+    }
+}
+
+/// Every line outside the loops rewritten is the original's, in order.
+#[test]
+fn lines_outside_the_rewritten_loops_are_kept() {
+    let path = test_file("tsvc_transforms.f");
+    let dir = scratch_dir("transform_lines");
+    let out = dir.join("tr.f");
+    let outcome = kaiseki([
+        "openmp".as_ref(),
+        path.as_os_str(),
+        "--transform".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    assert!(
+        outcome.stderr.contains("10 loops transformed"),
+        "{}",
+        outcome.stderr
+    );
+    let written = std::fs::read_to_string(&out).expect("output");
+    let original = std::fs::read_to_string(&path).expect("source");
+    // The loops rewritten: from each DO line the report names to its
+    // terminal (labelled `N CONTINUE`).
+    let rewritten: BTreeSet<i64> = transforms(&path).keys().map(|(_, l)| *l).collect();
+    let lines: Vec<&str> = original.lines().collect();
+    let mut kept = Vec::new();
+    let mut skip_to: Option<String> = None;
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(label) = &skip_to {
+            if l.trim_start().starts_with(label.as_str()) {
+                skip_to = None;
+            }
+            continue;
+        }
+        if rewritten.contains(&(i as i64 + 1)) {
+            let label = l.split_whitespace().nth(1).expect("DO label").to_string();
+            skip_to = Some(format!("{label} CONTINUE"));
+            continue;
+        }
+        kept.push(*l);
+    }
+    let mut out_lines = written.lines();
+    for k in kept {
+        assert!(out_lines.any(|o| o == k), "line {k:?} lost or moved");
+    }
+}
+
+fn judge(programs: impl Iterator<Item = Generated>, what: &str) -> (usize, usize) {
+    let (mut count, mut transformed) = (0, 0);
+    let mut failures = Vec::new();
+    for g in programs {
+        let dir = scratch_dir(&format!("transform_judge_{}", g.file_name));
+        let path = dir.join(&g.file_name);
+        std::fs::write(&path, &g.source).expect("program written");
+        transformed += transforms(&path).len();
+        let emitted = openmp(&path, &dir, &format!("tr_{}", g.file_name), true);
+        if let Err(e) = same_outputs(&dir, &g.file_name, &g.source, &emitted, &g.inputs) {
+            failures.push(e);
+        }
+        count += 1;
+    }
+    eprintln!(
+        "{what}: {count} programs, {transformed} loops transformed, {} output differences",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    (count, transformed)
+}
+
+/// The brute-force judge: random programs of the transformations' shapes
+/// and of the parallelization judge, transformed, print what they print
+/// (sequentially: no illegal transformation; on 4 threads: no wrong
+/// directive).
+#[test]
+fn random_programs_transformed_print_what_they_print() {
+    let (_, transformed) = judge((0..scaled(24)).map(transform_loops), "transform_loops");
+    assert!(
+        transformed >= scaled(24) as usize,
+        "only {transformed} loops transformed"
+    );
+    judge((0..scaled(8)).map(parallel_loops), "parallel_loops");
+}
