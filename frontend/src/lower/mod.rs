@@ -278,6 +278,10 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// Executable statements in id order.
     exec: Vec<i64>,
     edges: Vec<(i64, i64)>,
+    /// Logical IFs whose condition always holds, with the first statement
+    /// of their THEN part: every other edge out of them is one no run
+    /// takes (`never_edge`, added once the edges are all known).
+    always_then: FxHashMap<i64, i64>,
     /// Label -> (statement, executable?).
     labels: FxHashMap<u32, (i64, bool)>,
     /// Branches to labels, resolved at the END: (from, label, where).
@@ -355,6 +359,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             loops: Vec::new(),
             exec: Vec::new(),
             edges: Vec::new(),
+            always_then: FxHashMap::default(),
             labels: FxHashMap::default(),
             gotos: Vec::new(),
             returns: Vec::new(),
