@@ -583,6 +583,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.number(arm.pos, arm.label, "elseif", true)
             };
             self.condition(test, &arm.cond);
+            if i > 0 {
+                // An ELSE IF test runs only where the earlier arms'
+                // conditions did not hold: its references get their box
+                // and iterations too.
+                let mut around = earlier.clone();
+                let spans = self.domain_box(&mut around);
+                self.guard_arm(guard_test, test, &around, &spans);
+            }
             if i == 0 {
                 // The IF is guarded by an outer test; its parts are not.
                 outer_guard = self.guard.take();

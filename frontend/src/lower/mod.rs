@@ -282,6 +282,10 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// of their THEN part: every other edge out of them is one no run
     /// takes (`never_edge`, added once the edges are all known).
     always_then: FxHashMap<i64, i64>,
+    /// DO loops whose bounds give at most one iteration for every value
+    /// of the DO variables around, though not always the same count: they
+    /// carry nothing (`iteration_last` 0 for their statements).
+    at_most_one_trip: FxHashSet<i64>,
     /// Label -> (statement, executable?).
     labels: FxHashMap<u32, (i64, bool)>,
     /// Branches to labels, resolved at the END: (from, label, where).
@@ -360,6 +364,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             exec: Vec::new(),
             edges: Vec::new(),
             always_then: FxHashMap::default(),
+            at_most_one_trip: FxHashSet::default(),
             labels: FxHashMap::default(),
             gotos: Vec::new(),
             returns: Vec::new(),
