@@ -89,6 +89,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             dot,
             by_loop,
             proof,
+            stats,
             rules,
             jobs,
             input,
@@ -113,6 +114,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 dot,
                 by_loop,
                 proof,
+                stats,
             };
             deps::run(&files, &input.0, o, rules.rules.as_deref(), jobs.threads())
         }
