@@ -155,7 +155,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             };
             let (vlo, vhi) = self.known_range(frame, known);
             let c = i128::from(c);
-            let (a, b) = (vlo.map(|v| c * i128::from(v)), vhi.map(|v| c * i128::from(v)));
+            let (a, b) = (
+                vlo.map(|v| c * i128::from(v)),
+                vhi.map(|v| c * i128::from(v)),
+            );
             let (least, greatest) = if c >= 0 { (a, b) } else { (b, a) };
             lo = lo.zip(least).map(|(x, y)| x + y);
             hi = hi.zip(greatest).map(|(x, y)| x + y);
