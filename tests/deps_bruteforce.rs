@@ -677,11 +677,7 @@ fn exact_nests_lose_no_dependence_and_report_few_false_ones() {
     // at most once, ELSE IF tests' iterations, induction scalars stepped in
     // inner loops of constant trip count (or under decided IFs) and values
     // a loop kills in every iteration were known.
-    assert!(
-        tally.precision() >= 0.96,
-        "{}",
-        tally.report("exact_nests")
-    );
+    assert!(tally.precision() >= 0.96, "{}", tally.report("exact_nests"));
 }
 
 /// The same nests with EXIT and CYCLE (also of an outer loop, by name)
