@@ -378,14 +378,14 @@ fn a_logical_if_whose_condition_always_holds_never_skips_its_statement() {
       PRINT *, A, M
       END
 ";
-    let facts = lower_source("z.f", source);
+    let facts = lower_source("always_if.f", source);
     assert_eq!(facts.never_edge.len(), 1, "{:?}", facts.never_edge);
-    let m = rows(&deps_of("z.f", source), "M");
+    let m = rows(&deps_of("always_if.f", source), "M");
     assert!(!m.contains(&("flow".into(), 6, 9)), "{m:?}");
     assert!(m.contains(&("flow".into(), 8, 9)), "{m:?}");
     // An IF that only sometimes holds keeps both paths.
     let sometimes = source.replace("-L .EQ. (-1)", "I .GT. 2");
-    let m = rows(&deps_of("z2.f", &sometimes), "M");
+    let m = rows(&deps_of("sometimes_if.f", &sometimes), "M");
     assert!(m.contains(&("flow".into(), 6, 9)), "{m:?}");
 }
 
@@ -413,7 +413,7 @@ fn conditions_are_decided_from_ranges_a_bound_leaves_open() {
       PRINT *, S, T, A
       END
 ";
-    let rows_all = deps_of("z.f", source);
+    let rows_all = deps_of("open_range.f", source);
     let s = rows(&rows_all, "S");
     assert!(!touches(&s, 12), "S = S + 1.0 never runs: {s:?}");
     let t = rows(&rows_all, "T");
