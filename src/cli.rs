@@ -105,6 +105,10 @@ pub enum Command {
         /// facts `kaiseki explain` shows, each at its source place, in proof order).
         #[arg(long)]
         proof: bool,
+        /// Also print to standard error how many integer questions of the subscript tests ran
+        /// out of their operation budget (each such dependence is kept as possible).
+        #[arg(long)]
+        stats: bool,
         #[command(flatten)]
         rules: RulesArg,
         #[command(flatten)]

@@ -1219,3 +1219,27 @@ fn deps_by_loop_groups_the_carried_dependences() {
     ]);
     assert_eq!(refused.code, Some(2));
 }
+
+/// `deps --stats` says how many integer questions ran out of their budget
+/// (each such dependence kept as possible): none on a small nest, and the
+/// rows are those of a plain run.
+#[test]
+fn deps_stats_counts_the_questions_past_their_budget() {
+    let dir = scratch_dir("cli_deps_stats");
+    let path = dir.join("nest.f90");
+    std::fs::write(
+        &path,
+        "PROGRAM X\nREAL A(20)\nDO I = 1, 10\n  A(I + 1) = A(I) + 1.0\nEND DO\nPRINT *, A\nEND\n",
+    )
+    .expect("program written");
+    let out = kaiseki(["deps", path_str(&path), "--stats"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "integer questions past their budget of 500000 operations (answered possible): 0"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, kaiseki_ok(["deps", path_str(&path)]));
+}

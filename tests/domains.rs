@@ -360,3 +360,63 @@ fn the_conditions_around_give_the_end_a_bound_lacks() {
     assert!(!touches(&s, 8), "{s:?}");
     assert!(s.contains(&("flow".into(), 3, 11)), "{s:?}");
 }
+
+#[test]
+fn a_logical_if_whose_condition_always_holds_never_skips_its_statement() {
+    // L keeps its value 1: -L .EQ. -1 always holds, so M = M - 1 runs in
+    // every iteration and M = 2 never reaches A(J - M).
+    let source = "      PROGRAM Z
+      INTEGER N, I, L, M
+      REAL A(-20:20)
+      READ (*,*) N
+      L = 1
+      M = 2
+      DO 10 I = 1, 3
+        IF (-L .EQ. (-1)) M = M - 1
+        A(I - M) = 1.0
+   10 CONTINUE
+      PRINT *, A, M
+      END
+";
+    let facts = lower_source("always_if.f", source);
+    assert_eq!(facts.never_edge.len(), 1, "{:?}", facts.never_edge);
+    let m = rows(&deps_of("always_if.f", source), "M");
+    assert!(!m.contains(&("flow".into(), 6, 9)), "{m:?}");
+    assert!(m.contains(&("flow".into(), 8, 9)), "{m:?}");
+    // An IF that only sometimes holds keeps both paths.
+    let sometimes = source.replace("-L .EQ. (-1)", "I .GT. 2");
+    let m = rows(&deps_of("sometimes_if.f", &sometimes), "M");
+    assert!(m.contains(&("flow".into(), 6, 9)), "{m:?}");
+}
+
+#[test]
+fn conditions_are_decided_from_ranges_a_bound_leaves_open() {
+    // K runs from 2 up to N + 1 (unknown): 2*J + 2*K >= 12 > 11 wherever
+    // the IF is reached, so the ELSE arm never runs; J + K .GT. 7 is not
+    // decided (J + K may be 6).
+    let source = "      PROGRAM Z
+      INTEGER N, J, K
+      REAL A(100), S, T
+      READ (*,*) N
+      S = 0.0
+      T = 0.0
+      DO 10 J = 4, 10
+        DO 20 K = 2, N + 1
+          IF (2*J + 2*K .GT. 11) THEN
+            A(J) = 1.0
+          ELSE
+            S = S + 1.0
+          END IF
+          IF (J + K .GT. 7) T = T + 1.0
+   20   CONTINUE
+   10 CONTINUE
+      PRINT *, S, T, A
+      END
+";
+    let rows_all = deps_of("open_range.f", source);
+    let s = rows(&rows_all, "S");
+    assert!(!touches(&s, 12), "S = S + 1.0 never runs: {s:?}");
+    let t = rows(&rows_all, "T");
+    assert!(t.contains(&("flow".into(), 6, 17)), "{t:?}");
+    assert!(touches(&t, 14), "{t:?}");
+}

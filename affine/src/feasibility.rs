@@ -24,6 +24,8 @@
 //! overflow gives [`Feasibility::Unknown`], never a wrong "infeasible".
 //! A "feasible" answer carries a witness point, checked against the input.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::diophantine;
 use super::linear::{add, ceil_div, floor_div, gcd, mul, sub, Linear, Overflow};
 
@@ -50,19 +52,47 @@ pub enum Feasibility {
 #[derive(Clone, Debug)]
 pub struct Budget {
     remaining: u64,
+    /// The budget ran out once already (counted in [`PAST_BUDGET`]).
+    exhausted: bool,
+}
+
+/// How many budgets ran out since the process started: each is an
+/// integer question answered "unknown" (a dependence kept as possible)
+/// for want of operations, not for want of an answer. `kaiseki deps
+/// --stats` prints it, so that a figure of precision can say how much of
+/// it the budget cost.
+static PAST_BUDGET: AtomicU64 = AtomicU64::new(0);
+
+/// The number of budgets that ran out so far in this process (see
+/// [`PAST_BUDGET`]).
+pub fn questions_past_budget() -> u64 {
+    PAST_BUDGET.load(Ordering::Relaxed)
 }
 
 impl Budget {
     pub fn new(operations: u64) -> Self {
         Budget {
             remaining: operations,
+            exhausted: false,
         }
     }
 
     fn spend(&mut self, operations: usize) -> Result<(), Undecided> {
         let ops = u64::try_from(operations).unwrap_or(u64::MAX);
-        self.remaining = self.remaining.checked_sub(ops).ok_or(Undecided)?;
-        Ok(())
+        match self.remaining.checked_sub(ops) {
+            Some(left) => {
+                self.remaining = left;
+                Ok(())
+            }
+            None => {
+                if !self.exhausted {
+                    self.exhausted = true;
+                    PAST_BUDGET.fetch_add(1, Ordering::Relaxed);
+                }
+                self.remaining = 0;
+                Err(Undecided)
+            }
+        }
     }
 }
 
@@ -732,7 +762,13 @@ mod tests {
                 lin(&[-7, 9], 4),
             ],
         };
+        let before = questions_past_budget();
         assert_eq!(feasible(&system, &mut Budget::new(3)), Feasibility::Unknown);
+        // Counted once for the question (other tests may count too).
+        assert!(questions_past_budget() > before);
+        let mut enough = Budget::new(1_000_000);
+        let _ = feasible(&system, &mut enough);
+        assert!(!enough.exhausted, "a budget that sufficed is not counted");
     }
 
     proptest! {

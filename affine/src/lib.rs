@@ -51,6 +51,7 @@ mod paper_examples;
 
 pub use coincidence::{Property, Rule, Verdict};
 pub use direction::Dir;
+pub use feasibility::questions_past_budget;
 pub use normal_form::{
     normalize_do, Guard, LoopBound, NormalForm, RefInfo, Subscript, SubscriptError, SymbolRange,
     SymbolRanges,

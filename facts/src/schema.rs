@@ -68,7 +68,7 @@ relations! {
     /// `loop_bound(loop, which, form)`: bound `which` (`lower`, `upper`, `step`) of a DO loop is the affine form `form`.
     LoopBound loop_bound { r#loop: LoopId, which: String, form: FormId }
 
-    /// `loop_trip(loop, trip)`: the DO loop runs exactly `trip` iterations (its step is a constant, and its bounds are constants or a constant apart, as in `DO J = I, I + 1`); also when its bounds, affine in the DO variables of constant-bounded loops around it, give the same count for every value those take (`DO J = 1, I + 1, -1` inside `DO I = 1, 5`: 0; `DO J = 3, I, -1` inside `DO I = 3, 4, 2`: 1).
+    /// `loop_trip(loop, trip)`: the DO loop runs exactly `trip` iterations (its step is a constant, and its bounds are constants or a constant apart, as in `DO J = I, I + 1`); also when its bounds, affine in the DO variables of constant-bounded loops around it, give the same count for every value those take (`DO J = 1, I + 1, -1` inside `DO I = 1, 5`: 0; `DO J = 3, I, -1` inside `DO I = 3, 4, 2`: 1), or 0 where only one end of the DO variables' ranges is known and already gives no iteration (`DO J = 0, I, -1` inside `DO I = 1, N`: I >= 1).
     LoopTrip loop_trip { r#loop: LoopId, trip: i64 }
 
     /// `loop_runs(loop)`: the DO loop runs its body at least once whenever control reaches it: its trip count is a constant of 1 or more, or its bounds give an iteration for every value the DO variables of the loops around it take (`DO J = 9, I + 1, -1` inside `DO I = 2, 5`).
@@ -80,10 +80,10 @@ relations! {
     /// `guard_form(stmt, test, form, relation)`: statement `stmt` runs only when the affine form `form`, over the DO variables of the loops around the IF test `test` (block IF, ELSE IF, logical IF) and constants, is `>= 0` (`relation` `ge`) or `= 0` (`eq`): a comparison of the arm's condition (`.LT.`, `.LE.`, `.GT.`, `.GE.`, `.EQ.`; the operands of `.AND.`, `.NOT.` of them, `.NOT.` of an `.OR.`), or of an earlier arm's condition negated for ELSE IF and ELSE arms. A disjunction (`.OR.`, `.NE.`), MOD and anything else give no such row; but any condition on those variables that folds (MOD, `.OR.`, `.NE.` included), with the conditions of the IFs around it, gives the least and greatest value each DO variable it names takes where they hold (`I - min >= 0`, `max - I >= 0`), where tighter than the loop's range.
     GuardForm guard_form { stmt: StmtId, test: StmtId, form: FormId, relation: String }
 
-    /// `iteration_first(stmt, loop, iteration)`: statement `stmt` runs in no iteration of the DO loop `loop` around it before the one numbered `iteration` (0 is the first), whatever the loops around `loop` take: the IF conditions around it, on the DO variables of the loops around (evaluated at every point of their iteration domain, as for `never_edge`), rule the earlier ones out (`IF (I .GT. 1)` in `DO I = 1, 5`: 1). Only for `iteration` 1 or more.
+    /// `iteration_first(stmt, loop, iteration)`: statement `stmt` runs in no iteration of the DO loop `loop` around it before the one numbered `iteration` (0 is the first), whatever the loops around `loop` take: the IF conditions around it, on the DO variables of the loops around (evaluated at every point of their iteration domain, as for `never_edge`), rule the earlier ones out (`IF (I .GT. 1)` in `DO I = 1, 5`: 1); for an ELSE IF test, the conditions of the arms before it, negated. Only for `iteration` 1 or more.
     IterationFirst iteration_first { stmt: StmtId, r#loop: LoopId, iteration: i64 }
 
-    /// `iteration_last(stmt, loop, iteration)`: statement `stmt` runs in no iteration of the DO loop `loop` around it after the one numbered `iteration` (0 is the first), as `iteration_first` decides (`IF (I .EQ. 1)` in `DO I = 1, N`: 0).
+    /// `iteration_last(stmt, loop, iteration)`: statement `stmt` runs in no iteration of the DO loop `loop` around it after the one numbered `iteration` (0 is the first), as `iteration_first` decides (`IF (I .EQ. 1)` in `DO I = 1, N`: 0); also 0 for every statement of a loop whose bounds give at most one iteration wherever it is reached (`DO J = 3, I + 1, -1` inside `DO I = 2, 5`), the `enddo` included.
     IterationLast iteration_last { stmt: StmtId, r#loop: LoopId, iteration: i64 }
 
     /// `def(ref, stmt, var)`: reference `ref` in statement `stmt` may write variable `var` (scalar, array element or whole array).

@@ -44,6 +44,9 @@ pub struct Options {
     pub by_loop: bool,
     /// SARIF code flows of each row's proof.
     pub proof: bool,
+    /// Print to standard error how many integer questions ran out of
+    /// their budget (each answered "possible").
+    pub stats: bool,
 }
 
 pub fn run(
@@ -163,6 +166,13 @@ pub fn run(
         lower_diags
     };
     diags.extend(lower_diags);
+    if o.stats {
+        eprintln!(
+            "integer questions past their budget of {} operations (answered possible): {}",
+            kaiseki_affine::EXACT_TEST_BUDGET,
+            kaiseki_affine::questions_past_budget()
+        );
+    }
     let had_errors = pipeline::report(&diags);
     Ok(super::status(had_errors))
 }

@@ -90,6 +90,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             dot,
             by_loop,
             proof,
+            stats,
             rules,
             jobs,
             input,
@@ -114,6 +115,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 dot,
                 by_loop,
                 proof,
+                stats,
             };
             deps::run(&files, &input.0, o, rules.rules.as_deref(), jobs.threads())
         }

@@ -31,6 +31,11 @@ impl UnitLowerer<'_, '_, '_> {
         let mut edges = std::mem::take(&mut self.edges);
         edges.sort_unstable();
         edges.dedup();
+        for &(from, to) in &edges {
+            if self.always_then.get(&from).is_some_and(|&then| then != to) {
+                self.never(from, to);
+            }
+        }
         let stmt_guards = self.invariant_tests(&edges);
         let index: FxHashMap<i64, usize> =
             self.exec.iter().enumerate().map(|(i, &s)| (s, i)).collect();

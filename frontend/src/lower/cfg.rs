@@ -253,7 +253,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 let outer_guard = std::mem::replace(&mut self.guard, test);
                 let mut exits = vec![id];
                 let mut then = None;
-                let never_true = self.decided(cond) == Some(false);
+                let decided = self.decided(cond);
                 let mut guards = Vec::new();
                 self.constraints(cond, false, &mut guards);
                 self.known.push(Known {
@@ -269,8 +269,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 if let Some(inner) = inner {
                     if let Some(e) = inner.entry {
                         self.edge(id, e);
-                        if never_true {
-                            self.never(id, e);
+                        match decided {
+                            Some(false) => self.never(id, e),
+                            // The edge past the statement is wired by the
+                            // caller: marked in `finish_blocks`.
+                            Some(true) => {
+                                self.always_then.insert(id, e);
+                            }
+                            None => {}
                         }
                     }
                     then = inner.entry;
@@ -577,6 +583,14 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 self.number(arm.pos, arm.label, "elseif", true)
             };
             self.condition(test, &arm.cond);
+            if i > 0 {
+                // An ELSE IF test runs only where the earlier arms'
+                // conditions did not hold: its references get their box
+                // and iterations too.
+                let mut around = earlier.clone();
+                let spans = self.domain_box(&mut around);
+                self.guard_arm(guard_test, test, &around, &spans);
+            }
             if i == 0 {
                 // The IF is guarded by an outer test; its parts are not.
                 outer_guard = self.guard.take();

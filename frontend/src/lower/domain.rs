@@ -93,24 +93,77 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             return None;
         }
         let mut seen: Option<bool> = None;
+        // Both values seen: nothing decides it.
         let mut mixed = false;
         let complete = self.each_point(&[cond], None, &mut |at| match fold::fold(cond, at) {
             Some(Const::Logical(v)) if seen.is_none_or(|s| s == v) => {
                 seen = Some(v);
                 true
             }
-            _ => {
+            Some(Const::Logical(_)) => {
                 mixed = true;
                 false
             }
+            // A DO variable without a value (its bounds did not fold).
+            _ => false,
         });
         // No point: the code is dead already (a loop that never runs, an
         // arm decided before); nothing more to say.
-        if complete && !mixed {
-            seen
+        match (complete, mixed) {
+            (_, true) => None,
+            (true, false) => seen,
+            (false, false) => self.decided_by_ranges(cond),
+        }
+    }
+
+    /// The value of `cond` decided from the ranges of the DO variables
+    /// alone, where its points cannot all be visited (`DO K = 2, N + 1`:
+    /// K's range has no upper end): it never holds when a comparison it
+    /// implies is false over the whole box of the ranges, and always holds
+    /// when one its negation implies is (`2*J + 2*K .GT. 11` with J >= 4
+    /// and K >= 2).
+    fn decided_by_ranges(&self, cond: &Expr) -> Option<bool> {
+        let known = self.usable_known();
+        let impossible = |negate: bool| {
+            let mut implied = Vec::new();
+            self.constraints(cond, negate, &mut implied);
+            implied.iter().any(|(form, eq)| {
+                let (lo, hi) = self.form_range(form, &known);
+                hi.is_some_and(|h| h < 0) || (*eq && lo.is_some_and(|l| l > 0))
+            })
+        };
+        if impossible(false) {
+            Some(false)
+        } else if impossible(true) {
+            Some(true)
         } else {
             None
         }
+    }
+
+    /// The least and greatest values of an affine form of the DO variables
+    /// over the ranges of those variables (`None`: no end known).
+    fn form_range(&self, form: &Form, known: &[&Known<'a>]) -> (Option<i128>, Option<i128>) {
+        let mut lo = Some(i128::from(form.constant));
+        let mut hi = lo;
+        for (term, &c) in &form.terms {
+            let Term::Loop(id) = term else {
+                return (None, None);
+            };
+            let Some(frame) = self.loops.iter().find(|f| f.id == *id) else {
+                return (None, None);
+            };
+            let (vlo, vhi) = self.known_range(frame, known);
+            let c = i128::from(c);
+            let (a, b) = (
+                vlo.map(|v| c * i128::from(v)),
+                vhi.map(|v| c * i128::from(v)),
+            );
+            let (least, greatest) = if c >= 0 { (a, b) } else { (b, a) };
+            lo = lo.zip(least).map(|(x, y)| x + y);
+            hi = hi.zip(greatest).map(|(x, y)| x + y);
+        }
+        (lo, hi)
     }
 
     /// The least and greatest values each DO variable named in the known

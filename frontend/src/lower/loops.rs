@@ -15,8 +15,8 @@
 //! runs no iteration (`loop_trip` 0) when they give none for any value.
 
 use kaiseki_facts::{
-    HpfIndependent, HpfNew, Loop, LoopBound, LoopBounds, LoopEnd as LoopEndFact, LoopParent,
-    LoopRuns, LoopStmt, LoopTrip,
+    HpfIndependent, HpfNew, IterationLast, Loop, LoopBound, LoopBounds, LoopEnd as LoopEndFact,
+    LoopParent, LoopRuns, LoopStmt, LoopTrip,
 };
 
 use super::affine::{Form, Term};
@@ -92,6 +92,17 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             r#loop: id,
             stmt: end_id,
         });
+        if self.at_most_one_trip.contains(&id) {
+            // Every statement of the body, and the increment at the end,
+            // runs in the first iteration only.
+            for stmt in id + 1..=end_id {
+                self.g.facts.iteration_last.push(IterationLast {
+                    stmt,
+                    r#loop: id,
+                    iteration: 0,
+                });
+            }
+        }
         let first = inner.entry.unwrap_or(end_id);
         self.edge(id, first);
         for x in inner.exits {
@@ -257,6 +268,16 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             _ => None,
         };
         let (gap_min, gap_max) = gap.as_ref().map_or((None, None), |g| self.interval(g));
+        // At most one iteration wherever the loop is reached, though not
+        // always the same count (`DO J = 3, I + 1, -1` inside `DO I = 2,
+        // 5`: once for I = 2, never after): the loop carries nothing.
+        let far = if st > 0 { gap_max } else { gap_min };
+        if far
+            .and_then(|f| trip_count(0, f, st))
+            .is_some_and(|n| n <= 1)
+        {
+            self.at_most_one_trip.insert(id);
+        }
         let runs = (st > 0 && gap_min.is_some_and(|m| m >= 0))
             || (st < 0 && gap_max.is_some_and(|m| m <= 0));
         // Bounds a varying distance apart that give one trip count for

@@ -279,6 +279,14 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// Executable statements in id order.
     exec: Vec<i64>,
     edges: Vec<(i64, i64)>,
+    /// Logical IFs whose condition always holds, with the first statement
+    /// of their THEN part: every other edge out of them is one no run
+    /// takes (`never_edge`, added once the edges are all known).
+    always_then: FxHashMap<i64, i64>,
+    /// DO loops whose bounds give at most one iteration for every value
+    /// of the DO variables around, though not always the same count: they
+    /// carry nothing (`iteration_last` 0 for their statements).
+    at_most_one_trip: FxHashSet<i64>,
     /// Label -> (statement, executable?).
     labels: FxHashMap<u32, (i64, bool)>,
     /// Branches to labels, resolved at the END: (from, label, where).
@@ -356,6 +364,8 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             loops: Vec::new(),
             exec: Vec::new(),
             edges: Vec::new(),
+            always_then: FxHashMap::default(),
+            at_most_one_trip: FxHashSet::default(),
             labels: FxHashMap::default(),
             gotos: Vec::new(),
             returns: Vec::new(),
