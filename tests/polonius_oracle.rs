@@ -214,12 +214,20 @@ impl Product {
 /// The CFG edges some run may take: a DO loop whose trip count is a known
 /// constant (`loop_trip`) enters its body only when that count is not 0,
 /// leaves past it from the DO statement only when it is, and goes round
-/// again from its end only when it is 2 or more; one that always runs
+/// again from its end only when it is 2 or more (or never, when its end
+/// runs in its first iteration only: `iteration_last` 0, a loop whose
+/// bounds give at most one iteration wherever it is reached); one that always runs
 /// (`loop_runs`) never leaves past it from the DO statement; an IF branch
 /// the iteration domain rules out (`never_edge`) is not taken.
 fn taken_edges(facts: &FactBase) -> Vec<(i64, i64)> {
     let never: BTreeSet<(i64, i64)> = facts.never_edge.iter().map(|e| (e.from, e.to)).collect();
     let runs: BTreeSet<i64> = facts.loop_runs.iter().map(|r| r.r#loop).collect();
+    let once: BTreeSet<(i64, i64)> = facts
+        .iteration_last
+        .iter()
+        .filter(|l| l.iteration == 0)
+        .map(|l| (l.r#loop, l.stmt))
+        .collect();
     let trip: BTreeMap<i64, i64> = facts.loop_trip.iter().map(|t| (t.r#loop, t.trip)).collect();
     let loop_of_end: BTreeMap<i64, i64> =
         facts.loop_end.iter().map(|e| (e.stmt, e.r#loop)).collect();
@@ -233,9 +241,10 @@ fn taken_edges(facts: &FactBase) -> Vec<(i64, i64)> {
                 .get(&from)
                 .is_none_or(|&t| body.contains(&(from, to)) == (t != 0))
                 && (!runs.contains(&from) || body.contains(&(from, to)));
-            let taken_from_end = loop_of_end
-                .get(&from)
-                .is_none_or(|&l| !body.contains(&(l, to)) || trip.get(&l).is_none_or(|&t| t >= 2));
+            let taken_from_end = loop_of_end.get(&from).is_none_or(|&l| {
+                !body.contains(&(l, to))
+                    || (trip.get(&l).is_none_or(|&t| t >= 2) && !once.contains(&(l, from)))
+            });
             taken_from_do && taken_from_end && !never.contains(&(from, to))
         })
         .collect()
