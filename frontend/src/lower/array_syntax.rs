@@ -83,9 +83,13 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// `section_form` rows of reference `id` to array `name(args)` (no
     /// args: the bare name), when every bound is affine.
     pub(super) fn section_forms(&mut self, id: i64, name: &str, args: &[Expr]) {
-        let Some(rows) = self.triplet_forms(name, args) else {
-            return;
-        };
+        if let Some(rows) = self.triplet_forms(name, args) {
+            self.emit_section_forms(id, rows);
+        }
+    }
+
+    /// The `section_form` rows of reference `id`, one triplet per dimension.
+    pub(super) fn emit_section_forms(&mut self, id: i64, rows: Vec<(Form, Form, i64)>) {
         for (d, (lower, upper, step)) in rows.into_iter().enumerate() {
             let lower = self.emit_form(&lower);
             let upper = self.emit_form(&upper);

@@ -21,7 +21,6 @@ use super::arguments::{Footprint, Slot};
 use super::UnitLowerer;
 use crate::ast::Expr;
 use crate::fold;
-use kaiseki_facts::SectionForm;
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
     /// What the procedure of `slot` touches of actual `name` (an element of
@@ -37,19 +36,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// None when the array's bounds or the subscripts are not known well
     /// enough (the reference then stands for the array from there on).
     pub(super) fn footprint_forms(&mut self, id: i64, name: &str, subs: &[Expr], span: (i64, i64)) {
-        let Some(rows) = self.footprint_section(name, subs, span) else {
-            return;
-        };
-        for (d, (lower, upper, step)) in rows.into_iter().enumerate() {
-            let lower = self.emit_form(&lower);
-            let upper = self.emit_form(&upper);
-            self.g.facts.section_form.push(SectionForm {
-                r#ref: id,
-                dim: d as i64 + 1,
-                lower,
-                upper,
-                step,
-            });
+        if let Some(rows) = self.footprint_section(name, subs, span) {
+            self.emit_section_forms(id, rows);
         }
     }
 
