@@ -57,6 +57,39 @@ pub fn all_loops<'a>(body: &'a [Stmt], around: &[&'a Stmt]) -> Vec<(&'a Stmt, Ve
     out
 }
 
+/// The parts of a DO statement (not a DO WHILE).
+pub struct DoLoop<'a> {
+    pub stmt: &'a Stmt,
+    pub var: &'a str,
+    pub lower: &'a Expr,
+    pub upper: &'a Expr,
+    pub step: Option<&'a Expr>,
+    pub body: &'a [Stmt],
+}
+
+impl<'a> DoLoop<'a> {
+    pub fn of(stmt: &'a Stmt) -> Option<Self> {
+        match &stmt.kind {
+            StmtKind::Do {
+                var,
+                lower,
+                upper,
+                step,
+                body,
+                ..
+            } => Some(DoLoop {
+                stmt,
+                var: &var.text,
+                lower,
+                upper,
+                step: step.as_ref(),
+                body,
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// The terminal statement of a labelled DO loop (the loop itself otherwise).
 pub fn terminal(s: &Stmt) -> &Stmt {
     match &s.kind {

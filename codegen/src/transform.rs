@@ -19,6 +19,7 @@
 
 use crate::fortran_writer::{
     all_loops, binary, check_lines, expr, indent_of, last_line, shifted, splice, terminal,
+    DoLoop as Header,
 };
 use crate::source_lines::{statement_end, statement_lines};
 use crate::{num, sym};
@@ -158,35 +159,18 @@ pub fn emit(
     out
 }
 
-/// The parts of a DO statement.
-struct Header<'a> {
-    var: &'a str,
-    lower: &'a Expr,
-    upper: &'a Expr,
-    step: Option<&'a Expr>,
-    body: &'a [Stmt],
-}
-
+/// A DO statement the writer rewrites: not of a named construct, no
+/// INDEPENDENT before it.
 fn header(s: &Stmt) -> Option<Header<'_>> {
-    match &s.kind {
+    let plain = matches!(
+        &s.kind,
         StmtKind::Do {
-            var,
-            lower,
-            upper,
-            step,
-            body,
             construct: None,
             independent: None,
             ..
-        } => Some(Header {
-            var: &var.text,
-            lower,
-            upper,
-            step: step.as_ref(),
-            body,
-        }),
-        _ => None,
-    }
+        }
+    );
+    Header::of(s).filter(|_| plain)
 }
 
 impl Header<'_> {

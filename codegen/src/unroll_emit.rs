@@ -17,6 +17,7 @@
 
 use crate::fortran_writer::{
     all_loops, binary, check_lines, expr, indent_of, last_line, shifted, splice, terminal,
+    DoLoop as Loop,
 };
 use crate::scalar_replace::{self, Assignment};
 use crate::source_lines::{statement_end, statement_lines};
@@ -44,38 +45,8 @@ pub struct Emitted {
     pub unrolled: usize,
 }
 
-/// One loop of a band.
-struct Loop<'a> {
-    stmt: &'a Stmt,
-    var: &'a str,
-    lower: &'a Expr,
-    upper: &'a Expr,
-    step: Option<&'a Expr>,
-    body: &'a [Stmt],
-}
-
-impl<'a> Loop<'a> {
-    fn of(stmt: &'a Stmt) -> Option<Self> {
-        match &stmt.kind {
-            StmtKind::Do {
-                var,
-                lower,
-                upper,
-                step,
-                body,
-                ..
-            } => Some(Loop {
-                stmt,
-                var: &var.text,
-                lower,
-                upper,
-                step: step.as_ref(),
-                body,
-            }),
-            _ => None,
-        }
-    }
-
+/// One loop of a band (a `DoLoop`).
+impl Loop<'_> {
     fn line(&self) -> usize {
         self.stmt.pos.line as usize
     }
