@@ -24,25 +24,7 @@ kaiseki=$(realpath "${KAISEKI:-target/release/kaiseki}")
 work=${WORK:-/tmp/npb_openmp}
 threads=${THREADS:-1 2 4}
 
-# The benchmark's Fortran files in build order (its Makefile's objects,
-# modules first) and the common files it links.
-files() {
-    case $1 in
-    bt) echo bt_data bt initialize exact_solution exact_rhs set_constants adi rhs work_lhs \
-        x_solve y_solve solve_subs z_solve add error verify ;;
-    sp) echo sp_data sp initialize exact_solution exact_rhs set_constants adi rhs work_lhs \
-        x_solve ninvr y_solve pinvr z_solve tzetar add txinvr error verify ;;
-    lu) echo lu_data lu read_input domain setcoeff setbv exact setiv erhs ssor rhs l2norm \
-        jacld blts jacu buts error pintgr verify syncs ;;
-    *) echo "$1"_data "$1" ;;
-    esac
-}
-common_files() {
-    case $1 in
-    mg | cg | ft | ep) echo print_results randi8 timers ;;
-    *) echo print_results timers ;;
-    esac
-}
+. "$(dirname "$0")/npb_files.sh"
 
 rm -rf "$work" && mkdir -p "$work/bin"
 cp -r "$npb" "$work/tree"
@@ -74,8 +56,8 @@ for b in $benchmarks; do
     up=$(echo "$b" | tr a-z A-Z)
     build "$b" -O2 serial || continue
     paths=()
-    for f in $(files "$b"); do paths+=("$up/$f.f90"); done
-    for f in $(common_files "$b"); do paths+=("common/$f.f90"); done
+    for f in $(npb_files "$b"); do paths+=("$up/$f.f90"); done
+    for f in $(npb_common_files "$b"); do paths+=("common/$f.f90"); done
     mkdir -p "$work/omp_$b"
     "$kaiseki" openmp "${paths[@]}" -o "$work/omp_$b" > "$work/$b.kaiseki.log" 2>&1 ||
         { echo "$b: kaiseki openmp failed (see $work/$b.kaiseki.log)"; continue; }

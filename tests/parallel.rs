@@ -155,8 +155,10 @@ fn regions_make_work_arrays_and_last_values_private() {
     let v = verdicts(&path);
     let want = ["parallel-with-transforms", "T", "", "", ""];
     assert_eq!(v[&15][..5], want, "a work array: {:?}", v[&15]);
-    assert_eq!(v[&24][0], "sequential", "read after the loop: {:?}", v[&24]);
-    assert!(v[&24][5].contains("output W"), "{:?}", v[&24]);
+    // Read after the loop, but rewritten whole by every iteration: each
+    // iteration's copy starts from W (FIRSTPRIVATE), the last is copied out.
+    let want = ["parallel-with-transforms", "W", "W", "", ""];
+    assert_eq!(v[&24][..5], want, "read after the loop: {:?}", v[&24]);
     let want = ["parallel-with-transforms", "", "K", "", ""];
     assert_eq!(
         v[&33][..5],
@@ -166,6 +168,45 @@ fn regions_make_work_arrays_and_last_values_private() {
     );
     let want = ["parallel-with-transforms", "IMIN", "", "min:XMIN", ""];
     assert_eq!(v[&38][..5], want, "a location never read: {:?}", v[&38]);
+}
+
+#[test]
+fn calls_that_surely_write_an_array_and_arrays_rewritten_whole_make_work_arrays() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/work_arrays.f90");
+    let v = verdicts(&path);
+    let row = |line: i64| v[&line][..5].to_vec();
+    // The call writes TEMP(1:5) on every run.
+    for line in [54, 55] {
+        assert_eq!(
+            row(line)[..2],
+            ["parallel-with-transforms", "TEMP"],
+            "{line}: {:?}",
+            v[&line]
+        );
+    }
+    // FACE(1:5, IX) by the call given FACE(1, IX), for IX = 1 and 2.
+    assert_eq!(
+        row(64)[..2],
+        ["parallel-with-transforms", "FACE"],
+        "{:?}",
+        v[&64]
+    );
+    // A callee that writes its dummy under an IF: TEMP stays exposed.
+    for line in [74, 75] {
+        assert_eq!(v[&line][0], "sequential", "{line}: {:?}", v[&line]);
+        assert!(v[&line][5].contains("flow TEMP"), "{line}: {:?}", v[&line]);
+    }
+    // The module's W, rewritten whole: copied in and out.
+    assert_eq!(
+        row(84)[..3],
+        ["parallel-with-transforms", "W", "W"],
+        "{:?}",
+        v[&84]
+    );
+    // V(1:K) moves with K; PEEK reads W by its name.
+    for line in [93, 100] {
+        assert_eq!(v[&line][0], "sequential", "{line}: {:?}", v[&line]);
+    }
 }
 
 #[test]
@@ -335,6 +376,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/calls.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/intrinsic_names.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/profit.f90"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/work_arrays.f90"),
     ] {
         let name = path
             .file_name()

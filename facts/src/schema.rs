@@ -131,6 +131,9 @@ relations! {
     /// `section_form(ref, dim, lower, upper, step)`: dimension `dim` (1-based) of the `whole_array_ref` `ref` (a section, the bare name of an array, or the part of an array an actual argument lets a procedure touch) runs from affine form `lower` to affine form `upper` by the constant `step`; a dimension subscripted by one value has that form as `lower` and `upper` and `step` 0. Rows for every dimension or for none (a bound or subscript that is not affine, a step that is not a constant, a bound not declared as a constant where the section omits it). The dependence tests treat such a reference as touching every element of the section (`rules/dl/subscripts.dl`).
     SectionForm section_form { r#ref: RefId, dim: i64, lower: FormId, upper: FormId, step: i64 }
 
+    /// `section_must_def(ref)`: the call whose actual argument is the definition `ref` surely writes every element of `ref`'s `section_form`: the procedure's assignments (or its own calls) that every run of it makes write them all (no jump in it, no IF around them, loops of constant bounds; `frontend/src/lower/effects.rs`). Region analysis counts them as surely defined (DDEF).
+    SectionMustDef section_must_def { r#ref: RefId }
+
     /// `subscript(ref, dim, form)`: subscript `dim` (1-based) of array reference `ref` is the affine form `form`.
     Subscript subscript { r#ref: RefId, dim: i64, form: FormId }
 

@@ -59,14 +59,30 @@ impl Slot {
         self.reads || self.writes
     }
 
+    /// What either of two procedures (or places) may do.
     fn join(self, other: Slot) -> Slot {
+        self.combine(other, Footprint::join)
+    }
+
+    /// What a procedure does that does `self` and, at a call it makes,
+    /// `other` (`certain`: a call every run of it makes, whose sure writes
+    /// are then its own).
+    fn also(self, other: Slot, certain: bool) -> Slot {
+        self.combine(other, |a, b| a.also(b, certain))
+    }
+
+    fn combine(
+        self,
+        other: Slot,
+        footprints: impl Fn(Footprint, Footprint) -> Option<Footprint>,
+    ) -> Slot {
         let footprint = match (self.touches(), other.touches()) {
             (false, _) => other.footprint,
             (_, false) => self.footprint,
             _ => self
                 .footprint
                 .zip(other.footprint)
-                .and_then(|(a, b)| a.join(b)),
+                .and_then(|(a, b)| footprints(a, b)),
         };
         Slot {
             reads: self.reads || other.reads,
@@ -114,17 +130,36 @@ impl Slot {
 pub struct Footprint {
     pub reads: Option<(i64, i64)>,
     pub writes: Option<(i64, i64)>,
+    /// A range of offsets every run of the procedure writes (by assignments
+    /// it surely makes, or calls that surely make them, see
+    /// `effects::Walk::sure_write`): one range, the larger when two do not
+    /// meet; inside `writes`.
+    pub must: Option<(i64, i64)>,
     /// Bytes of one element: offsets count the dummy's elements, which
     /// an actual of another type does not share.
     pub bytes: i64,
 }
 
 impl Footprint {
+    /// Either footprint: written surely only where both write surely.
     fn join(self, other: Footprint) -> Option<Footprint> {
         (self.bytes == other.bytes).then(|| Footprint {
             reads: hull(self.reads, other.reads),
             writes: hull(self.writes, other.writes),
+            must: self.must.zip(other.must).and_then(|((a, b), (c, d))| {
+                let (lo, hi) = (a.max(c), b.min(d));
+                (lo <= hi).then_some((lo, hi))
+            }),
             bytes: self.bytes,
+        })
+    }
+
+    /// Both footprints, `other` written surely when `certain`.
+    fn also(self, other: Footprint, certain: bool) -> Option<Footprint> {
+        let must = if certain { other.must } else { None };
+        self.join(other).map(|f| Footprint {
+            must: sure_union(self.must, must),
+            ..f
         })
     }
 
@@ -136,11 +171,31 @@ impl Footprint {
                 Some((lo, hi)) => Some(Some((lo.checked_add(a)?, hi.checked_add(b)?))),
             }
         };
+        // Surely written: what it writes from every offset of the range.
+        let must = self
+            .must
+            .and_then(|(lo, hi)| Some((lo.checked_add(b)?, hi.checked_add(a)?)))
+            .filter(|(lo, hi)| lo <= hi);
         Some(Footprint {
             reads: shift(self.reads)?,
             writes: shift(self.writes)?,
+            must,
             bytes: self.bytes,
         })
+    }
+}
+
+/// Two ranges surely written as one: their hull when they meet or touch,
+/// else the larger (each alone is sure).
+pub(super) fn sure_union(a: Option<(i64, i64)>, b: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some((a0, a1)), Some((b0, b1)))
+            if a0 <= b1.saturating_add(1) && b0 <= a1.saturating_add(1) =>
+        {
+            Some((a0.min(b0), a1.max(b1)))
+        }
+        (Some(x), Some(y)) => Some(if x.1 - x.0 >= y.1 - y.0 { x } else { y }),
     }
 }
 
@@ -165,6 +220,8 @@ pub(super) struct Pass {
     /// range of them), when that can be told; and the bytes of one.
     pub offset: Option<(i64, i64)>,
     pub bytes: Option<i64>,
+    /// Every run of the unit makes the call (see `effects::Walk::sure`).
+    pub certain: bool,
 }
 
 /// What one unit's statements do to names, as far as its body tells.
@@ -259,7 +316,7 @@ impl Slots {
                         .shifted(p.offset, p.bytes);
                     let list = &mut slots.procs.get_mut(&u.unit.name.text).expect("listed")[place];
                     if let Some((_, slot)) = list.iter_mut().find(|(n, _)| *n == p.name) {
-                        let mut joined = slot.join(passed);
+                        let mut joined = slot.also(passed, p.certain);
                         if round > WIDEN_AFTER && joined.footprint != slot.footprint {
                             joined.footprint = None;
                         }

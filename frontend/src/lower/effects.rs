@@ -33,7 +33,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::arguments::{hull, Footprint, Pass, Slot, Slots, UnitAccess};
+use super::arguments::{hull, sure_union, Footprint, Pass, Slot, Slots, UnitAccess};
 use super::storage::{common_places, strides, InBlock, Layout};
 use crate::ast::{
     BinOp, DeclKind, Expr, ExprKind, ForallIndex, IoControl, IoItem, Pos, Program, Stmt, StmtKind,
@@ -356,6 +356,8 @@ impl<'u> Direct<'u> {
                 .map(|a| a.text.clone())
                 .collect(),
             loops: Vec::new(),
+            doubt: 0,
+            jumps: jumps(&unit.body),
             footprints: FxHashMap::default(),
             passes: Vec::new(),
             callees: BTreeSet::new(),
@@ -458,7 +460,12 @@ struct Walk<'w, 'a> {
     footprints: FxHashMap<String, Option<Footprint>>,
     /// The DO (and implied-DO) variables of the loops around, innermost
     /// last, each with the range of its values when constant bounds give it.
-    loops: Vec<(String, Option<(i64, i64)>)>,
+    loops: Vec<Bound>,
+    /// How many constructs around the statement may skip it (an IF, a
+    /// loop that may run no iteration, ...), and whether the unit jumps
+    /// (a GO TO, an early RETURN, ...): see [`Walk::sure`].
+    doubt: usize,
+    jumps: bool,
     passes: Vec<Pass>,
     callees: BTreeSet<String>,
     unknown: bool,
@@ -467,6 +474,9 @@ struct Walk<'w, 'a> {
     /// routine: what its calls do reaches outside the program's variables.
     outside: bool,
 }
+
+/// A DO variable of a loop around and the range of its values.
+type Bound = (String, Option<(i64, i64)>);
 
 /// Adds `name` to `set`, allocating only when it is new: a unit reads
 /// the same names again and again.
@@ -495,6 +505,7 @@ impl Walk<'_, '_> {
             StmtKind::Assign { lhs, rhs } => {
                 self.write(lhs);
                 self.read(rhs);
+                self.sure_write(lhs);
             }
             StmtKind::Do {
                 var,
@@ -510,22 +521,29 @@ impl Walk<'_, '_> {
                     self.read(e);
                 }
                 self.enter(&var.text, lower, upper);
-                body.iter().for_each(|s| self.stmt(s));
+                // Surely run, and over the values `loops` gives: constant
+                // bounds, at least one iteration, step 1.
+                let runs = step.is_none()
+                    && matches!(
+                        (self.interval(lower), self.interval(upper)),
+                        (Some((a, b)), Some((c, d))) if a == b && c == d && a <= c
+                    );
+                self.doubtful(!runs, |w| body.iter().for_each(|s| w.stmt(s)));
                 self.loops.pop();
             }
             StmtKind::DoWhile { cond, body, .. } => {
                 self.read(cond);
-                body.iter().for_each(|s| self.stmt(s));
+                self.doubtful(true, |w| body.iter().for_each(|s| w.stmt(s)));
             }
             StmtKind::If {
                 arms, else_part, ..
             } => {
                 for arm in arms {
                     self.read(&arm.cond);
-                    arm.body.iter().for_each(|s| self.stmt(s));
+                    self.doubtful(true, |w| arm.body.iter().for_each(|s| w.stmt(s)));
                 }
                 for s in else_part.iter().flat_map(|e| &e.body) {
-                    self.stmt(s);
+                    self.doubtful(true, |w| w.stmt(s));
                 }
             }
             StmtKind::Select {
@@ -533,12 +551,12 @@ impl Walk<'_, '_> {
             } => {
                 self.read(selector);
                 for s in cases.iter().flat_map(|c| &c.body) {
-                    self.stmt(s);
+                    self.doubtful(true, |w| w.stmt(s));
                 }
             }
             StmtKind::LogicalIf { cond, stmt } => {
                 self.read(cond);
-                self.stmt(stmt);
+                self.doubtful(true, |w| w.stmt(stmt));
             }
             StmtKind::Where {
                 indices,
@@ -702,6 +720,7 @@ impl Walk<'_, '_> {
                 keyword,
                 offset,
                 bytes: self.syms.elem_bytes(name),
+                certain: self.sure(),
             }),
             None => {
                 let span = match &e.kind {
@@ -761,6 +780,100 @@ impl Walk<'_, '_> {
     }
 }
 
+/// What a unit surely writes of its array dummies (`Footprint::must`):
+/// the elements assignments write that every run of the unit makes (no
+/// jump in the unit, no construct around that may skip them, loops around
+/// of constant bounds), and those the calls it surely makes surely write.
+impl Walk<'_, '_> {
+    /// Every run of the unit runs the statement being walked.
+    fn sure(&self) -> bool {
+        !self.jumps && self.doubt == 0
+    }
+
+    /// Walks what `walk` walks, under a construct that may skip it when
+    /// `skips`.
+    fn doubtful(&mut self, skips: bool, walk: impl FnOnce(&mut Self)) {
+        self.doubt += usize::from(skips);
+        walk(self);
+        self.doubt -= usize::from(skips);
+    }
+
+    /// The assignment to `lhs` that is being walked writes it surely:
+    /// its elements join the dummy's sure range when they are one range.
+    fn sure_write(&mut self, lhs: &Expr) {
+        if !self.sure() {
+            return;
+        }
+        let (name, span) = match &lhs.kind {
+            ExprKind::Var(n) => (n, self.whole(n)),
+            ExprKind::Apply { name, args } => (name, self.dense(name, args)),
+            _ => return,
+        };
+        if let (Some(span), Some(Some(f))) = (span, self.footprints.get_mut(name.as_str())) {
+            f.must = sure_union(f.must, Some(span));
+        }
+    }
+
+    /// The offsets element `name(args)` takes over the iterations of the
+    /// loops around, when they are all of one range: each iteration's
+    /// offset counted (loops of constant bounds, at most `MAX_POINTS`
+    /// iterations).
+    fn dense(&self, name: &str, args: &[Expr]) -> Option<(i64, i64)> {
+        const MAX_POINTS: i64 = 1 << 12;
+        let ranges: Vec<(i64, i64)> = self.loops.iter().map(|(_, r)| *r).collect::<Option<_>>()?;
+        let points = ranges
+            .iter()
+            .try_fold(1i64, |n, (a, b)| n.checked_mul(b - a + 1))
+            .filter(|&n| n <= MAX_POINTS)?;
+        let mut at: Vec<Bound> = self.loops.iter().map(|(v, r)| (v.clone(), *r)).collect();
+        let mut offsets = Vec::with_capacity(points as usize);
+        for mut k in 0..points {
+            for ((_, r), (a, b)) in at.iter_mut().zip(&ranges) {
+                let v = a + k % (b - a + 1);
+                k /= b - a + 1;
+                *r = Some((v, v));
+            }
+            offsets.push(self.element_in(&at, name, args)?.0);
+        }
+        offsets.sort_unstable();
+        offsets.dedup();
+        let (lo, hi) = (*offsets.first()?, *offsets.last()?);
+        (hi - lo + 1 == offsets.len() as i64).then_some((lo, hi))
+    }
+}
+
+/// Whether statements may jump: a GO TO, an arithmetic IF, EXIT, CYCLE,
+/// STOP or a RETURN but the last statement (what the unit surely does is
+/// then not told).
+fn jumps(body: &[Stmt]) -> bool {
+    let last_return = matches!(body.last().map(|s| &s.kind), Some(StmtKind::Return));
+    let n = body.len() - usize::from(last_return);
+    body[..n].iter().any(jumping)
+}
+
+fn jumping(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Goto(_)
+        | StmtKind::ComputedGoto { .. }
+        | StmtKind::ArithIf { .. }
+        | StmtKind::Exit { .. }
+        | StmtKind::Cycle { .. }
+        | StmtKind::Stop
+        | StmtKind::Return => true,
+        StmtKind::Do { body, .. } | StmtKind::DoWhile { body, .. } => body.iter().any(jumping),
+        StmtKind::If {
+            arms, else_part, ..
+        } => arms
+            .iter()
+            .flat_map(|a| &a.body)
+            .chain(else_part.iter().flat_map(|e| &e.body))
+            .any(jumping),
+        StmtKind::Select { cases, .. } => cases.iter().flat_map(|c| &c.body).any(jumping),
+        StmtKind::LogicalIf { stmt, .. } => jumping(stmt),
+        _ => false,
+    }
+}
+
 /// What a unit reaches of its array dummies (see [`Footprint`]).
 impl Walk<'_, '_> {
     /// `name` is read (`write`: written) at the elements `span` gives as
@@ -782,6 +895,7 @@ impl Walk<'_, '_> {
             bytes.map(|bytes| Footprint {
                 reads: None,
                 writes: None,
+                must: None,
                 bytes,
             })
         });
@@ -804,13 +918,18 @@ impl Walk<'_, '_> {
     /// The offsets of the elements of array `name` its subscripts `args`
     /// (sections too) can name.
     fn element(&self, name: &str, args: &[Expr]) -> Option<(i64, i64)> {
+        self.element_in(&self.loops, name, args)
+    }
+
+    /// [`Walk::element`] with the DO variables' ranges of `loops`.
+    fn element_in(&self, loops: &[Bound], name: &str, args: &[Expr]) -> Option<(i64, i64)> {
         let dims = self.syms.dims(name);
         if dims.len() != args.len() || !self.dummies.contains(name) {
             return None;
         }
         let mut offset = (0i64, 0i64);
         for ((lo, stride), a) in strides(dims, self.syms)?.into_iter().zip(args) {
-            let (x, y) = self.interval(a)?;
+            let (x, y) = self.interval_in(loops, a)?;
             let (x, y) = (x.checked_sub(lo)?, y.checked_sub(lo)?);
             let (p, q) = (x.checked_mul(stride)?, y.checked_mul(stride)?);
             offset = (
@@ -844,19 +963,25 @@ impl Walk<'_, '_> {
     /// them; a section's triplet, the values from its lower to its upper
     /// bound.
     fn interval(&self, e: &Expr) -> Option<(i64, i64)> {
+        self.interval_in(&self.loops, e)
+    }
+
+    /// [`Walk::interval`] with the DO variables' ranges of `loops`.
+    fn interval_in(&self, loops: &[Bound], e: &Expr) -> Option<(i64, i64)> {
+        let interval = |e| self.interval_in(loops, e);
         match &e.kind {
-            ExprKind::Var(n) => match self.loops.iter().rev().find(|(v, _)| v == n) {
+            ExprKind::Var(n) => match loops.iter().rev().find(|(v, _)| v == n) {
                 Some((_, range)) => *range,
                 None => fold::fold_int(e, self.syms).map(|c| (c, c)),
             },
             ExprKind::Int(_) => fold::fold_int(e, self.syms).map(|c| (c, c)),
             ExprKind::Unary(UnOp::Neg, x) => {
-                let (a, b) = self.interval(x)?;
+                let (a, b) = interval(x)?;
                 Some((b.checked_neg()?, a.checked_neg()?))
             }
-            ExprKind::Unary(UnOp::Plus, x) => self.interval(x),
+            ExprKind::Unary(UnOp::Plus, x) => interval(x),
             ExprKind::Binary(op, x, y) => {
-                let ((a, b), (c, d)) = (self.interval(x)?, self.interval(y)?);
+                let ((a, b), (c, d)) = (interval(x)?, interval(y)?);
                 match op {
                     BinOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
                     BinOp::Sub => Some((a.checked_sub(d)?, b.checked_sub(c)?)),
@@ -877,7 +1002,7 @@ impl Walk<'_, '_> {
                 upper: Some(u),
                 ..
             } => {
-                let ((a, b), (c, d)) = (self.interval(l)?, self.interval(u)?);
+                let ((a, b), (c, d)) = (interval(l)?, interval(u)?);
                 Some((a.min(c), b.max(d)))
             }
             _ => None,

@@ -21,6 +21,7 @@ use super::arguments::{Footprint, Slot};
 use super::UnitLowerer;
 use crate::ast::Expr;
 use crate::fold;
+use kaiseki_facts::SectionMustDef;
 
 impl<'a> UnitLowerer<'_, '_, 'a> {
     /// What the procedure of `slot` touches of actual `name` (an element of
@@ -31,12 +32,42 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             .filter(|f| slot.array && Some(f.bytes) == self.syms.elem_bytes(name))
     }
 
+    /// Whether footprint `f` surely writes every element of array `name`
+    /// (of constant bounds) passed whole.
+    pub(super) fn writes_whole(&self, name: &str, f: Footprint) -> bool {
+        let count = self.syms.dims(name).iter().try_fold(1i64, |n, d| {
+            let lo = d
+                .lower
+                .as_ref()
+                .map_or(Some(1), |e| fold::fold_int(e, self.syms))?;
+            let hi = fold::fold_int(d.upper.as_ref()?, self.syms)?;
+            n.checked_mul((hi - lo + 1).max(0))
+        });
+        matches!((count, f.must), (Some(n), Some((lo, hi))) if n > 0 && lo <= 0 && hi >= n - 1)
+    }
+
     /// `section_form` rows of reference `id`: the elements of array `name`
     /// from `name(subs)` (no subs: its first element) at offsets `span`.
     /// None when the array's bounds or the subscripts are not known well
     /// enough (the reference then stands for the array from there on).
-    pub(super) fn footprint_forms(&mut self, id: i64, name: &str, subs: &[Expr], span: (i64, i64)) {
+    /// `sure`: the procedure surely writes every element of `span`; the
+    /// reference is a `section_must_def` when its section is those elements
+    /// exactly.
+    pub(super) fn footprint_forms(
+        &mut self,
+        id: i64,
+        name: &str,
+        subs: &[Expr],
+        span: (i64, i64),
+        sure: bool,
+    ) {
         if let Some(rows) = self.footprint_section(name, subs, span) {
+            if sure && exact(&rows, span) {
+                self.g
+                    .facts
+                    .section_must_def
+                    .push(SectionMustDef { r#ref: id });
+            }
             self.emit_section_forms(id, rows);
         }
     }
@@ -97,4 +128,18 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
         None
     }
+}
+
+/// Whether the section of `rows` holds no element but the `hi - lo + 1`
+/// of `span` (it holds them all, see `footprint_section`): its triplets
+/// count that many elements, whatever their symbols.
+fn exact(rows: &[(Form, Form, i64)], (lo, hi): (i64, i64)) -> bool {
+    let count = rows.iter().try_fold(1i64, |n, (lower, upper, step)| {
+        let width = upper.clone().add(lower.clone().scale(-1)?)?.as_constant()?;
+        let step = (*step).max(1);
+        (width >= 0 && width % step == 0)
+            .then(|| n.checked_mul(width / step + 1))
+            .flatten()
+    });
+    count == Some(hi - lo + 1)
 }

@@ -79,6 +79,8 @@ struct Ref<'e> {
     /// array) that the procedure it is passed to may touch this way, as
     /// offsets (see [`Footprint`]).
     footprint: Option<(i64, i64)>,
+    /// The procedure surely writes all of `footprint` (a definition).
+    sure: bool,
 }
 
 /// The references and calls of one statement, collected in evaluation
@@ -125,6 +127,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 .and_then(|x| match access {
                     Access::Use => x.reads,
                     Access::Def | Access::MustDef => x.writes,
+                }),
+            sure: access != Access::Use
+                && r.in_subscript == 0
+                && r.footprint.is_some_and(|x| {
+                    matches!((x.writes, x.must), (Some((a, b)), Some((c, d))) if c <= a && b <= d)
                 }),
         };
         match access {
@@ -270,7 +277,15 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     NameClass::Scalar | NameClass::Array
                 ) {
                     r.footprint = self.footprint_of(name, slot);
+                    // A whole array the procedure surely writes all of is
+                    // overwritten, as by an assignment to its name.
+                    let whole = r.footprint.is_some_and(|f| self.writes_whole(name, f));
                     for &a in accesses {
+                        let a = if a == Access::Def && whole {
+                            Access::MustDef
+                        } else {
+                            a
+                        };
                         self.name_ref(r, name, e.pos, a);
                     }
                     r.footprint = None;
@@ -502,7 +517,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         self.section_dims(id, var, args);
                         match rf.footprint {
                             Some(span) if args.is_empty() => {
-                                self.footprint_forms(id, var, &[], span)
+                                self.footprint_forms(id, var, &[], span, rf.sure)
                             }
                             _ => self.section_forms(id, var, args),
                         }
@@ -520,7 +535,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     }
                     let forms = self.subscripts(id, subs);
                     if let Some(span) = rf.footprint.filter(|_| rf.sequence) {
-                        self.footprint_forms(id, var, subs, span);
+                        self.footprint_forms(id, var, subs, span, rf.sure);
                     }
                     if let Some(forms) = forms.filter(|_| no_calls) {
                         self.element_candidates.push(ElementCandidate {

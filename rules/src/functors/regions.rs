@@ -10,7 +10,7 @@ use super::sad::{assumptions, binary, idx, sym};
 use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
-use kaiseki_sections::{Dim, Region, Section, Summary};
+use kaiseki_sections::{Approx, Dim, Region, Section, Summary};
 use std::collections::{BTreeSet, HashMap};
 
 /// What a statement reads and writes, read off the facts once per run.
@@ -25,6 +25,8 @@ struct Statements {
     /// Elements passed to array dummies: the procedure may reach every
     /// element from them on (`element_actual`).
     sequence: BTreeSet<i64>,
+    /// Actual arguments a call surely writes all of (`section_must_def`).
+    sure_sections: BTreeSet<i64>,
     /// DO statements and loop ends: the DO variable they leave to Case 3.
     control: HashMap<i64, String>,
     /// (unit, variable): the rank.
@@ -48,6 +50,7 @@ fn statements(facts: &FactBase) -> Statements {
     s.must = facts.must_def.iter().map(|m| m.r#ref).collect();
     s.targets = facts.assign_tree.iter().map(|a| a.target).collect();
     s.sequence = facts.element_actual.iter().map(|e| e.r#ref).collect();
+    s.sure_sections = facts.section_must_def.iter().map(|e| e.r#ref).collect();
     for st in &facts.stmt {
         s.unit_of.insert(st.stmt, st.unit.clone());
     }
@@ -100,9 +103,10 @@ fn region(v: &Value) -> Option<Region> {
 }
 
 /// The summary of one statement: what it may define (MOD), surely defines
-/// (DDEF: a scalar it overwrites, the element an assignment's left side
-/// writes with affine subscripts), and reads (USE = EUSE: a statement reads
-/// before it writes). A DO statement and its loop's end leave their DO
+/// (DDEF: a scalar it overwrites, the element or section an assignment's
+/// left side writes with affine subscripts, the part of an actual argument
+/// a call surely writes), and reads (USE = EUSE: a statement reads before
+/// it writes). A DO statement and its loop's end leave their DO
 /// variable to the loop's own summary.
 fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let st = ctx.memo(statements);
@@ -113,6 +117,21 @@ fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let (mut modified, mut defined, mut used) = (Vec::new(), Vec::new(), Vec::new());
     for (r, var, is_def) in st.refs.get(&s).into_iter().flatten() {
         if Some(var) == skip {
+            continue;
+        }
+        // A section, a bare array name, or the part of an actual a call
+        // touches: its triplets, surely all written by an assignment to it
+        // or a call that surely writes it.
+        if let Some(section) = ix.section_forms.get(r) {
+            let item = (var.clone(), section.clone());
+            if *is_def {
+                if st.targets.contains(r) || st.sure_sections.contains(r) {
+                    defined.push(item.clone());
+                }
+                modified.push(item);
+            } else {
+                used.push(item);
+            }
             continue;
         }
         let (section, sure) = match ix.refs.get(r).filter(|_| !st.sequence.contains(r)) {
@@ -229,6 +248,34 @@ fn reg_names(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     })
 }
 
+/// 1 when every iteration of loop `args[3]` writes the same elements of
+/// variable `args[2]` and all it may write of it: its MOD sections in one
+/// iteration (`args[0]`) lie inside its DDEF ones (`args[1]`) and mention
+/// neither the DO variable nor a scalar the iteration may change. The last
+/// iteration then leaves every element the loop writes as the loop run in
+/// order would: a private copy per iteration, started from the variable's
+/// value (FIRSTPRIVATE) and copied out of the last (LASTPRIVATE), gives
+/// the variable the loop's value.
+fn reg_rewrites(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    let (Some(modified), Some(defined)) = (region(&args[0]), region(&args[1])) else {
+        return vec![];
+    };
+    let var = text(&args[2]);
+    let l = number(&args[3]);
+    let of = |r: &Region| Region::of(r.items().iter().filter(|(n, _)| n == var).cloned());
+    let (written, sure) = (of(&modified), of(&defined));
+    let st = ctx.memo(statements);
+    let mut moving = modified.scalars();
+    moving.extend(st.control.get(&l).map(String::as_str));
+    let fixed = written
+        .items()
+        .iter()
+        .all(|(_, s)| moving.iter().all(|v| !s.mentions(v)));
+    let rest = written.minus(&sure, Approx::May, &assumptions(&idx(ctx), l));
+    let all = !written.items().is_empty() && fixed && rest.items().is_empty();
+    vec![Value::Number(i64::from(all))]
+}
+
 /// The region functors, registered by [`super::standard`].
 pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
     FunctorSpec {
@@ -272,6 +319,13 @@ pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
         result: Symbol,
         doc: "What may be read after an iteration of a loop: its EUSE over all iterations and what is live after it (a reading summary).",
         f: reg_loop_end,
+    },
+    FunctorSpec {
+        name: "reg_rewrites",
+        args: &[Symbol, Symbol, Symbol, Number],
+        result: Number,
+        doc: "1 when every iteration of a loop surely writes all it may write of a variable, the same elements each time (MOD of one iteration, its DDEF, the variable, the loop).",
+        f: reg_rewrites,
     },
     FunctorSpec {
         name: "reg_outside",

@@ -11,7 +11,7 @@
 
 use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
-use kaiseki_facts::{FactBase, SectionDim, Value};
+use kaiseki_facts::{FactBase, SectionDim, SectionForm, Value};
 use kaiseki_sections::sad::{Holder, Mapping, Sad, SadSet, TripletText};
 use kaiseki_sections::vpmap::Distribution;
 use kaiseki_sections::{Affine, Approx, Assumptions, Dim, Loop, Section, Triplet};
@@ -36,6 +36,9 @@ pub(super) struct Index {
     pub(super) section_elements: HashMap<i64, Vec<Option<Affine>>>,
     /// DO loops: the loop, its parent loop.
     pub(super) loops: HashMap<i64, (Option<Loop>, i64)>,
+    /// The affine triplets of the references with `section_form` rows (a
+    /// section, a bare array name, the part of an actual a call touches).
+    pub(super) section_forms: HashMap<i64, Section>,
 }
 
 fn index(facts: &FactBase) -> Index {
@@ -134,12 +137,38 @@ fn index(facts: &FactBase) -> Index {
         sections.insert(r, (array.clone(), section));
         section_elements.insert(r, element_indices(&ds));
     }
+    let mut form_rows: HashMap<i64, Vec<&SectionForm>> = HashMap::new();
+    for f in &facts.section_form {
+        form_rows.entry(f.r#ref).or_default().push(f);
+    }
+    let section_forms = form_rows
+        .into_iter()
+        .map(|(r, mut ds)| {
+            ds.sort_by_key(|d| d.dim);
+            let dim = |d: &SectionForm| {
+                let lower = forms.get(&d.lower).cloned();
+                let upper = forms.get(&d.upper).cloned();
+                match (lower, upper) {
+                    (Some(x), _) if d.step == 0 => Some(Dim::point(x)),
+                    (Some(x), Some(y)) => Triplet::new(x, y, d.step).map(Dim::Triplet),
+                    _ => Some(Dim::Unknown),
+                }
+            };
+            let section = ds
+                .iter()
+                .map(|d| dim(d))
+                .collect::<Option<Vec<Dim>>>()
+                .map_or(Section::Empty, Section::Dims);
+            (r, section)
+        })
+        .collect();
     Index {
         refs,
         whole,
         sections,
         section_elements,
         loops,
+        section_forms,
     }
 }
 
