@@ -145,15 +145,18 @@ fn strip_directives(text: &str) -> String {
         .collect()
 }
 
+/// The `transform` rows of one unit's loops, in line order.
+fn unit_rows(rows: &BTreeMap<(String, i64), String>, unit: &str) -> Vec<String> {
+    rows.iter()
+        .filter(|((u, _), _)| u == unit)
+        .map(|(_, t)| t.clone())
+        .collect()
+}
+
 #[test]
 fn the_report_lists_the_transformations_of_tsvc_loops() {
     let rows = transforms(&test_file("tsvc_transforms.f"));
-    let of = |unit: &str| -> Vec<String> {
-        rows.iter()
-            .filter(|((u, _), _)| u == unit)
-            .map(|(_, t)| t.clone())
-            .collect()
-    };
+    let of = |unit: &str| unit_rows(&rows, unit);
     // Distribution, the recurrence's part first where the other reads it.
     assert_eq!(
         of("S211"),
@@ -185,12 +188,7 @@ fn the_report_lists_the_transformations_of_tsvc_loops() {
 #[test]
 fn the_report_lists_peeling_fusion_and_stride_interchange() {
     let rows = transforms(&test_file("more_transforms.f"));
-    let of = |unit: &str| -> Vec<String> {
-        rows.iter()
-            .filter(|((u, _), _)| u == unit)
-            .map(|(_, t)| t.clone())
-            .collect()
-    };
+    let of = |unit: &str| unit_rows(&rows, unit);
     // The first iteration writes A(1), which all read; the last writes
     // A(N), which all read before.
     assert_eq!(of("PEELF"), ["peel first"]);
