@@ -145,15 +145,18 @@ fn strip_directives(text: &str) -> String {
         .collect()
 }
 
+/// The `transform` rows of one unit's loops, in line order.
+fn unit_rows(rows: &BTreeMap<(String, i64), String>, unit: &str) -> Vec<String> {
+    rows.iter()
+        .filter(|((u, _), _)| u == unit)
+        .map(|(_, t)| t.clone())
+        .collect()
+}
+
 #[test]
 fn the_report_lists_the_transformations_of_tsvc_loops() {
     let rows = transforms(&test_file("tsvc_transforms.f"));
-    let of = |unit: &str| -> Vec<String> {
-        rows.iter()
-            .filter(|((u, _), _)| u == unit)
-            .map(|(_, t)| t.clone())
-            .collect()
-    };
+    let of = |unit: &str| unit_rows(&rows, unit);
     // Distribution, the recurrence's part first where the other reads it.
     assert_eq!(
         of("S211"),
@@ -183,10 +186,77 @@ fn the_report_lists_the_transformations_of_tsvc_loops() {
 }
 
 #[test]
+fn the_report_lists_peeling_fusion_and_stride_interchange() {
+    let rows = transforms(&test_file("more_transforms.f"));
+    let of = |unit: &str| unit_rows(&rows, unit);
+    // The first iteration writes A(1), which all read; the last writes
+    // A(N), which all read before.
+    assert_eq!(of("PEELF"), ["peel first"]);
+    assert_eq!(of("PEELL"), ["peel last"]);
+    assert_eq!(of("PEELR"), ["peel first", "peel last"]);
+    // A(50) is written in the middle: no iteration to peel.
+    assert_eq!(of("PEELNO"), Vec::<String>::new());
+    // The second loop reads what the first wrote in the same iteration;
+    // A(I + 1) would be written after the fused iteration reads it.
+    assert_eq!(of("FUSE"), ["fuse with 117"]);
+    assert_eq!(of("FUSENO"), Vec::<String>::new());
+    // AA(I,J) with I outside: J goes outside; not where J carries.
+    assert_eq!(of("STRIDE"), ["interchange with J 181 for stride 1"]);
+    assert_eq!(of("STRNO"), Vec::<String>::new());
+}
+
+/// The directive of a unit's first parallel loop in `openmp --transform`'s
+/// output, with its continuation lines (`!$OMP&`).
+fn directive_of(text: &str, unit: &str) -> Option<String> {
+    let mut current = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["SUBROUTINE", name, ..] = &words[..] {
+            current = name.split('(').next().unwrap_or(name).to_string();
+        }
+        if current == unit && line.starts_with("!$OMP PARALLEL DO") {
+            let mut directive = line.to_string();
+            for more in lines.by_ref().take_while(|l| l.starts_with("!$OMP&")) {
+                directive.push_str(more);
+            }
+            return Some(directive);
+        }
+    }
+    None
+}
+
+#[test]
+fn perfect_rectangular_parallel_nests_collapse() {
+    let path = test_file("more_transforms.f");
+    let dir = scratch_dir("transform_collapse");
+    let text = openmp(&path, &dir, "tr.f", true);
+    let coll = directive_of(&text, "COLL").expect("COLL has a directive");
+    assert!(coll.contains("COLLAPSE(2)"), "{coll}");
+    // Interchanged for stride 1, the nest is still perfect and parallel.
+    let stride = directive_of(&text, "STRIDE").expect("STRIDE has a directive");
+    assert!(stride.contains("COLLAPSE(2)"), "{stride}");
+    // A triangular nest keeps its directive on the outer loop alone.
+    let tri = directive_of(&text, "COLLNO").expect("COLLNO has a directive");
+    assert!(!tri.contains("COLLAPSE"), "{tri}");
+    // Without --transform, no directive collapses.
+    let plain = openmp(&path, &dir, "plain.f", false);
+    assert!(!plain.contains("COLLAPSE"), "{plain}");
+}
+
+#[test]
 fn transformed_programs_print_what_the_originals_print() {
     for (name, inputs) in [
         ("tsvc_transforms.f", vec![vec![]]),
         ("shapes.f90", vec![vec![]]),
+        (
+            "more_transforms.f",
+            vec![
+                vec!["0".to_string()],
+                vec!["1".to_string()],
+                vec!["60".to_string()],
+            ],
+        ),
     ] {
         let path = test_file(name);
         let dir = scratch_dir(&format!("transform_{name}"));
@@ -284,26 +354,43 @@ fn lines_outside_the_rewritten_loops_are_kept() {
     }
 }
 
-fn judge(programs: impl Iterator<Item = Generated>, what: &str) -> (usize, usize) {
+/// Runs the judge on `programs`: (programs, loops transformed, how many
+/// loops each kind of transformation rewrote, `collapse` counting the
+/// directives with COLLAPSE).
+fn judge(
+    programs: impl Iterator<Item = Generated>,
+    what: &str,
+) -> (usize, usize, BTreeMap<String, usize>) {
     let (mut count, mut transformed) = (0, 0);
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
     for g in programs {
         let dir = scratch_dir(&format!("transform_judge_{}", g.file_name));
         let path = dir.join(&g.file_name);
         std::fs::write(&path, &g.source).expect("program written");
-        transformed += transforms(&path).len();
+        let rows = transforms(&path);
+        transformed += rows.len();
+        for text in rows.values() {
+            let kind = if text.ends_with("for stride 1") {
+                "stride"
+            } else {
+                text.split(' ').next().unwrap_or("")
+            };
+            *kinds.entry(kind.to_string()).or_default() += 1;
+        }
         let emitted = openmp(&path, &dir, &format!("tr_{}", g.file_name), true);
+        *kinds.entry("collapse".to_string()).or_default() += emitted.matches("COLLAPSE(").count();
         if let Err(e) = same_outputs(&dir, &g.file_name, &g.source, &emitted, &g.inputs) {
             failures.push(e);
         }
         count += 1;
     }
     eprintln!(
-        "{what}: {count} programs, {transformed} loops transformed, {} output differences",
+        "{what}: {count} programs, {transformed} loops transformed ({kinds:?}), {} output differences",
         failures.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    (count, transformed)
+    (count, transformed, kinds)
 }
 
 /// The brute-force judge: random programs of the transformations' shapes
@@ -312,10 +399,25 @@ fn judge(programs: impl Iterator<Item = Generated>, what: &str) -> (usize, usize
 /// directive).
 #[test]
 fn random_programs_transformed_print_what_they_print() {
-    let (_, transformed) = judge((0..scaled(24)).map(transform_loops), "transform_loops");
+    let (_, transformed, kinds) = judge((0..scaled(24)).map(transform_loops), "transform_loops");
     assert!(
         transformed >= scaled(24) as usize,
         "only {transformed} loops transformed"
     );
+    // Every transformation was applied (and judged) somewhere.
+    for kind in [
+        "align",
+        "distribute",
+        "interchange",
+        "peel",
+        "fuse",
+        "stride",
+        "collapse",
+    ] {
+        assert!(
+            kinds.get(kind).copied().unwrap_or(0) > 0,
+            "no {kind}: {kinds:?}"
+        );
+    }
     judge((0..scaled(8)).map(parallel_loops), "parallel_loops");
 }

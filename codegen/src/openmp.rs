@@ -71,12 +71,15 @@ pub fn called_in_regions(analyzed: &[(FactBase, Vec<Table>)]) -> HashSet<String>
 }
 
 /// The loops of `file` to write directives around, in line order, but for
-/// those of the units in `inside_regions` (see [`called_in_regions`]).
+/// those of the units in `inside_regions` (see [`called_in_regions`]);
+/// with `collapse` (`openmp --transform`, which rewrites loops), the
+/// `COLLAPSE(n)` clauses of `collapse`.
 pub fn omp_loops(
     facts: &FactBase,
     derived: &[Table],
     file: &str,
     inside_regions: &HashSet<String>,
+    collapse: bool,
 ) -> Vec<OmpLoop> {
     let rows_of = |name: &str| {
         derived
@@ -110,6 +113,13 @@ pub fn omp_loops(
     };
     let mut prologues = by_loop("omp_induction", 2);
     let privates = by_loop("omp_private", 1);
+    // `collapse(loop, n)` (rules/dl/transform.dl): the perfect parallel
+    // nest the directive shares out as one loop.
+    let collapsed: HashMap<i64, i64> = rows_of("collapse")
+        .iter()
+        .filter(|_| collapse)
+        .map(|r| (num(&r[0]), num(&r[1])))
+        .collect();
     let decided = decisions(derived);
     let mut loops: Vec<OmpLoop> = rows_of("omp_loop")
         .iter()
@@ -124,10 +134,13 @@ pub fn omp_loops(
             {
                 return None;
             }
-            let clauses = decided
+            let mut clauses = decided
                 .get(&l)
                 .map(|d| clauses(d, privates.get(&l).map_or(&[], Vec::as_slice)))
                 .unwrap_or_default();
+            if let Some(n) = collapsed.get(&l) {
+                clauses.push(format!("COLLAPSE({n})"));
+            }
             let prologue = prologues.remove(&l).unwrap_or_default();
             // A derived-type component is a variable of its own for the
             // analyses (`P%X`, frontend `derived`) but cannot be named in

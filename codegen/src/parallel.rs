@@ -39,6 +39,9 @@ pub const RELATIONS: &[&str] = &[
     "align_offset",
     "distribute_part",
     "interchange",
+    "peel",
+    "fuse",
+    "collapse",
     "transform",
 ];
 

@@ -1,6 +1,7 @@
 //! `kaiseki openmp --transform`: the loops `rules/dl/transform.dl` decides
-//! to align (`align_offset`), distribute (`distribute_part`) or interchange
-//! (`interchange`), rewritten from the syntax tree; every other line is
+//! to align (`align_offset`), distribute (`distribute_part`), interchange
+//! (`interchange`), peel (`peel`) or fuse (`fuse`), rewritten from the
+//! syntax tree; every other line is
 //! copied byte for byte. Nothing is decided here: which loop, which
 //! offsets and parts are relations, and the program written is judged
 //! again for its directives (`kaiseki openmp` on it).
@@ -16,6 +17,11 @@
 //!   the statements (and the comment lines before them) of its part, in
 //!   program order within it.
 //! - Interchange: the two DO statements swap their variables and bounds.
+//! - Peeling: the first (last) iteration's assignments written before
+//!   (after) the rest of the loop with the DO variable replaced by the
+//!   bound, behind an IF unless the loop is known to run.
+//! - Fusion: the second loop's body (and the comment lines between the
+//!   two) after the first's, under the first's header, one END DO.
 
 use crate::fortran_writer::{
     all_loops, binary, check_lines, expr, indent_of, last_line, shifted, splice, terminal,
@@ -39,6 +45,15 @@ pub enum Rewrite {
     Distribute(HashMap<(u32, u32), i64>),
     /// Swap with the DO loop inside.
     Interchange,
+    /// Peel the first iteration (`true`) or the last, and whether the
+    /// loop's trip count is known (then it is at least 1: no IF guards
+    /// the peeled iteration).
+    Peel(bool, bool),
+    /// Take in the body of the DO loop at this line (the next statement),
+    /// whose lines are then dropped.
+    Fuse(u32),
+    /// The lines of a loop fused into the one before it.
+    Fused,
 }
 
 /// The rewritings of the loops of one group of units, by unit name and
@@ -69,6 +84,12 @@ pub fn rewrites(facts: &FactBase, derived: &[Table]) -> HashMap<(String, u32), R
         (!touches_include.contains(&l)).then(|| (unit.to_string(), line))
     };
     let trips: HashSet<i64> = facts.loop_trip.iter().map(|t| t.r#loop).collect();
+    let runs: HashSet<i64> = facts
+        .loop_trip
+        .iter()
+        .filter(|t| t.trip >= 1)
+        .map(|t| t.r#loop)
+        .collect();
     let mut out: HashMap<(String, u32), Rewrite> = HashMap::new();
     for (relation, align) in [("align_offset", true), ("distribute_part", false)] {
         for r in rows_of(relation) {
@@ -90,6 +111,18 @@ pub fn rewrites(facts: &FactBase, derived: &[Table]) -> HashMap<(String, u32), R
     for r in rows_of("interchange") {
         if let Some(k) = key(num(&r[0])) {
             out.insert(k, Rewrite::Interchange);
+        }
+    }
+    for r in rows_of("peel") {
+        if let Some(k) = key(num(&r[0])) {
+            let first = sym(&r[1]) == "first";
+            out.insert(k, Rewrite::Peel(first, runs.contains(&num(&r[0]))));
+        }
+    }
+    for r in rows_of("fuse") {
+        if let (Some(k), Some(second)) = (key(num(&r[0])), key(num(&r[1]))) {
+            out.insert(k, Rewrite::Fuse(second.1));
+            out.insert(second, Rewrite::Fused);
         }
     }
     out
@@ -141,12 +174,26 @@ pub fn emit(
             let Some(rewrite) = rewrites.get(&(unit.name.text.clone(), l.pos.line)) else {
                 continue;
             };
+            // A fused loop's lines go with the loop before it.
+            let next = match rewrite {
+                Rewrite::Fused => continue,
+                Rewrite::Fuse(line) => {
+                    let Some((n, _)) = all_loops(&unit.body, &[])
+                        .into_iter()
+                        .find(|(n, _)| n.pos.file == file && n.pos.line == *line)
+                    else {
+                        continue;
+                    };
+                    Some(n)
+                }
+                _ => None,
+            };
             // A flattened derived-type component (`P%X`) is no Fortran
             // to write back (as in `unroll_emit`).
             if format!("{l:?}").contains('%') {
                 continue;
             }
-            let Some(new) = rewritten(l, &around, rewrite, &lines, fixed) else {
+            let Some(new) = rewritten(l, next, &around, rewrite, &lines, fixed) else {
                 continue;
             };
             replaced.extend(new);
@@ -177,24 +224,52 @@ impl Header<'_> {
     /// `DO VAR = lower, upper[, step]` with another upper bound if given.
     fn text(&self, label: Option<u32>, upper: Option<&Expr>) -> String {
         let label = label.map_or(String::new(), |l| format!(" {l}"));
-        let step = self
-            .step
-            .map_or(String::new(), |s| format!(", {}", text_as_written(s)));
         format!(
-            "DO{label} {} = {}, {}{step}",
+            "DO{label} {} = {}, {}{}",
             self.var,
             text_as_written(self.lower),
-            text_as_written(upper.unwrap_or(self.upper))
+            text_as_written(upper.unwrap_or(self.upper)),
+            step_text(self)
         )
     }
+}
+
+/// `, step` as written, or nothing.
+fn step_text(h: &Header<'_>) -> String {
+    h.step
+        .map_or(String::new(), |s| format!(", {}", text_as_written(s)))
+}
+
+/// The lines of a loop's body as written, from the line after its DO
+/// statement to the line before its END DO or its terminal CONTINUE (a
+/// terminal that does something is part of the body), 1-based, inclusive.
+fn body_lines(l: &Stmt, lines: &[&str], fixed: bool) -> (usize, usize) {
+    let from = statement_end(lines, l.pos.line as usize, fixed) + 1;
+    let end = last_line(l);
+    let to = match l_end(l) {
+        LoopEnd::Label(_) if !matches!(terminal(l).kind, StmtKind::Continue) => {
+            statement_end(lines, end, fixed)
+        }
+        _ => end - 1,
+    };
+    (from, to)
+}
+
+/// Lines `from..=to` (1-based) without their line ends.
+fn copied(lines: &[&str], from: usize, to: usize) -> Vec<String> {
+    lines[from - 1..to.max(from - 1)]
+        .iter()
+        .map(|t| t.trim_end_matches(['\n', '\r']).to_string())
+        .collect()
 }
 
 /// The replaced line ranges and their new lines for one loop, or `None`
 /// when its text cannot be rewritten (a DO statement with a label of its
 /// own, a terminal shared with a loop around it that does something, `;`
-/// joining statements).
+/// joining statements). `next` is the loop a fusion takes in.
 fn rewritten(
     l: &Stmt,
+    next: Option<&Stmt>,
     around: &[&Stmt],
     rewrite: &Rewrite,
     lines: &[&str],
@@ -237,9 +312,91 @@ fn rewritten(
             );
             Some(vec![(first, header_end, outer), (m_first, m_end, nested)])
         }
+        Rewrite::Fused => None,
+        Rewrite::Fuse(_) => {
+            // The first loop's header and body, the lines between the two
+            // loops (comments), the second loop's body, one END DO.
+            let m = next?;
+            let hm = header(m)?;
+            let m_last = statement_end(lines, last_line(m), fixed);
+            if m.label.is_some() || check_lines(lines, m.pos.line as usize, m_last, fixed).is_err()
+            {
+                return None;
+            }
+            let (from, to) = body_lines(l, lines, fixed);
+            let (m_from, m_to) = body_lines(m, lines, fixed);
+            let mut out = Vec::new();
+            stmt(&mut out, &indent, &h.text(None, None));
+            out.extend(copied(lines, from, to));
+            out.extend(copied(lines, last + 1, hm.stmt.pos.line as usize - 1));
+            out.extend(copied(lines, m_from, m_to));
+            stmt(&mut out, &indent, "END DO");
+            Some(vec![(first, m_last, out)])
+        }
+        Rewrite::Peel(first_iteration, runs) => {
+            // The peeled iteration's assignments with the DO variable
+            // replaced by the bound, behind an IF unless the loop is known
+            // to run; the rest of the loop as written.
+            let (from, to) = body_lines(l, lines, fixed);
+            let bound = if *first_iteration { h.lower } else { h.upper };
+            let shifts = HashMap::from([(h.var, bound.clone())]);
+            let mut peeled = Vec::new();
+            let at = if *runs { indent.clone() } else { inner.clone() };
+            for s in h.body {
+                match &s.kind {
+                    StmtKind::Assign { lhs, rhs } => {
+                        let text = format!(
+                            "{} = {}",
+                            text_as_written(&shifted(lhs, &shifts)),
+                            text_as_written(&shifted(rhs, &shifts))
+                        );
+                        stmt(&mut peeled, &at, &text);
+                    }
+                    StmtKind::Continue => {}
+                    _ => return None,
+                }
+            }
+            if !*runs {
+                let test = format!(
+                    "IF (({}) .LE. ({})) THEN",
+                    text_as_written(h.lower),
+                    text_as_written(h.upper)
+                );
+                let mut guarded = Vec::new();
+                stmt(&mut guarded, &indent, &test);
+                guarded.append(&mut peeled);
+                stmt(&mut guarded, &indent, "END IF");
+                peeled = guarded;
+            }
+            let one = expr(ExprKind::Int(1));
+            let rest = if *first_iteration {
+                let lower = binary(BinOp::Add, h.lower.clone(), one);
+                format!(
+                    "DO {} = {}, {}{}",
+                    h.var,
+                    text_as_written(&lower),
+                    text_as_written(h.upper),
+                    step_text(&h)
+                )
+            } else {
+                let upper = binary(BinOp::Sub, h.upper.clone(), one);
+                h.text(None, Some(&upper))
+            };
+            let mut out = Vec::new();
+            if *first_iteration {
+                out.append(&mut peeled);
+            }
+            stmt(&mut out, &indent, &rest);
+            out.extend(copied(lines, from, to));
+            stmt(&mut out, &indent, "END DO");
+            if !*first_iteration {
+                out.append(&mut peeled);
+            }
+            Some(vec![(first, last, out)])
+        }
         Rewrite::Distribute(parts) => {
             // Each node with the lines from the end of the one before it.
-            let mut by_part: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+            let mut by_part: BTreeMap<i64, Vec<String>> = BTreeMap::new();
             let mut from = header_end + 1;
             let nodes: Vec<&Stmt> = h
                 .body
@@ -255,16 +412,13 @@ fn rewritten(
                 by_part
                     .entry(part)
                     .or_default()
-                    .extend(&lines[from - 1..to]);
+                    .extend(copied(lines, from, to));
                 from = to + 1;
             }
             let mut out = Vec::new();
             for body in by_part.values() {
                 stmt(&mut out, &indent, &h.text(None, None));
-                out.extend(
-                    body.iter()
-                        .map(|t| t.trim_end_matches(['\n', '\r']).to_string()),
-                );
+                out.extend(body.iter().cloned());
                 stmt(&mut out, &indent, "END DO");
             }
             Some(vec![(first, last, out)])
@@ -335,11 +489,7 @@ fn rewritten(
             }
             if !trips_known {
                 stmt(&mut out, &indent, "ELSE");
-                out.extend(
-                    lines[first - 1..last]
-                        .iter()
-                        .map(|t| t.trim_end_matches(['\n', '\r']).to_string()),
-                );
+                out.extend(copied(lines, first, last));
                 stmt(&mut out, &indent, "END IF");
             }
             Some(vec![(first, last, out)])

@@ -1,9 +1,10 @@
 //! `kaiseki openmp`: the program with `!$OMP PARALLEL DO` before the
 //! outermost parallel loop of each nest (rules/dl/parallel.dl decides,
 //! codegen/src/openmp.rs writes). With `--transform`, the loops
-//! rules/dl/transform.dl decides to align, distribute or interchange are
-//! rewritten first (codegen/src/transform.rs), and the program written is
-//! analyzed again for its directives.
+//! rules/dl/transform.dl decides to align, distribute, interchange, peel
+//! or fuse are rewritten first (codegen/src/transform.rs), and the program
+//! written is analyzed again for its directives, which then collapse the
+//! perfect parallel nests (`COLLAPSE(n)`).
 
 use kaiseki_codegen::{openmp, parallel, transform};
 use kaiseki_frontend::{Form, SourceOptions};
@@ -34,7 +35,9 @@ pub fn run(
         let name = file.display().to_string();
         let loops: Vec<openmp::OmpLoop> = analyzed
             .iter()
-            .flat_map(|(facts, derived)| openmp::omp_loops(facts, derived, &name, &inside_regions))
+            .flat_map(|(facts, derived)| {
+                openmp::omp_loops(facts, derived, &name, &inside_regions, transform)
+            })
             .collect();
         let source =
             std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;

@@ -10,7 +10,13 @@
 //!   read before or after that assignment;
 //! - outer loops over two inner loops, each over one array (a part
 //!   parallel in the outer loop, a part carrying its dependence);
-//! - perfect nests `DO J / DO I` over AA with distances on either loop.
+//! - perfect nests `DO J / DO I` over AA with distances on either loop;
+//! - loops reading one fixed element (`A(1)`, `A(N)`) that the loop also
+//!   writes in some iteration, the first, the last or another (peeling);
+//! - two adjacent loops over the same iterations, the second reading what
+//!   the first wrote at the same or another element (fusion);
+//! - nests `DO I / DO J` over `AA(I,J)`, the first subscript the outer
+//!   loop's (stride-1 interchange), parallel or not (collapse).
 //!
 //! The loops run from 1-3 to N, N read at run time (0, 1, 2 or 10: loops
 //! shorter than the iterations an alignment peels); every array has room
@@ -56,10 +62,13 @@ pub fn transform_loops(seed: u64) -> Generated {
     e.stmt(&format!("X = {}", rng.range(0, 5)));
     e.stmt(&format!("Y = {}", rng.range(0, 5)));
     for _ in 0..rng.range(3, 6) {
-        match rng.range(0, 9) {
-            0..=5 => single_loop(&mut rng, &mut e),
-            6 | 7 => outer_over_two(&mut rng, &mut e),
-            _ => perfect_nest(&mut rng, &mut e),
+        match rng.range(0, 13) {
+            0..=4 => single_loop(&mut rng, &mut e),
+            5 | 6 => outer_over_two(&mut rng, &mut e),
+            7 => perfect_nest(&mut rng, &mut e),
+            8 | 9 => fixed_element(&mut rng, &mut e),
+            10 | 11 => adjacent_loops(&mut rng, &mut e),
+            _ => row_nest(&mut rng, &mut e),
         }
         e.stmt("PRINT *, SUM(A), SUM(B), SUM(C), SUM(D), X, Y");
         e.stmt("PRINT *, SUM(AA), SUM(BB)");
@@ -142,6 +151,72 @@ fn perfect_nest(rng: &mut Rng, e: &mut Emitter) {
     e.open_do("I = 1, N", rng.chance(50));
     let (i, j) = (at(rng, "I"), at(rng, "J"));
     e.stmt(&format!("AA(I,J) = MOD(AA({i},{j}) + BB(I,J) + 1, 7.0)"));
+    e.close_do();
+    e.close_do();
+}
+
+/// `DO I = lo, N` whose statements read one fixed element of an array the
+/// loop writes at `I + o`: the element written in the first iteration, in
+/// the last, or in one between (then no iteration can be peeled).
+fn fixed_element(rng: &mut Rng, e: &mut Emitter) {
+    let lo = rng.range(1, 3);
+    e.open_do(&format!("I = {lo}, N"), rng.chance(50));
+    let a = *rng.pick(&ARRAYS);
+    let fixed = match rng.range(0, 4) {
+        0 => lo.to_string(),
+        1 => "N".to_string(),
+        2 => (lo + 1).to_string(),
+        3 => "N - 1".to_string(),
+        _ => "1".to_string(),
+    };
+    let li = if rng.chance(75) {
+        "I".to_string()
+    } else {
+        at(rng, "I")
+    };
+    let other = *rng.pick(&ARRAYS);
+    e.stmt(&format!(
+        "{a}({li}) = MOD({a}({fixed}) + {other}(I) + 1, 13.0)"
+    ));
+    if rng.chance(50) {
+        let b = *rng.pick(&ARRAYS);
+        e.stmt(&format!("{b}(I) = MOD({a}({fixed}) + {b}(I) + 2, 13.0)"));
+    }
+    e.close_do();
+}
+
+/// Two loops `DO I = lo, N` one after the other, each writing one array
+/// at `I`, the second reading the first's at `I + o` (o often 0).
+fn adjacent_loops(rng: &mut Rng, e: &mut Emitter) {
+    let lo = rng.range(1, 3);
+    let labelled = rng.chance(50);
+    let (a, b) = (*rng.pick(&ARRAYS), *rng.pick(&ARRAYS));
+    let c = *rng.pick(&ARRAYS);
+    e.open_do(&format!("I = {lo}, N"), labelled);
+    e.stmt(&format!("{a}(I) = MOD({c}(I) + 3, 13.0)"));
+    e.close_do();
+    let i = if rng.chance(50) {
+        "I".to_string()
+    } else {
+        at(rng, "I")
+    };
+    e.open_do(&format!("I = {lo}, N"), labelled);
+    e.stmt(&format!("{b}(I) = MOD({a}({i}) + {b}(I) + 1, 13.0)"));
+    e.close_do();
+}
+
+/// `DO I / DO J` over `AA(I,J)` (the outer DO variable first), reading
+/// AA or BB at distances on either loop, or none.
+fn row_nest(rng: &mut Rng, e: &mut Emitter) {
+    e.open_do("I = 1, N", rng.chance(50));
+    e.open_do(&format!("J = {}, N", rng.range(1, 2)), rng.chance(50));
+    let src = if rng.chance(50) { "AA" } else { "BB" };
+    let (i, j) = if rng.chance(50) {
+        ("I".to_string(), "J".to_string())
+    } else {
+        (at(rng, "I"), at(rng, "J"))
+    };
+    e.stmt(&format!("AA(I,J) = MOD({src}({i},{j}) + BB(I,J) + 1, 7.0)"));
     e.close_do();
     e.close_do();
 }
