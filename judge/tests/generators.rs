@@ -3,8 +3,8 @@
 
 use kaiseki_judge::gen::{
     affine_nest, allocatable_program, argument_program, control_nests, exact_nests, host_program,
-    module_program, parallel_control_loops, parallel_loops, scalar_program, shared_nests,
-    storage_program, Generated,
+    module_program, parallel_control_loops, parallel_loops, rewrite_nests, scalar_program,
+    shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
 use std::collections::BTreeSet;
@@ -288,6 +288,35 @@ fn shared_nests_run_on_all_inputs_and_take_both_arms() {
             .collect();
         assert_eq!(p, BTreeSet::from(["0", "1"]), "{:?}", g.inputs);
     }
+}
+
+/// The nests rewriting shared arrays run in bounds on all their inputs
+/// (N down to 0, P both ways), and together have every shape that keeps a
+/// rewrite from being whole.
+#[test]
+fn rewrite_nests_run_and_have_every_incomplete_shape() {
+    let mut seen = BTreeSet::new();
+    for seed in 0..80 {
+        let g = rewrite_nests(seed);
+        assert_eq!(g.source, rewrite_nests(seed).source);
+        runs_cleanly(&g);
+        for w in [
+            "GOTO",
+            "CYCLE",
+            "EXIT",
+            "IF (P .EQ. 1) THEN",
+            "MIN(N,",
+            "K = 1, N",
+            "K = 1, 2",
+            "SUM(",
+        ] {
+            if g.source.contains(w) {
+                seen.insert(w);
+            }
+        }
+    }
+    assert_eq!(seen.len(), 8, "{seen:?}");
+    assert_ne!(rewrite_nests(3).source, rewrite_nests(4).source);
 }
 
 #[test]
