@@ -5,7 +5,7 @@
 # input, against gfortran) as the median of $RUNS paired runs (the machine
 # may be shared: quote medians and ratios). Run from anywhere:
 #   bench/run.sh            # all
-#   bench/run.sh frontend   # one of: frontend dataflow uniform elements query nests shared driver hpf block spmd
+#   bench/run.sh frontend   # one of: frontend dataflow uniform legacy elements query nests shared sweeps driver hpf block spmd
 #   RUNS=5 bench/run.sh uniform
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,6 +79,18 @@ if [[ $what == all || $what == uniform ]]; then
     done
   fi
 fi
+if [[ $what == all || $what == legacy ]]; then
+  # Scalars used all over one unit with the control flow real code has:
+  # block IFs on two scalars and DO loops every few dozen statements (issue
+  # 36: under 5 s and 2 GB), against the uniform unit of the same size.
+  $k synth legacy --size 55000 --vars 5000 > "$dir/legacy.f"
+  $k synth legacy --size 27500 --vars 2500 > "$dir/legacy_half.f"
+  $k synth dataflow --size 50000 --vars 5000 --spread uniform > "$dir/flat.f"
+  echo "legacy: one unit, $(wc -l < "$dir/legacy.f") lines, 5,000 scalars, block IFs and DO loops"
+  measure "deps --format csv" $k deps "$dir/legacy.f" --format csv
+  paired "deps, legacy / uniform unit" "$k deps $dir/legacy.f --format csv" "$k deps $dir/flat.f --format csv"
+  paired "deps, legacy / half the legacy unit" "$k deps $dir/legacy.f --format csv" "$k deps $dir/legacy_half.f --format csv"
+fi
 if [[ $what == all || $what == elements ]]; then
   # The uniform unit with constant array elements for its scalars: a table
   # of coefficients read and updated all over a routine.
@@ -117,6 +129,21 @@ if [[ $what == all || $what == shared ]]; then
     measure "$n nests: deps --format csv --jobs 2" $k deps "$dir/shared$n.f" --format csv --jobs 2
   done
   paired "shared, 800 / 400 nests" "$k deps $dir/shared800.f --format csv --jobs 2" "$k deps $dir/shared400.f --format csv --jobs 2"
+fi
+if [[ $what == all || $what == sweeps ]]; then
+  # One unit of depth-3 nests over three shared arrays, each nest
+  # rewriting one of them whole (issue 36: 2,000 nests under 10 s and
+  # 2 GB on 2 threads, twice the nests at most 2.5x the time). Without
+  # array kills every reference pairs with every later one.
+  for n in 1000 2000 4000; do
+    $k synth sweeps --size $n > "$dir/sweeps$n.f"
+  done
+  echo "sweeps: one unit of nests rewriting three shared arrays"
+  for n in 1000 2000 4000; do
+    measure "$n nests: deps --format csv --jobs 2" $k deps "$dir/sweeps$n.f" --format csv --jobs 2
+  done
+  paired "sweeps, 2000 / 1000 nests" "$k deps $dir/sweeps2000.f --format csv --jobs 2" "$k deps $dir/sweeps1000.f --format csv --jobs 2"
+  paired "sweeps, 4000 / 2000 nests" "$k deps $dir/sweeps4000.f --format csv --jobs 2" "$k deps $dir/sweeps2000.f --format csv --jobs 2"
 fi
 if [[ $what == all || $what == driver ]]; then
   $k synth driver --size 44 > "$dir/driver.f"

@@ -303,15 +303,15 @@ pub enum Command {
     },
     /// Write a large synthetic Fortran program to stdout (for benchmarks).
     #[command(
-        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread uniform > flat.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread elements > table.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth nests --size 400 --shared > s.f      # 400 nests over three shared arrays\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"
+        after_help = "Examples:\n  kaiseki synth mixed --size 100000 > big.f          # ~100,000 lines, many units\n  kaiseki synth dataflow --size 50000 --vars 5000 > flow.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread uniform > flat.f\n  kaiseki synth dataflow --size 50000 --vars 5000 --spread elements > table.f\n  kaiseki synth nests --size 2000 > nests.f          # 2,000 depth-3 nests, 10 references each\n  kaiseki synth nests --size 400 --shared > s.f      # 400 nests over three shared arrays\n  kaiseki synth sweeps --size 2000 > sweeps.f        # one unit, 2,000 nests rewriting three shared arrays\n  kaiseki synth legacy --size 55000 --vars 5000 > legacy.f  # one unit, 55,000 lines, IFs and DO loops\n  kaiseki synth driver --size 44 > driver.f          # a timing harness of 44 units, ~7,500 lines"
     )]
     Synth {
         #[arg(value_enum)]
         shape: Shape,
-        /// Lines (mixed), statements (dataflow), loop nests (nests) or program units (driver).
+        /// Lines (mixed, legacy), statements (dataflow), loop nests (nests, sweeps) or program units (driver).
         #[arg(long, default_value_t = 100_000)]
         size: usize,
-        /// Scalars of the dataflow shape.
+        /// Scalars of the dataflow and legacy shapes.
         #[arg(long, default_value_t = 5_000)]
         vars: usize,
         /// Which scalars a dataflow statement picks: from a window sliding through the
@@ -348,6 +348,10 @@ pub enum Shape {
     Nests,
     /// A benchmark timing harness: kernels of small loops over big COMMON blocks, EQUIVALENCE, timers, reports.
     Driver,
+    /// One unit of depth-3 nests over three shared 2-D arrays, each nest rewriting one of them whole.
+    Sweeps,
+    /// One unit, scalars used all over it with block IFs on two of them and DO loops (nesting 1-2) every few dozen statements.
+    Legacy,
 }
 
 #[derive(clap::Args, Debug, Clone)]

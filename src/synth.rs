@@ -11,6 +11,12 @@
 //! - `nests`: many depth-3 loop nests with affine array references — for the
 //!   subscript dependence benchmark; `shared`: the nests of a unit all use
 //!   the same three 2-D arrays — for the size of the dependence graph.
+//! - `sweeps`: one unit of depth-3 nests over three shared arrays, each
+//!   nest rewriting one of them whole — for array kills and the size of
+//!   the dependence graph of one unit.
+//! - `legacy`: one unit with scalars used all over it under the control
+//!   flow real code has (block IFs on two scalars, DO loops every few dozen
+//!   statements) — for the dataflow of a long legacy routine.
 //! - `driver`: a benchmark timing harness — a main program, dozens of kernel
 //!   subroutines of small loops over big COMMON blocks (declared with other
 //!   shapes and EQUIVALENCEd in some units), timers, checksums and
@@ -59,9 +65,11 @@ pub fn dataflow(stmts: usize, vars: usize, spread: Spread, seed: u64) -> String 
         _ => (0..vars).map(|v| format!("V{v}")).collect(),
     };
     // Five `T123(50)` or eight `V1234` fit in the 72 columns of fixed form.
-    for chunk in declared.chunks(if spread == Spread::Elements { 5 } else { 8 }) {
-        out.push_str(&format!("      REAL {}\n", chunk.join(", ")));
-    }
+    declare_reals(
+        &mut out,
+        &declared,
+        if spread == Spread::Elements { 5 } else { 8 },
+    );
     out.push_str("      N = 10\n");
     let window = match spread {
         Spread::Window => 40.min(vars),
@@ -106,6 +114,17 @@ pub fn dataflow(stmts: usize, vars: usize, spread: Spread, seed: u64) -> String 
     out
 }
 
+/// `REAL` statements declaring `names`, `per_line` to a statement.
+fn declare_reals(out: &mut String, names: &[String], per_line: usize) {
+    for chunk in names.chunks(per_line) {
+        out.push_str(&format!("      REAL {}\n", chunk.join(", ")));
+    }
+}
+
+/// The declaration of the three 2-D arrays the nests of a unit share.
+const SHARED_ARRAYS: &str =
+    "      REAL A(-200:200, -200:200), B(-200:200, -200:200),\n     &     C(-200:200, -200:200)\n";
+
 /// `nests` loop nests of depth 3, each with `refs` affine array references
 /// (coefficients -3..3, some coupled, a triangular and a symbolic bound),
 /// in units of 50 nests. Each nest works on arrays of its own (An, Bn:
@@ -122,8 +141,7 @@ pub fn nests(nests: usize, refs: usize, shared: bool, seed: u64) -> String {
             "      SUBROUTINE N{u}(N)\n      INTEGER N, I, J, K\n"
         ));
         if shared {
-            out.push_str("      REAL A(-200:200, -200:200), B(-200:200, -200:200),\n");
-            out.push_str("     &     C(-200:200, -200:200)\n");
+            out.push_str(SHARED_ARRAYS);
         } else {
             for n in first..last {
                 out.push_str(&format!(
@@ -145,16 +163,116 @@ pub fn nests(nests: usize, refs: usize, shared: bool, seed: u64) -> String {
                 };
                 let (lhs_array, rhs_array) =
                     (array(shared || r % 3 == 0), array(shared || r % 3 == 1));
-                let lhs = affine_ref(&mut rng, &lhs_array, shared || r % 3 == 0);
-                let rhs = affine_ref(&mut rng, &rhs_array, shared || r % 3 == 1);
-                // The right side on a continuation line: a rank-2 reference
-                // on each side would pass column 72.
-                out.push_str(&format!("            {lhs} =\n     &        {rhs} + 1.0\n"));
+                out.push_str(&affine_assignment(
+                    &mut rng,
+                    (&lhs_array, shared || r % 3 == 0),
+                    (&rhs_array, shared || r % 3 == 1),
+                ));
             }
             out.push_str("          END DO\n        END DO\n      END DO\n");
         }
         out.push_str("      END\n");
     }
+    out
+}
+
+/// One subroutine of `nests` depth-3 loop nests over the same three 2-D
+/// arrays A, B, C, the shape of a solver whose sweeps all update the same
+/// grids: nest n rewrites one array whole (`A(I, J) = B(I, J) * 0.5 +
+/// C(I, J - 1) + K` over the declared bounds, in both iterations of K),
+/// then `refs - 2` affine references (as in [`nests`]) read and write the
+/// three anywhere. Each array is rewritten every third nest, so a
+/// reference meets the references of a few nests around it, not of the
+/// whole unit: the dependence graph grows with the nests, once array
+/// writes kill (`rules/dl/kills.dl`).
+pub fn sweeps(nests: usize, refs: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut out = String::from("      SUBROUTINE SWEEPS(N)\n      INTEGER N, I, J, K\n");
+    out.push_str(SHARED_ARRAYS);
+    let arrays = ["A", "B", "C"];
+    for n in 0..nests {
+        let (x, y, z) = (arrays[n % 3], arrays[(n + 1) % 3], arrays[(n + 2) % 3]);
+        out.push_str("      DO K = 1, 2\n        DO J = -200, 200\n          DO I = -200, 200\n");
+        out.push_str(&format!(
+            "            {x}(I, J) = {y}(I, J) * 0.5 + {z}(I, J - 1) + K\n"
+        ));
+        for _ in 0..refs.saturating_sub(2).div_ceil(2) {
+            let mut pick = || arrays[rng.below(3) as usize];
+            let (l, r) = (pick(), pick());
+            out.push_str(&affine_assignment(&mut rng, (l, true), (r, true)));
+        }
+        out.push_str("          END DO\n        END DO\n      END DO\n");
+    }
+    out.push_str("      END\n");
+    out
+}
+
+/// One main program of about `lines` lines over `vars` REAL scalars used
+/// all over it (as `Spread::Uniform`), with the control flow real code
+/// has: runs of 10 to 40 statements `V = W * 0.5 + X`, then a block IF on
+/// two of the scalars (`IF (Va .GT. Vb) THEN`, with an ELSE half the
+/// time) or a DO loop over `1, N` (a nest of two one time in three) of a
+/// few statements, sometimes with such an IF inside.
+pub fn legacy(lines: usize, vars: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut out = String::from("      PROGRAM LEGACY\n      INTEGER I, J, N\n");
+    let declared: Vec<String> = (0..vars).map(|v| format!("V{v}")).collect();
+    declare_reals(&mut out, &declared, 8);
+    out.push_str("      N = 10\n");
+    let vars = vars.max(1) as u64;
+    let var = |rng: &mut Rng| format!("V{}", rng.below(vars));
+    let assign = |rng: &mut Rng, indent: &str| {
+        let (a, b, c) = (var(rng), var(rng), var(rng));
+        format!("{indent}{a} = {b} * 0.5 + {c}\n")
+    };
+    let block_if = |rng: &mut Rng, indent: &str| {
+        let mut text = format!("{indent}IF ({} .GT. {}) THEN\n", var(rng), var(rng));
+        let inner = format!("{indent}  ");
+        for _ in 0..rng.range(1, 4) {
+            text.push_str(&assign(rng, &inner));
+        }
+        if rng.below(2) == 0 {
+            text.push_str(&format!("{indent}ELSE\n"));
+            for _ in 0..rng.range(1, 3) {
+                text.push_str(&assign(rng, &inner));
+            }
+        }
+        text.push_str(&format!("{indent}END IF\n"));
+        text
+    };
+    let count = |text: &str| text.lines().count();
+    let mut written = count(&out);
+    while written < lines {
+        let mut chunk = String::new();
+        for _ in 0..rng.range(10, 40) {
+            chunk.push_str(&assign(&mut rng, "      "));
+        }
+        if rng.below(2) == 0 {
+            chunk.push_str(&block_if(&mut rng, "      "));
+        } else {
+            let nested = rng.below(3) == 0;
+            chunk.push_str("      DO I = 1, N\n");
+            let indent = if nested {
+                chunk.push_str("        DO J = 1, N\n");
+                "          "
+            } else {
+                "        "
+            };
+            for _ in 0..rng.range(2, 6) {
+                chunk.push_str(&assign(&mut rng, indent));
+            }
+            if rng.below(3) == 0 {
+                chunk.push_str(&block_if(&mut rng, indent));
+            }
+            if nested {
+                chunk.push_str("        END DO\n");
+            }
+            chunk.push_str("      END DO\n");
+        }
+        written += count(&chunk);
+        out.push_str(&chunk);
+    }
+    out.push_str("      PRINT *, V0\n      END\n");
     out
 }
 
@@ -324,6 +442,16 @@ fn driver_kernel(rng: &mut Rng, k: usize) -> String {
     out
 }
 
+/// `lhs = rhs + 1.0` in a nest's body, each side a reference to an array
+/// (of rank 2 when its flag says) with random affine subscripts; the right
+/// side on a continuation line (a rank-2 reference on each side would pass
+/// column 72).
+fn affine_assignment(rng: &mut Rng, lhs: (&str, bool), rhs: (&str, bool)) -> String {
+    let lhs = affine_ref(rng, lhs.0, lhs.1);
+    let rhs = affine_ref(rng, rhs.0, rhs.1);
+    format!("            {lhs} =\n     &        {rhs} + 1.0\n")
+}
+
 /// A reference to `array` with random affine subscripts in I, J, K.
 fn affine_ref(rng: &mut Rng, array: &str, rank2: bool) -> String {
     let sub = |rng: &mut Rng| {
@@ -382,6 +510,25 @@ mod tests {
             let declared = n.lines().filter(|l| l.contains("REAL")).count();
             assert_eq!(declared, if shared { 2 } else { 60 });
         }
+        let s = sweeps(30, 10, 2);
+        assert_eq!(s, sweeps(30, 10, 2));
+        assert_eq!(s.matches("SUBROUTINE").count(), 1, "one unit");
+        assert_eq!(s.matches("DO K = 1, 2").count(), 30);
+        assert!(s.contains("            A(I, J) = B(I, J) * 0.5 + C(I, J - 1) + K\n"));
+        assert!(s.contains("            C(I, J) = A(I, J) * 0.5 + B(I, J - 1) + K\n"));
+        assert!(
+            s.lines().all(|l| l.len() <= 72),
+            "fixed form fits in 72 columns"
+        );
+        let l = legacy(3000, 500, 4);
+        assert_eq!(l, legacy(3000, 500, 4));
+        let lines = l.lines().count();
+        assert!((3000..3100).contains(&lines), "{lines} lines");
+        assert!(l.contains(" .GT. V") && l.contains("        DO J = 1, N\n"));
+        assert!(
+            l.lines().all(|l| l.len() <= 72),
+            "fixed form fits in 72 columns"
+        );
         let d = driver(44, 1);
         assert_eq!(d, driver(44, 1));
         assert_eq!(d.matches("\n      END\n").count(), 44, "44 units");

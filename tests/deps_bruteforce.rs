@@ -38,8 +38,8 @@ use common::{
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{
     allocatable_program, argument_program, bounds_program, control_nests, derived_nest,
-    derived_parallel_loops, exact_nests, host_program, module_program, section_program,
-    shared_nests, storage_program, Generated,
+    derived_parallel_loops, exact_nests, host_program, module_program, rewrite_nests,
+    section_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -691,6 +691,23 @@ fn control_flow_loses_no_dependence() {
         .collect();
     let tally = check_all("control_nests", &programs);
     eprintln!("control_nests precision {:.3}", tally.precision());
+}
+
+/// Long sequences of nests rewriting three shared arrays
+/// (`rewrite_nests`): whole rewrites kill the facts of the references
+/// before them in the dataflow (`rules/dl/kills.dl`), and many rewrites
+/// are not whole in ways the kill must see (bounds one short or up to N,
+/// an IF around the write or the nest, CYCLE before it, EXIT after it, a
+/// GOTO past the nest, a loop up to N around it or between its loops, N
+/// down to 0). No dependence is lost. (The precision is printed, not held
+/// to a figure.)
+#[test]
+fn array_rewrites_lose_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(60))
+        .map(|seed| Program::from(rewrite_nests(seed)))
+        .collect();
+    let tally = check_all("rewrite_nests", &programs);
+    eprintln!("rewrite_nests precision {:.3}", tally.precision());
 }
 
 /// Fortran 90 scoping: arrays and scalars of a MODULE shared by the main

@@ -8,7 +8,9 @@
 //! The encoding (see ../shared/RESEARCH.md): each statement has two points,
 //! `start` (where its uses read) and `mid` (where its definitions write),
 //! joined start -> mid, and mid -> start along every CFG edge some run may
-//! take (a loop of constant trip count never skips its body, nor goes round
+//! take (through a point of its own on the exit of a loop that rewrites an
+//! array whole, where the loans of the array's definitions outside the
+//! loop are killed) (a loop of constant trip count never skips its body, nor goes round
 //! again after one iteration). One
 //! universal origin is live everywhere, so a loan lives as long as it is
 //! not killed. A definition is a loan issued at the mid point of its
@@ -80,8 +82,33 @@ fn polonius_reach(facts: &FactBase, tests: bool) -> Reach {
     for n in 0..graph.nodes.len() {
         all.cfg_edge.push((start(n), mid(n)));
     }
+    // A point of its own on each exit of a loop that rewrites an array
+    // whole, where the loans of the array's definitions outside the loop
+    // are killed (see `rewrite_exits`).
+    let exits = rewrite_exits(facts);
+    let mut extra = 2 * graph.nodes.len();
     for &(from, to) in &graph.edges {
-        all.cfg_edge.push((mid(from), start(to)));
+        let (source, target) = (graph.nodes[from].0, graph.nodes[to].0);
+        let kills: Vec<&(i64, String, BTreeSet<i64>)> = exits
+            .iter()
+            .filter(|(end, _, body)| *end == source && !body.contains(&target))
+            .collect();
+        if kills.is_empty() {
+            all.cfg_edge.push((mid(from), start(to)));
+            continue;
+        }
+        let point = Id(extra);
+        extra += 1;
+        all.cfg_edge.push((mid(from), point));
+        all.cfg_edge.push((point, start(to)));
+        for (loan, d) in facts.def.iter().enumerate() {
+            if kills
+                .iter()
+                .any(|(_, a, body)| d.var == *a && !body.contains(&d.stmt))
+            {
+                all.loan_killed_at.push((Id(loan), point));
+            }
+        }
     }
     let must: BTreeSet<i64> = facts.must_def.iter().map(|m| m.r#ref).collect();
     let element: BTreeMap<i64, (&str, &str)> = facts
@@ -131,6 +158,45 @@ fn polonius_reach(facts: &FactBase, tests: bool) -> Reach {
         }
     }
     reach
+}
+
+/// The loops that rewrite an array whole, as our rules find them
+/// (`rewrite(w, loop, array)`, rules/dl/kills.dl): (the loop's end
+/// statement, the array, the loop's body statements). Which loops rewrite
+/// is our rules' answer, held to real runs by `tests/deps_bruteforce.rs`;
+/// what the kill on their exits does to reaching definitions is the
+/// oracle's.
+fn rewrite_exits(facts: &FactBase) -> Vec<(i64, String, BTreeSet<i64>)> {
+    let tables = kaiseki_rules::run_compiled(facts).expect("the compiled rules run");
+    let rewrite = tables
+        .iter()
+        .find(|t| t.name == "rewrite")
+        .expect("a rewrite relation");
+    let mut loops: BTreeSet<(i64, String)> = BTreeSet::new();
+    for row in &rewrite.rows {
+        let (Value::Number(l), Value::Symbol(a)) = (&row[1], &row[2]) else {
+            panic!("rewrite(w: number, loop: number, array: symbol): {row:?}");
+        };
+        loops.insert((*l, a.clone()));
+    }
+    loops
+        .into_iter()
+        .map(|(l, a)| {
+            let end = facts
+                .loop_end
+                .iter()
+                .find(|e| e.r#loop == l)
+                .expect("a loop end")
+                .stmt;
+            let body = facts
+                .loop_stmt
+                .iter()
+                .filter(|s| s.r#loop == l)
+                .map(|s| s.stmt)
+                .collect();
+            (end, a, body)
+        })
+        .collect()
 }
 
 /// The statements, each copied once per state of knowledge of the

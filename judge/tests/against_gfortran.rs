@@ -6,8 +6,8 @@
 use kaiseki_judge::gen::{
     affine_nest, allocatable_program, argument_program, bounds_program, control_nests,
     derived_nest, derived_parallel_loops, exact_nests, host_program, module_program,
-    parallel_control_loops, scalar_program, section_program, shared_nests, storage_program,
-    Generated,
+    parallel_control_loops, rewrite_nests, scalar_program, section_program, shared_nests,
+    storage_program, Generated,
 };
 use kaiseki_judge::{gfortran, run_source, Config};
 use std::path::{Path, PathBuf};
@@ -227,6 +227,13 @@ fn generated_derived_type_nests_print_what_gfortran_prints() {
 #[test]
 fn generated_shared_nests_print_what_gfortran_prints() {
     check_generated("shared", shared_nests, 0..25);
+}
+
+/// The nests rewriting shared arrays (GOTO past a nest, CYCLE, EXIT,
+/// loops up to N read at run time).
+#[test]
+fn generated_rewrite_nests_print_what_gfortran_prints() {
+    check_generated("rewrites", rewrite_nests, 0..25);
 }
 
 /// EXIT, CYCLE (also of an outer loop by name) and SELECT CASE run as

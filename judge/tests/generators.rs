@@ -3,8 +3,8 @@
 
 use kaiseki_judge::gen::{
     affine_nest, allocatable_program, argument_program, control_nests, exact_nests, host_program,
-    module_program, parallel_control_loops, parallel_loops, scalar_program, shared_nests,
-    storage_program, Generated,
+    module_program, parallel_control_loops, parallel_loops, rewrite_nests, scalar_program,
+    shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
 use std::collections::BTreeSet;
@@ -290,30 +290,57 @@ fn shared_nests_run_on_all_inputs_and_take_both_arms() {
     }
 }
 
+/// The nests rewriting shared arrays run in bounds on all their inputs
+/// (N down to 0, P both ways), and together have every shape that keeps a
+/// rewrite from being whole.
+#[test]
+fn rewrite_nests_run_and_have_every_incomplete_shape() {
+    let words = [
+        "GOTO",
+        "CYCLE",
+        "EXIT",
+        "IF (P .EQ. 1) THEN",
+        "MIN(N,",
+        "K = 1, N",
+        "K = 1, 2",
+        "SUM(",
+    ];
+    let seen = run_and_find(&words, (0..80).map(rewrite_nests));
+    assert_eq!(seen.len(), words.len(), "{seen:?}");
+    assert_eq!(rewrite_nests(3).source, rewrite_nests(3).source);
+    assert_ne!(rewrite_nests(3).source, rewrite_nests(4).source);
+}
+
+/// Runs each program on all its inputs ([`runs_cleanly`]) and returns
+/// which of `words` some program's source contains.
+fn run_and_find<'w>(
+    words: &[&'w str],
+    programs: impl Iterator<Item = Generated>,
+) -> BTreeSet<&'w str> {
+    let mut seen = BTreeSet::new();
+    for g in programs {
+        runs_cleanly(&g);
+        seen.extend(words.iter().filter(|w| g.source.contains(**w)));
+    }
+    seen
+}
+
 #[test]
 fn control_programs_run_and_have_exit_cycle_and_select_case() {
-    let mut seen = BTreeSet::new();
-    for seed in 0..80 {
-        for g in [control_nests(seed), parallel_control_loops(seed)] {
-            runs_cleanly(&g);
-            for w in [
-                "EXIT\n",
-                "CYCLE\n",
-                "EXIT N",
-                "CYCLE N",
-                "SELECT CASE",
-                "CASE DEFAULT",
-                "CASE (:",
-                ":)",
-                "END DO N",
-            ] {
-                if g.source.contains(w) {
-                    seen.insert(w);
-                }
-            }
-        }
-    }
-    assert_eq!(seen.len(), 9, "{seen:?}");
+    let words = [
+        "EXIT\n",
+        "CYCLE\n",
+        "EXIT N",
+        "CYCLE N",
+        "SELECT CASE",
+        "CASE DEFAULT",
+        "CASE (:",
+        ":)",
+        "END DO N",
+    ];
+    let programs = (0..80).flat_map(|seed| [control_nests(seed), parallel_control_loops(seed)]);
+    let seen = run_and_find(&words, programs);
+    assert_eq!(seen.len(), words.len(), "{seen:?}");
     assert_eq!(control_nests(3).source, control_nests(3).source);
     assert_ne!(control_nests(3).source, shared_nests(3).source);
 }

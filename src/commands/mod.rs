@@ -279,6 +279,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 Shape::Mixed => kaiseki_frontend::synth::synthetic_program(size, seed),
                 Shape::Dataflow => synth::dataflow(size, vars, spread, seed),
                 Shape::Nests => synth::nests(size, 10, shared, seed),
+                Shape::Sweeps => synth::sweeps(size, 10, seed),
+                Shape::Legacy => synth::legacy(size, vars, seed),
                 Shape::Driver => synth::driver(size, seed),
             })?;
             Ok(ExitCode::SUCCESS)
