@@ -117,7 +117,8 @@ fn what_excludes_a_loop_leads_its_panel_and_its_do_line() {
         .nth(2)
         .expect("a blocker row after the header");
     assert!(
-        first_row.starts_with("<td colspan=\"6\">call DUMMY 8</td>"),
+        first_row
+            .starts_with("<td colspan=\"2\">call DUMMY 8</td><td><a href=\"#L0-8\">8</a></td>"),
         "{panel}"
     );
     let proof = panel.find("<summary>").expect("a proof");

@@ -416,7 +416,7 @@ fn blockers(out: &mut String, l: &LoopReport, file: usize) {
                 let at = b.line.map_or(String::new(), |n| line_link(file, n, 0));
                 let _ = write!(
                     out,
-                    "<tr><td colspan=\"6\">{}</td><td>{at}</td></tr>",
+                    "<tr><td colspan=\"2\">{}</td><td>{at}</td><td colspan=\"4\"></td></tr>",
                     esc(&b.text)
                 );
             }
