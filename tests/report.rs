@@ -138,6 +138,14 @@ fn what_excludes_a_loop_leads_its_panel_and_its_do_line() {
     );
     // The sequential inner loop's DO line names its flow dependence.
     assert!(html.contains("<span class=\"why\">flow A 6-&gt;6</span>"));
+    // The header says what stops loops first, most loops first.
+    assert!(
+        html.contains(
+            "<p class=\"stops\">Stopped first by: <span class=\"why\">call DUMMY</span> 1 loop · \
+             <span class=\"why\">flow A</span> 1 loop</p>"
+        ),
+        "{html}"
+    );
     // Input dependences block nothing: counted, not listed.
     let reads = section(&html, "loop-S-10");
     assert!(!reads.contains("<td>input</td>"), "{reads}");

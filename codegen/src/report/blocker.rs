@@ -129,6 +129,20 @@ impl Blocker {
 }
 
 impl Blocker {
+    /// What the blocker is, without its lines: `flow A`, `call DUMMY`,
+    /// `opaque statement (pointer)`; the same in every loop it stops.
+    pub fn what(&self) -> String {
+        match &self.dependence {
+            Some(d) => format!("{} {}", d.kind, d.var),
+            None => self
+                .text
+                .split_whitespace()
+                .filter(|w| w.parse::<i64>().is_err())
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
     /// Where the panel lists the blocker: what excludes a loop (a call,
     /// I/O, an opaque statement) or a sentence (a last value not sure)
     /// first, as the one reason a reader needs, then the carried
@@ -176,6 +190,10 @@ mod tests {
         }
     }
 
+    fn b_what(deps: &CarriedRows, text: &str) -> String {
+        Blocker::read(text, "P", 6, deps).what()
+    }
+
     #[test]
     fn a_dependence_blocker_gets_its_rows_and_a_construct_its_line() {
         let rows = [row(7, 8), row(7, 8), row(9, 8)];
@@ -193,6 +211,12 @@ mod tests {
                 .dependence
                 .map(|d| d.rows),
             Some(0)
+        );
+        assert_eq!(b_what(&deps, "flow A 7->8"), "flow A");
+        assert_eq!(b_what(&deps, "call DUMMY 12"), "call DUMMY");
+        assert_eq!(
+            b_what(&deps, "opaque statement 14 (pointer)"),
+            "opaque statement (pointer)"
         );
         let call = Blocker::read("call 12", "P", 6, &deps);
         assert_eq!((call.dependence, call.line), (None, Some(12)));

@@ -16,6 +16,9 @@ use std::fmt::Write;
 /// Rows a list of the panel shows; the rest are counted.
 pub const SHOWN: usize = 12;
 
+/// Blockers the header names, those that stop the most loops.
+const STOPS: usize = 5;
+
 /// The verdicts in the order the report counts them, with their labels.
 const VERDICTS: [(&str, &str); 5] = [
     ("parallel", "parallel"),
@@ -121,7 +124,43 @@ fn header(out: &mut String, title: &str, f: &Findings) {
             let _ = write!(out, " <span class=\"xfer c-{0}\">{n} {0}</span>", esc(v));
         }
     }
-    out.push_str("</p></header>\n");
+    out.push_str("</p>");
+    stops(out, f);
+    out.push_str("</header>\n");
+}
+
+/// How many loops each blocker stops first (the one their DO lines
+/// name), most first: TSVC's 139 excluded loops are its timing loops,
+/// all stopped by the call of the driver's DUMMY, which a reader should
+/// not have to click through them to learn.
+fn stops(out: &mut String, f: &Findings) {
+    let mut n: HashMap<String, usize> = HashMap::new();
+    for l in &f.loops {
+        if let Some(b) = l.blockers.first() {
+            *n.entry(b.what()).or_default() += 1;
+        }
+    }
+    if n.is_empty() {
+        return;
+    }
+    let mut most: Vec<(String, usize)> = n.into_iter().collect();
+    most.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let shown: Vec<String> = most
+        .iter()
+        .take(STOPS)
+        .map(|(what, k)| format!("<span class=\"why\">{}</span> {}", esc(what), count(*k, "loop")))
+        .collect();
+    let rest = most.len().saturating_sub(STOPS);
+    let _ = write!(
+        out,
+        "<p class=\"stops\">Stopped first by: {}{}</p>",
+        shown.join(" · "),
+        if rest > 0 {
+            format!(" · {rest} other blockers")
+        } else {
+            String::new()
+        }
+    );
 }
 
 /// The units in file order, each with its counts and its loops.
