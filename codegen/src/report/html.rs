@@ -148,7 +148,13 @@ fn stops(out: &mut String, f: &Findings) {
     let shown: Vec<String> = most
         .iter()
         .take(STOPS)
-        .map(|(what, k)| format!("<span class=\"why\">{}</span> {}", esc(what), count(*k, "loop")))
+        .map(|(what, k)| {
+            format!(
+                "<span class=\"why\">{}</span> {}",
+                esc(what),
+                count(*k, "loop")
+            )
+        })
         .collect();
     let rest = most.len().saturating_sub(STOPS);
     let _ = write!(
