@@ -369,20 +369,6 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
     }
 }
 
-/// gfortran `args` in `dir`, which must succeed.
-fn gfortran_in(dir: &Path, args: &[&str]) {
-    let out = Command::new(gfortran::compiler().expect("gfortran"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("gfortran runs");
-    assert!(
-        out.status.success(),
-        "gfortran {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// As a suite with its own driver is parallelized (TSVC: `loops.f` and
 /// `mains.f`): only the kernels' file is given to kaiseki, so the timing
 /// loops that call the driver's DUMMY are excluded and the loops inside
@@ -412,15 +398,13 @@ fn openmp_kernels_linked_with_their_unchanged_driver_print_the_serial_checksums(
         "-std=legacy",
         "-O2",
     ];
-    let with =
-        |extra: &[&'static str]| -> Vec<&str> { flags.iter().chain(extra).copied().collect() };
-    gfortran_in(&dir, &with(&["-o", "serial", "driver.f", "kernels.f"]));
-    gfortran_in(&dir, &with(&["-c", "driver.f"]));
-    gfortran_in(&dir, &with(&["-fopenmp", "-c", "omp_kernels.f"]));
-    gfortran_in(
-        &dir,
-        &["-fopenmp", "-o", "omp", "driver.o", "omp_kernels.o"],
-    );
+    let build = |args: &[&str]| {
+        gfortran::run_in(&dir, flags.iter().chain(args)).unwrap_or_else(|e| panic!("{e}"))
+    };
+    build(&["-o", "serial", "driver.f", "kernels.f"]);
+    build(&["-c", "driver.f"]);
+    build(&["-fopenmp", "-c", "omp_kernels.f"]);
+    build(&["-fopenmp", "-o", "omp", "driver.o", "omp_kernels.o"]);
     let want = run(&dir.join("serial"), 1);
     assert_eq!(want.lines().count(), 18, "{want}");
     for threads in [1, 4] {
