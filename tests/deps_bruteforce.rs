@@ -296,6 +296,11 @@ fn in_subscript(p: &Program, arrays: &HashSet<&str>, pos: (u32, u32)) -> bool {
     false
 }
 
+/// A DO loop's variable, the position of its variable in the DO
+/// statement, the lines of its body, and whether its body may define the
+/// variable.
+type IndexPlaces<'f> = (&'f str, (u32, u32), HashSet<u32>, bool);
+
 /// The rows of `every` (with `--loop-vars`) that `shown` (the default
 /// output) leaves out must be loop bookkeeping (see the module's
 /// documentation), and `shown` must be the other rows. Returns how many
@@ -314,7 +319,7 @@ fn check_hidden(
     let must: HashSet<i64> = facts.must_def.iter().map(|m| m.r#ref).collect();
     // Per DO loop also whether a statement of its body (not its end) may
     // define its variable.
-    let loops: Vec<(&str, (u32, u32), HashSet<u32>, bool)> = facts
+    let loops: Vec<IndexPlaces> = facts
         .r#loop
         .iter()
         .filter(|l| l.kind == "do")
