@@ -828,20 +828,21 @@ const LOOP_VARS: &str = "      PROGRAM LOOPV
 ";
 
 /// A row of a DO loop's own bookkeeping in [`LOOP_VARS`]: between the
-/// index references at one DO statement (definition, increment), or
-/// between those of a loop and a use of its index in a subscript of its
-/// body. Written out by hand: the positions of each DO variable and of its
-/// subscript uses.
+/// index references at one DO statement (definition, increment) and the
+/// uses of its index in its body, any two of them: every use (`K = I`
+/// too) in a body that does not assign the index, only those in
+/// subscripts in one that does (the J loop's `J = J + 1`). Written out by
+/// hand: the positions of each DO variable and of its uses.
 fn bookkeeping(r: &common::Dep) -> bool {
     type Place = (u32, u32);
     let loops: &[(&str, Place, &[Place])] = &[
-        ("I", (6, 13), &[(7, 11), (7, 18)]),
+        ("I", (6, 13), &[(7, 11), (7, 18), (8, 13)]),
         ("J", (11, 13), &[(13, 11)]),
         ("I", (15, 13), &[(16, 9)]),
     ];
-    loops.iter().any(|&(var, at_do, subscripts)| {
-        let own = |end: (u32, u32)| end == at_do || subscripts.contains(&end);
-        r.var == var && (r.src == at_do || r.dst == at_do) && own(r.src) && own(r.dst)
+    loops.iter().any(|&(var, at_do, uses)| {
+        let own = |end: (u32, u32)| end == at_do || uses.contains(&end);
+        r.var == var && own(r.src) && own(r.dst)
     })
 }
 
@@ -880,18 +881,22 @@ fn deps_leaves_out_the_loops_own_index_rows_unless_asked() {
             ("flow", "I", (15, 13), (16, 9)),
             ("anti", "I", (16, 9), (15, 13)),
             ("output", "I", (15, 13), (15, 13)),
+            // Uses outside subscripts in a body that does not assign
+            // the index, and the reads of the index among themselves.
+            ("flow", "I", (6, 13), (8, 13)),
+            ("anti", "I", (8, 13), (6, 13)),
+            ("input", "I", (7, 11), (8, 13)),
+            ("input", "I", (7, 18), (7, 11)),
         ];
         for (kind, var, src, dst) in own {
             let row = format!("{all:?}: {kind} {var} {src:?} -> {dst:?}");
             assert!(has(&every, kind, var, src, dst), "{row} with --loop-vars");
             assert!(!has(&shown, kind, var, src, dst), "{row} left out");
         }
-        // Real dependences on the index stay: its use outside a subscript
-        // (K = I), its use after the loop, the body assignment of J (and
-        // its use there), the rows between the two loops on I.
+        // Real dependences on the index stay: its use after the loop, the
+        // body assignment of J (and its use there), the rows between the
+        // two loops on I.
         let real = [
-            ("flow", "I", (6, 13), (8, 13)),
-            ("anti", "I", (8, 13), (6, 13)),
             ("flow", "I", (6, 13), (10, 16)),
             ("output", "J", (12, 9), (11, 13)),
             ("output", "J", (11, 13), (12, 9)),

@@ -24,10 +24,11 @@
 //! The rows `kaiseki deps` leaves out by default (without `--loop-vars`)
 //! must be a DO loop's own bookkeeping, as this test finds it in the
 //! source text: both ends are the DO variable of one DO statement (its
-//! definition there or its increment) or a use of that variable inside the
-//! parentheses of an element of an array in that loop's body, and one end
-//! is at the DO statement. So a real dependence hidden by mistake is
-//! caught even though soundness is checked on every row.
+//! definition there or its increment) or a use of that variable in that
+//! loop's body, inside the parentheses of an element of an array when a
+//! statement of the body may define the variable. So a real dependence
+//! hidden by mistake is caught even though soundness is checked on every
+//! row.
 
 mod common;
 
@@ -295,6 +296,11 @@ fn in_subscript(p: &Program, arrays: &HashSet<&str>, pos: (u32, u32)) -> bool {
     false
 }
 
+/// A DO loop's variable, the position of its variable in the DO
+/// statement, the lines of its body, and whether its body may define the
+/// variable.
+type IndexPlaces<'f> = (&'f str, (u32, u32), HashSet<u32>, bool);
+
 /// The rows of `every` (with `--loop-vars`) that `shown` (the default
 /// output) leaves out must be loop bookkeeping (see the module's
 /// documentation), and `shown` must be the other rows. Returns how many
@@ -311,7 +317,9 @@ fn check_hidden(
     // statement, and the lines of its body.
     let stmt_line: HashMap<i64, u32> = facts.stmt.iter().map(|s| (s.stmt, s.line as u32)).collect();
     let must: HashSet<i64> = facts.must_def.iter().map(|m| m.r#ref).collect();
-    let loops: Vec<(&str, (u32, u32), HashSet<u32>)> = facts
+    // Per DO loop also whether a statement of its body (not its end) may
+    // define its variable.
+    let loops: Vec<IndexPlaces> = facts
         .r#loop
         .iter()
         .filter(|l| l.kind == "do")
@@ -321,22 +329,36 @@ fn check_hidden(
                 .iter()
                 .find(|d| d.stmt == l.r#loop && d.var == l.var && must.contains(&d.r#ref))?;
             let pos = positions(facts, &HashSet::from([at_do.r#ref]));
-            let body = facts
+            let stmts: HashSet<i64> = facts
                 .loop_stmt
                 .iter()
                 .filter(|s| s.r#loop == l.r#loop)
-                .filter_map(|s| stmt_line.get(&s.stmt).copied())
+                .map(|s| s.stmt)
                 .collect();
-            Some((l.var.as_str(), *pos.iter().next()?, body))
+            let body = stmts
+                .iter()
+                .filter_map(|s| stmt_line.get(s).copied())
+                .collect();
+            let end = facts
+                .loop_end
+                .iter()
+                .find(|e| e.r#loop == l.r#loop)
+                .map(|e| e.stmt);
+            let assigned = facts
+                .def
+                .iter()
+                .any(|d| d.var == l.var && stmts.contains(&d.stmt) && Some(d.stmt) != end);
+            Some((l.var.as_str(), *pos.iter().next()?, body, assigned))
         })
         .collect();
     let bookkeeping = |r: &Dep| {
-        loops.iter().any(|(var, at_do, body)| {
+        loops.iter().any(|(var, at_do, body, assigned)| {
             let own = |end: (u32, u32)| {
                 end == *at_do
-                    || body.contains(&statement_before(p, end).0) && in_subscript(p, arrays, end)
+                    || body.contains(&statement_before(p, end).0)
+                        && (!assigned || in_subscript(p, arrays, end))
             };
-            r.var == *var && (r.src == *at_do || r.dst == *at_do) && own(r.src) && own(r.dst)
+            r.var == *var && own(r.src) && own(r.dst)
         })
     };
     let mut left = shown.iter().peekable();

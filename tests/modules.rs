@@ -9,6 +9,7 @@
 mod common;
 
 use common::{kaiseki, kaiseki_ok, scratch_dir};
+use kaiseki_judge::gfortran;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -82,17 +83,12 @@ fn the_openmp_program_of_both_files_prints_what_the_original_prints() {
     let written = std::fs::read_to_string(omp.join("heat_mod.f90")).expect("written");
     assert!(written.contains("!$OMP PARALLEL DO"), "{written}");
     let build = |srcs: [PathBuf; 2], exe: &Path, openmp: bool| {
-        let mut cmd = Command::new("gfortran");
-        cmd.current_dir(&dir).args(&srcs).arg("-o").arg(exe);
-        if openmp {
-            cmd.arg("-fopenmp");
-        }
-        let out = cmd.output().expect("gfortran");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let args = srcs
+            .iter()
+            .map(|s| s.as_os_str())
+            .chain([OsStr::new("-o"), exe.as_os_str()])
+            .chain(openmp.then_some(OsStr::new("-fopenmp")));
+        gfortran::run_in(&dir, args).unwrap_or_else(|e| panic!("{e}"));
     };
     let seq = dir.join("heat_seq");
     let par = dir.join("heat_omp");
@@ -136,18 +132,11 @@ fn the_unrolled_program_of_both_files_prints_what_the_original_prints() {
     let written = std::fs::read_to_string(out.join("heat_mod.f90")).expect("written");
     assert!(written.contains("KUL1"), "{written}");
     let build = |srcs: [PathBuf; 2], exe: &Path| {
-        let out = Command::new("gfortran")
-            .current_dir(&dir)
-            .args(&srcs)
-            .arg("-o")
-            .arg(exe)
-            .output()
-            .expect("gfortran");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let args = srcs
+            .iter()
+            .map(|s| s.as_os_str())
+            .chain([OsStr::new("-o"), exe.as_os_str()]);
+        gfortran::run_in(&dir, args).unwrap_or_else(|e| panic!("{e}"));
         let run = Command::new(exe).output().expect("run");
         assert!(run.status.success());
         String::from_utf8_lossy(&run.stdout).to_string()

@@ -411,6 +411,49 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
     }
 }
 
+/// As a suite with its own driver is parallelized (TSVC: `loops.f` and
+/// `mains.f`): only the kernels' file is given to kaiseki, so the timing
+/// loops that call the driver's DUMMY are excluded and the loops inside
+/// them get the directives; the OpenMP kernels are linked with the
+/// driver compiled unchanged and without OpenMP, with 64-bit reals as
+/// TSVC asks, and print the serial build's checksums on 1 and 4 threads.
+/// The kernels are TSVC's shapes that went wrong or could: a maximum in a
+/// variable named MAX (gfortran refused TSVC's whole file for it), a sum
+/// into A(I*INC) with the stride from the driver, a packed triangle
+/// walked by an inner induction, an induction stepped twice.
+#[test]
+fn openmp_kernels_linked_with_their_unchanged_driver_print_the_serial_checksums() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/driver");
+    let dir = scratch_dir("openmp_driver");
+    for f in ["kernels.f", "driver.f"] {
+        std::fs::copy(fixture.join(f), dir.join(f)).expect("fixture copied");
+    }
+    let emitted = openmp(&dir.join("kernels.f"), &dir);
+    assert!(
+        emitted.matches("!$OMP PARALLEL DO").count() >= 6,
+        "{emitted}"
+    );
+    assert!(!emitted.contains("REDUCTION(MAX:"), "{emitted}");
+    let flags = [
+        "-fdefault-real-8",
+        "-fdefault-double-8",
+        "-std=legacy",
+        "-O2",
+    ];
+    let build = |args: &[&str]| {
+        gfortran::run_in(&dir, flags.iter().chain(args)).unwrap_or_else(|e| panic!("{e}"))
+    };
+    build(&["-o", "serial", "driver.f", "kernels.f"]);
+    build(&["-c", "driver.f"]);
+    build(&["-fopenmp", "-c", "omp_kernels.f"]);
+    build(&["-fopenmp", "-o", "omp", "driver.o", "omp_kernels.o"]);
+    let want = run(&dir.join("serial"), 1);
+    assert_eq!(want.lines().count(), 18, "{want}");
+    for threads in [1, 4] {
+        assert_eq!(run(&dir.join("omp"), threads), want, "{threads} threads");
+    }
+}
+
 /// Runs `exe` with `threads` OpenMP threads and `input` on its standard
 /// input; its standard output.
 fn run_on(exe: &Path, threads: usize, input: &[String]) -> String {

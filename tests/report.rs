@@ -87,6 +87,101 @@ fn every_loop_is_marked_and_its_panel_lists_its_blockers() {
     assert!(!section(&html, "loop-P-8").contains("What blocks it"));
 }
 
+/// A timing loop as TSVC's: the call of a routine not among the files
+/// excludes it, and carries dependences on what it is given. Loop 8 reads
+/// X(1) in every iteration: input dependences only.
+const TIMED: &str = "      SUBROUTINE S(N, A, B, X, Y)
+      INTEGER N, I, NL
+      REAL A(N), B(N), X(N), Y(N)
+      DO 1 NL = 1, 10
+        DO 10 I = 2, N
+          A(I) = A(I-1) + B(I)
+   10   CONTINUE
+        CALL DUMMY(A, B)
+    1 CONTINUE
+      DO 20 I = 1, N
+        Y(I) = X(1) + X(I)
+   20 CONTINUE
+      END
+";
+
+#[test]
+fn what_excludes_a_loop_leads_its_panel_and_its_do_line() {
+    let file = source_file("report_timed", "t.f", TIMED);
+    let (_, html) = report("report_timed_out", &[&file]);
+    let panel = section(&html, "loop-S-4");
+    // The call is the first blocker listed and the first proved, before
+    // the dependences it carries through A and B.
+    let first_row = panel
+        .split("<tr>")
+        .nth(2)
+        .expect("a blocker row after the header");
+    assert!(
+        first_row
+            .starts_with("<td colspan=\"2\">call DUMMY 8</td><td><a href=\"#L0-8\">8</a></td>"),
+        "{panel}"
+    );
+    let proof = panel.find("<summary>").expect("a proof");
+    assert!(
+        panel[proof..].starts_with("<summary>call DUMMY 8</summary>"),
+        "{panel}"
+    );
+    // The DO line says why, with how many more blockers there are.
+    let blockers = panel.matches("<tr><td").count();
+    assert!(blockers > 1, "{panel}");
+    assert!(
+        html.contains(&format!(
+            "href=\"#loop-S-4\">excluded</a> <span class=\"why\">call DUMMY 8 · {} more</span>",
+            blockers - 1
+        )),
+        "{html}"
+    );
+    // The sequential inner loop's DO line names its flow dependence.
+    assert!(html.contains("<span class=\"why\">flow A 6-&gt;6</span>"));
+    // The header says what stops loops first, most loops first.
+    assert!(
+        html.contains(
+            "<p class=\"stops\">Stopped first by: <span class=\"why\">call DUMMY</span> 1 loop · \
+             <span class=\"why\">flow A</span> 1 loop</p>"
+        ),
+        "{html}"
+    );
+    // Input dependences block nothing: counted, not listed.
+    let reads = section(&html, "loop-S-10");
+    assert!(!reads.contains("<td>input</td>"), "{reads}");
+    assert!(reads.contains("input dependence"), "{reads}");
+}
+
+/// A stencil reads U twice on one line from other processors.
+const STENCIL: &str = "      PROGRAM H
+      REAL U(100), V(100)
+!HPF$ DISTRIBUTE U(BLOCK)
+!HPF$ ALIGN V(I) WITH U(I)
+      DO 10 I = 1, 100
+        U(I) = I
+   10 CONTINUE
+      DO 20 I = 2, 99
+        V(I) = U(I-1) + U(I+1)
+   20 CONTINUE
+      PRINT *, V(50)
+      END
+";
+
+#[test]
+fn remote_reads_of_one_array_on_a_line_are_one_mark() {
+    let file = source_file("report_stencil", "h.f", STENCIL);
+    let (_, html) = report("report_stencil_out", &[&file]);
+    let at = html.find("<tr id=\"L0-9\"").expect("line 9");
+    let line = &html[at..at + html[at..].find("</tr>").expect("its end")];
+    assert_eq!(line.matches("class=\"xfer").count(), 1, "{line}");
+    assert!(line.contains("⇄ U needed ×2</span>"), "{line}");
+    // The panel still lists both reads.
+    assert!(
+        section(&html, "loop-H-8").contains("<h3>Transfers (2)</h3>"),
+        "{html}"
+    );
+}
+
 #[test]
 fn an_hpf_program_shows_its_transfers() {
     let (_, html) = report("report_hpf", &[&example("li_harada_fig1.f90")]);

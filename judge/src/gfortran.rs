@@ -53,6 +53,35 @@ pub fn compile_with(
     Ok(exe)
 }
 
+/// Runs gfortran with `args` in `dir`, as a program of several files is
+/// built (each compiled, then linked: `-c driver.f`, `-o prog a.o b.o`);
+/// its messages are the error when it fails.
+pub fn run_in<I, S>(dir: &Path, args: I) -> Result<(), String>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let args: Vec<S> = args.into_iter().collect();
+    let out = Command::new(compiler()?)
+        .current_dir(dir)
+        .args(&args)
+        .output()
+        .map_err(|e| format!("gfortran: {e}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect();
+    Err(format!(
+        "gfortran {} in {} failed:\n{}",
+        shown.join(" "),
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
 /// Runs an executable with the values on standard input, one per line.
 pub fn run(exe: &Path, input: &[String]) -> Result<String, String> {
     let mut child = Command::new(exe)

@@ -10,7 +10,7 @@ use kaiseki_engine::dl::ir::{Const, LitKind, Program, RelId, Rule, Term};
 use kaiseki_engine::{ops, FunctorContext, FunctorRegistry};
 use kaiseki_facts::{FactBase, Table, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -32,17 +32,28 @@ type Index = FxHashMap<Vec<Value>, Vec<usize>>;
 #[derive(Default)]
 struct Rel {
     rows: Vec<Vec<Value>>,
-    set: FxHashSet<Vec<Value>>,
+    /// The rows as a set, for a literal that binds every column; built on
+    /// first use as the indexes are: a proof looks up a few relations,
+    /// and a copy of every row of every relation held (a LAPACK routine's
+    /// millions of dependence rows, for `kaiseki report`) was as large
+    /// again as the rows.
+    set: OnceCell<FxHashSet<Vec<Value>>>,
     index: RefCell<FxHashMap<Vec<usize>, Rc<Index>>>,
 }
 
 impl Rel {
     fn new(rows: Vec<Vec<Value>>) -> Rel {
         Rel {
-            set: rows.iter().cloned().collect(),
             rows,
+            set: OnceCell::new(),
             index: RefCell::default(),
         }
+    }
+
+    fn contains(&self, row: &[Value]) -> bool {
+        self.set
+            .get_or_init(|| self.rows.iter().cloned().collect())
+            .contains(row)
     }
 
     /// The index of the rows by columns `cols` (not empty), built on
@@ -161,7 +172,7 @@ impl<'a> Relations<'a> {
     }
 
     pub fn contains(&self, rel: RelId, row: &[Value]) -> bool {
-        self.rels[rel].set.contains(row)
+        self.rels[rel].contains(row)
     }
 
     /// The rows of `rel` that match `args` (`None`: any value).

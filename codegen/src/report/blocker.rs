@@ -128,6 +128,41 @@ impl Blocker {
     }
 }
 
+impl Blocker {
+    /// What the blocker is, without its lines: `flow A`, `call DUMMY`,
+    /// `opaque statement (pointer)`; the same in every loop it stops.
+    pub fn what(&self) -> String {
+        match &self.dependence {
+            Some(d) => format!("{} {}", d.kind, d.var),
+            None => self
+                .text
+                .split_whitespace()
+                .filter(|w| w.parse::<i64>().is_err())
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
+    /// Where the panel lists the blocker: what excludes a loop (a call,
+    /// I/O, an opaque statement) or a sentence (a last value not sure)
+    /// first, as the one reason a reader needs, then the carried
+    /// dependences, flow before output and anti (which renaming or
+    /// privatization may remove). TSVC's timing loops carry 40 anti
+    /// dependences through the call that excludes them: listed in
+    /// `parallel`'s order, the call was the 42nd row, hidden under "… and
+    /// 30 more".
+    pub fn rank(&self) -> usize {
+        match &self.dependence {
+            None => 0,
+            Some(d) => match d.kind.as_str() {
+                "flow" => 1,
+                "output" => 2,
+                _ => 3,
+            },
+        }
+    }
+}
+
 /// `(a,b,c)`.
 fn vector(items: impl Iterator<Item = String>) -> String {
     format!("({})", items.collect::<Vec<_>>().join(","))
@@ -155,6 +190,10 @@ mod tests {
         }
     }
 
+    fn b_what(deps: &CarriedRows, text: &str) -> String {
+        Blocker::read(text, "P", 6, deps).what()
+    }
+
     #[test]
     fn a_dependence_blocker_gets_its_rows_and_a_construct_its_line() {
         let rows = [row(7, 8), row(7, 8), row(9, 8)];
@@ -173,6 +212,12 @@ mod tests {
                 .map(|d| d.rows),
             Some(0)
         );
+        assert_eq!(b_what(&deps, "flow A 7->8"), "flow A");
+        assert_eq!(b_what(&deps, "call DUMMY 12"), "call DUMMY");
+        assert_eq!(
+            b_what(&deps, "opaque statement 14 (pointer)"),
+            "opaque statement (pointer)"
+        );
         let call = Blocker::read("call 12", "P", 6, &deps);
         assert_eq!((call.dependence, call.line), (None, Some(12)));
         let opaque = Blocker::read("opaque statement 14 (pointer)", "P", 6, &deps);
@@ -180,6 +225,21 @@ mod tests {
         assert_eq!(
             Blocker::read("last value of T not set by every iteration", "P", 6, &deps).line,
             None
+        );
+    }
+
+    #[test]
+    fn what_excludes_a_loop_comes_first_then_flow_dependences() {
+        let deps = CarriedRows::new(&[]);
+        let mut blockers: Vec<Blocker> = ["anti A 7->8", "output B 9->9", "flow C 7->8", "call 12"]
+            .iter()
+            .map(|t| Blocker::read(t, "P", 6, &deps))
+            .collect();
+        blockers.sort_by_key(Blocker::rank);
+        let texts: Vec<&str> = blockers.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["call 12", "flow C 7->8", "output B 9->9", "anti A 7->8"]
         );
     }
 }

@@ -7,7 +7,7 @@
 //! lists are cut at [`SHOWN`] rows with a count of the rest, so that a
 //! routine with thousands of blockers still reads.
 
-use super::{Findings, LoopReport};
+use super::{Carried, Findings, LoopReport, Unroll};
 use crate::comm::CommRow;
 use kaiseki_frontend::ast::SourceFile;
 use std::collections::{BTreeMap, HashMap};
@@ -15,6 +15,9 @@ use std::fmt::Write;
 
 /// Rows a list of the panel shows; the rest are counted.
 pub const SHOWN: usize = 12;
+
+/// Blockers the header names, those that stop the most loops.
+const STOPS: usize = 5;
 
 /// The verdicts in the order the report counts them, with their labels.
 const VERDICTS: [(&str, &str); 5] = [
@@ -121,7 +124,49 @@ fn header(out: &mut String, title: &str, f: &Findings) {
             let _ = write!(out, " <span class=\"xfer c-{0}\">{n} {0}</span>", esc(v));
         }
     }
-    out.push_str("</p></header>\n");
+    out.push_str("</p>");
+    stops(out, f);
+    out.push_str("</header>\n");
+}
+
+/// How many loops each blocker stops first (the one their DO lines
+/// name), most first: TSVC's 139 excluded loops are its timing loops,
+/// all stopped by the call of the driver's DUMMY, which a reader should
+/// not have to click through them to learn.
+fn stops(out: &mut String, f: &Findings) {
+    let mut n: HashMap<String, usize> = HashMap::new();
+    for l in &f.loops {
+        if let Some(b) = l.blockers.first() {
+            *n.entry(b.what()).or_default() += 1;
+        }
+    }
+    if n.is_empty() {
+        return;
+    }
+    let mut most: Vec<(String, usize)> = n.into_iter().collect();
+    most.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let shown: Vec<String> = most
+        .iter()
+        .take(STOPS)
+        .map(|(what, k)| {
+            format!(
+                "<span class=\"why\">{}</span> {}",
+                esc(what),
+                count(*k, "loop")
+            )
+        })
+        .collect();
+    let rest = most.len().saturating_sub(STOPS);
+    let _ = write!(
+        out,
+        "<p class=\"stops\">Stopped first by: {}{}</p>",
+        shown.join(" · "),
+        if rest > 0 {
+            format!(" · {rest} other blockers")
+        } else {
+            String::new()
+        }
+    );
 }
 
 /// The units in file order, each with its counts and its loops.
@@ -178,6 +223,64 @@ fn clauses(l: &LoopReport) -> String {
     esc(&parts.join(" "))
 }
 
+/// What follows a loop's verdict on its DO line: the clauses of a loop
+/// that runs in parallel; the first reason of one that does not (what
+/// excludes it, else its first flow dependence: [`super::Blocker::rank`])
+/// and how many more there are, so that a reader sees why without
+/// opening the panel, as a compiler's remark says it.
+fn remark(l: &LoopReport) -> String {
+    if matches!(
+        l.decision.verdict.as_str(),
+        "parallel" | "parallel-with-transforms"
+    ) {
+        return format!("<span class=\"clauses\">{}</span>", clauses(l));
+    }
+    let Some(first) = l.blockers.first() else {
+        return String::new();
+    };
+    let rest = match l.blockers.len() - 1 {
+        0 => String::new(),
+        n => format!(" · {n} more"),
+    };
+    format!("<span class=\"why\">{}{rest}</span>", esc(&first.text))
+}
+
+/// The remote reads of one line, one mark per array and verdict (a
+/// stencil reads TC four times on a line: one `⇄ TC needed ×4`, not four
+/// marks running off the pane); the sections and owners on hover.
+fn transfer_marks(rows: &[&CommRow]) -> String {
+    let mut groups: Vec<(&str, &str, Vec<&CommRow>)> = Vec::new();
+    for &r in rows {
+        match groups
+            .iter_mut()
+            .find(|(a, v, _)| *a == r.array && *v == r.verdict)
+        {
+            Some((_, _, g)) => g.push(r),
+            None => groups.push((r.array.as_str(), r.verdict.as_str(), vec![r])),
+        }
+    }
+    let mut out = String::new();
+    for (array, verdict, g) in groups {
+        let title: Vec<String> = g
+            .iter()
+            .map(|r| format!("{} owned by {}, read by {}", r.section, r.owner, r.reader))
+            .collect();
+        let times = if g.len() > 1 {
+            format!(" ×{}", g.len())
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            out,
+            "<span class=\"xfer c-{0}\" title=\"{1}\">⇄ {2} {0}{times}</span> ",
+            esc(verdict),
+            esc(&title.join("\n")),
+            esc(array)
+        );
+    }
+    out
+}
+
 /// Every file, line by line: each DO line with its loop's verdict and
 /// clauses, each line in a loop with the innermost loop's colour, each
 /// remote read with its transfer's verdict.
@@ -216,29 +319,18 @@ fn sources(out: &mut String, files: &[SourceFile], f: &Findings, file_ix: &HashM
             for l in loops.iter().filter(|l| l.decision.loop_line == n) {
                 let _ = write!(
                     marks,
-                    "<a class=\"badge v-{}\" href=\"#{}\">{}</a> <span class=\"clauses\">{}</span>",
+                    "<a class=\"badge v-{}\" href=\"#{}\">{}</a> {}",
                     l.decision.verdict,
                     l.anchor(),
                     label(&l.decision.verdict),
-                    clauses(l)
+                    remark(l)
                 );
             }
-            for r in transfers
-                .get(&(file.path.as_str(), n))
-                .into_iter()
-                .flatten()
-            {
-                let _ = write!(
-                    marks,
-                    "<span class=\"xfer c-{}\" title=\"{} owned by {}, read by {}\">⇄ {} {}</span> ",
-                    esc(&r.verdict),
-                    esc(&r.section),
-                    esc(&r.owner),
-                    esc(&r.reader),
-                    esc(&r.array),
-                    esc(&r.verdict)
-                );
-            }
+            marks.push_str(&transfer_marks(
+                transfers
+                    .get(&(file.path.as_str(), n))
+                    .map_or(&[][..], |v| &v[..]),
+            ));
             // The marks follow the code on its line, as a compiler's remarks.
             if !marks.is_empty() {
                 marks = format!("<span class=\"mk\">{marks}</span>");
@@ -312,7 +404,16 @@ fn panel(out: &mut String, l: &LoopReport, file: usize, transfers: &[(String, Co
     );
     let clauses = clauses(l);
     if !clauses.is_empty() {
-        let _ = write!(out, "<p class=\"clauses\">{clauses}</p>");
+        // A loop that does not run in parallel gets no directive: its
+        // clauses are what it would need once nothing blocks it.
+        let what = match d.verdict.as_str() {
+            "parallel" | "parallel-with-transforms" => "OpenMP:",
+            _ => "Once unblocked it would need:",
+        };
+        let _ = write!(
+            out,
+            "<p>{what} <span class=\"clauses\">{clauses}</span></p>"
+        );
     }
     blockers(out, l, file);
     carried(out, l);
@@ -360,7 +461,7 @@ fn blockers(out: &mut String, l: &LoopReport, file: usize) {
                 let at = b.line.map_or(String::new(), |n| line_link(file, n, 0));
                 let _ = write!(
                     out,
-                    "<tr><td colspan=\"6\">{}</td><td>{at}</td></tr>",
+                    "<tr><td colspan=\"2\">{}</td><td>{at}</td><td colspan=\"4\"></td></tr>",
                     esc(&b.text)
                 );
             }
@@ -374,15 +475,29 @@ fn blockers(out: &mut String, l: &LoopReport, file: usize) {
     );
 }
 
+/// The carried dependences but input ones: two reads block nothing, and
+/// listed first (they are the most numerous) they hid the flow
+/// dependence that blocks a loop; their rows are counted below.
 fn carried(out: &mut String, l: &LoopReport) {
-    if l.carried.is_empty() {
+    let (input, shown): (Vec<&Carried>, Vec<&Carried>) =
+        l.carried.iter().partition(|c| c.kind == "input");
+    let inputs: usize = input.iter().map(|c| c.rows).sum();
+    if shown.is_empty() {
+        if inputs > 0 {
+            let _ = write!(
+                out,
+                "<h3>Carried dependences</h3><p class=\"more\">{} (reads of the \
+                 same element: they block nothing)</p>",
+                count(inputs, "input dependence")
+            );
+        }
         return;
     }
     out.push_str(
         "<h3>Carried dependences</h3><table class=\"carried\"><tr><th>variable</th>\
          <th>kind</th><th>rows</th><th>distances</th></tr>",
     );
-    for c in l.carried.iter().take(SHOWN) {
+    for c in shown.iter().take(SHOWN) {
         let _ = write!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -393,7 +508,14 @@ fn carried(out: &mut String, l: &LoopReport) {
         );
     }
     out.push_str("</table>");
-    more(out, l.carried.len(), "kaiseki deps --by-loop lists all");
+    more(out, shown.len(), "kaiseki deps --by-loop lists all");
+    if inputs > 0 {
+        let _ = write!(
+            out,
+            "<p class=\"more\">and {} (reads of the same element: they block nothing)</p>",
+            count(inputs, "input dependence")
+        );
+    }
 }
 
 fn proofs(out: &mut String, l: &LoopReport) {
@@ -420,7 +542,8 @@ fn proofs(out: &mut String, l: &LoopReport) {
     );
 }
 
-fn unroll(out: &mut String, u: &crate::unroll::UnrollRow, file: usize) {
+fn unroll(out: &mut String, unroll: &Unroll, file: usize) {
+    let u = &unroll.row;
     let loops: Vec<String> = u.loops.iter().map(|&n| line_link(file, n, 0)).collect();
     let _ = write!(
         out,
@@ -436,12 +559,19 @@ fn unroll(out: &mut String, u: &crate::unroll::UnrollRow, file: usize) {
         esc(&u.perf),
         esc(&u.stop)
     );
-    if !u.blockers.is_empty() {
-        let _ = write!(
-            out,
-            "<tr><th>why</th><td>{}</td></tr>",
-            esc(&u.blockers.join("; "))
-        );
+    if !unroll.why.is_empty() {
+        out.push_str("<tr><th>why</th><td><ul class=\"why\">");
+        for (reason, n) in unroll.why.iter().take(SHOWN) {
+            let vectors = if *n > 1 {
+                format!(" ({n} direction vectors)")
+            } else {
+                String::new()
+            };
+            let _ = write!(out, "<li>{}{vectors}</li>", esc(reason));
+        }
+        out.push_str("</ul>");
+        more(out, unroll.why.len(), "kaiseki unroll lists all");
+        out.push_str("</td></tr>");
     }
     out.push_str("</table>");
 }
@@ -508,6 +638,34 @@ mod tests {
         );
         assert!(
             out.contains("… and 18 more (kaiseki parallel --format csv lists all)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn unroll_reasons_are_listed_once_each_and_cut() {
+        let mut row = crate::unroll::UnrollRow {
+            nest_line: 5,
+            loops: vec![5, 6],
+            ..Default::default()
+        };
+        row.blockers = (1..=30)
+            .flat_map(|i| {
+                ["<;>", "<;*", "=;>"]
+                    .map(|d| format!("anti dependence on A{i} from line 7 to line 7 direction {d}"))
+            })
+            .collect();
+        let mut out = String::new();
+        unroll(&mut out, &Unroll::new(row), 0);
+        assert_eq!(out.matches("<li>").count(), SHOWN, "{out}");
+        assert!(
+            out.contains(
+                "<li>anti dependence on A1 from line 7 to line 7 (3 direction vectors)</li>"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("… and 18 more (kaiseki unroll lists all)"),
             "{out}"
         );
     }

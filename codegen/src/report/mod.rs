@@ -21,6 +21,7 @@ use crate::parallel::{self, ParallelRow};
 use crate::unroll::{self, UnrollRow};
 use kaiseki_facts::{FactBase, IdKind, Table, Value};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Blockers of one loop whose proofs the report shows; the others name
 /// the `kaiseki explain` command that proves them.
@@ -46,8 +47,53 @@ pub struct LoopReport {
     pub carried: Vec<Carried>,
     /// The proof tree of the first [`PROVED_BLOCKERS`] blockers (text, tree).
     pub proofs: Vec<(String, String)>,
-    /// The unroll decision of the nest this loop is in (`unroll`'s row).
-    pub unroll: Option<UnrollRow>,
+    /// The unroll decision of the nest this loop is in, shared by the
+    /// loops of the nest.
+    pub unroll: Option<Arc<Unroll>>,
+}
+
+/// The unroll decision of a nest as the report shows it: `unroll`'s row
+/// with its reasons grouped. A routine's nest has one reason per
+/// dependence and direction vector (a LAPACK nest 100,000 of them, 34 MB
+/// of text in each of its loops' panels before they were grouped): a
+/// reason is shown once with how many direction vectors it stands for.
+#[derive(Clone, Debug, Default)]
+pub struct Unroll {
+    /// `unroll`'s row, its `blockers` left empty (they are in `why`).
+    pub row: UnrollRow,
+    /// Each reason (a dependence without its direction) and how many of
+    /// `unroll`'s reasons it stands for: those that are not a dependence
+    /// first, each part in `unroll`'s order.
+    pub why: Vec<(String, usize)>,
+}
+
+impl Unroll {
+    /// Groups `row`'s reasons; those that are not a dependence (a call,
+    /// several inner loops, a whole array) come first: they are few, and
+    /// say what a dependence's thousands of vectors would bury.
+    pub fn new(mut row: UnrollRow) -> Unroll {
+        let mut structural: Vec<(String, usize)> = Vec::new();
+        let mut dependences: Vec<(String, usize)> = Vec::new();
+        let mut at: HashMap<String, usize> = HashMap::new();
+        for reason in std::mem::take(&mut row.blockers) {
+            let (key, group) = match reason.split_once(" direction ") {
+                Some((what, _)) => (what.to_string(), &mut dependences),
+                None => (reason, &mut structural),
+            };
+            match at.get(&key) {
+                Some(&i) => group[i].1 += 1,
+                None => {
+                    at.insert(key.clone(), group.len());
+                    group.push((key, 1));
+                }
+            }
+        }
+        structural.extend(dependences);
+        Unroll {
+            row,
+            why: structural,
+        }
+    }
 }
 
 /// A group of the carried dependences of a loop (`deps --by-loop`).
@@ -126,7 +172,10 @@ pub fn findings(facts: &FactBase, derived: &[Table]) -> Findings {
         .filter_map(|e| Some((e.r#loop, *stmt_line.get(&e.stmt)?)))
         .collect();
     let by_blocker = CarriedRows::new(&deps);
-    let unrolls = unroll::rows(facts, derived);
+    let unrolls: Vec<Arc<Unroll>> = unroll::rows(facts, derived)
+        .into_iter()
+        .map(|u| Arc::new(Unroll::new(u)))
+        .collect();
     let mut decided: HashMap<(String, i64), ParallelRow> = parallel::rows(facts, derived)
         .into_iter()
         .map(|d| ((d.unit.clone(), d.loop_line), d))
@@ -137,11 +186,12 @@ pub fn findings(facts: &FactBase, derived: &[Table]) -> Findings {
         .filter_map(|l| {
             let key = (l.unit.clone(), l.line);
             let decision = decided.remove(&key)?;
-            let blockers = decision
+            let mut blockers: Vec<Blocker> = decision
                 .blockers
                 .iter()
                 .map(|text| Blocker::read(text, &l.unit, l.line, &by_blocker))
                 .collect();
+            blockers.sort_by_key(Blocker::rank);
             Some(LoopReport {
                 id: l.r#loop,
                 file: names
@@ -153,7 +203,7 @@ pub fn findings(facts: &FactBase, derived: &[Table]) -> Findings {
                 proofs: Vec::new(),
                 unroll: unrolls
                     .iter()
-                    .find(|u| u.loop_ids.contains(&l.r#loop))
+                    .find(|u| u.row.loop_ids.contains(&l.r#loop))
                     .cloned(),
                 decision,
             })
@@ -181,7 +231,8 @@ pub fn findings(facts: &FactBase, derived: &[Table]) -> Findings {
 }
 
 /// Adds to each loop the proof tree of its first [`PROVED_BLOCKERS`]
-/// blockers, as `kaiseki explain 'blocker(...)'` prints it.
+/// blockers (in the order the panel lists them: what excludes the loop
+/// first), as `kaiseki explain 'blocker(...)'` prints it.
 pub fn add_proofs(loops: &mut [LoopReport], relations: &Relations, show: &Show) {
     let Some(rel) = relations
         .ir
@@ -194,15 +245,46 @@ pub fn add_proofs(loops: &mut [LoopReport], relations: &Relations, show: &Show) 
     let prover = Prover::new(relations);
     for l in loops {
         l.proofs = l
-            .decision
             .blockers
             .iter()
             .take(PROVED_BLOCKERS)
-            .map(|text| {
-                let row = [Value::Number(l.id), Value::Symbol(text.clone())];
+            .map(|b| {
+                let row = [Value::Number(l.id), Value::Symbol(b.text.clone())];
                 let proof = prover.prove(rel, &row, PROOF_DEPTH);
-                (text.clone(), show.tree(relations, &proof, PROOF_DEPTH))
+                (b.text.clone(), show.tree(relations, &proof, PROOF_DEPTH))
             })
             .collect();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unroll_reason_is_shown_once_for_all_its_direction_vectors() {
+        let row = UnrollRow {
+            blockers: [
+                "anti dependence on A from line 7 to line 7 direction <;>",
+                "anti dependence on A from line 7 to line 7 direction <;*",
+                "call of F on line 9",
+                "anti dependence on A from line 7 to line 8 direction <;>",
+                "anti dependence on A from line 7 to line 7 direction =;>",
+            ]
+            .map(String::from)
+            .to_vec(),
+            ..UnrollRow::default()
+        };
+        let u = Unroll::new(row);
+        assert!(u.row.blockers.is_empty(), "the reasons are in `why` only");
+        let why: Vec<(&str, usize)> = u.why.iter().map(|(r, n)| (r.as_str(), *n)).collect();
+        assert_eq!(
+            why,
+            [
+                ("call of F on line 9", 1),
+                ("anti dependence on A from line 7 to line 7", 3),
+                ("anti dependence on A from line 7 to line 8", 1),
+            ]
+        );
     }
 }
