@@ -698,8 +698,16 @@ fn exact_nests_lose_no_dependence_and_report_few_false_ones() {
     // conditions decided from ranges a bound leaves open, loops that run
     // at most once, ELSE IF tests' iterations, induction scalars stepped in
     // inner loops of constant trip count (or under decided IFs) and values
-    // a loop kills in every iteration were known.
-    assert!(tally.precision() >= 0.96, "{}", tally.report("exact_nests"));
+    // a loop kills in every iteration were known; 0.970 (0.9697: 242 of
+    // 7,999 rows never observed) once a triangular loop's body ran only in
+    // the outer iterations its bounds allow and conditions were tested
+    // only where the loops around them run. The goal, 0.97, is 3
+    // rows away; what is left is listed in docs/deps.md#precision.
+    assert!(
+        tally.precision() >= 0.969,
+        "{}",
+        tally.report("exact_nests")
+    );
 }
 
 /// The same nests with EXIT and CYCLE (also of an outer loop, by name)

@@ -420,3 +420,62 @@ fn conditions_are_decided_from_ranges_a_bound_leaves_open() {
     assert!(t.contains(&("flow".into(), 6, 17)), "{t:?}");
     assert!(touches(&t, 14), "{t:?}");
 }
+
+/// A triangular loop empty in all but its outer loop's first iterations
+/// (issue 35: `DO I = 4, 6` / `DO J = 5, I + 1, -1` runs only for I = 4):
+/// its body runs in those iterations only (`iteration_last` of the outer
+/// loop), so nothing the outer loop carries ends there; and an IF inside
+/// it is tested only where it runs (`IF (I .EQ. 5)` never holds there).
+/// The same loop counting up keeps its carried rows.
+#[test]
+fn a_triangular_loop_runs_only_in_the_outer_iterations_its_bounds_allow() {
+    let source = "      PROGRAM W
+      REAL A(20)
+      READ *, N
+      S = 0.0
+      T = 0.0
+      DO 10 I = 4, 6
+        DO 20 J = 5, I + 1, -1
+          S = S + A(J)
+          IF (I .EQ. 5) T = T + 1.0
+   20   CONTINUE
+   10 CONTINUE
+      DO 30 I = 3, N + 1
+        DO 40 J = I + 1, 4
+          A(J) = A(J) + S
+   40   CONTINUE
+   30 CONTINUE
+      DO 50 I = 1, 3
+        DO 60 J = I + 1, 4
+          T = T + A(J)
+   60   CONTINUE
+   50 CONTINUE
+      PRINT *, S, T, A
+      END
+";
+    let facts = lower_source("w.f", source);
+    // J's body on line 8 runs in the first iteration of the I loop only.
+    let line_of = |stmt: i64| facts.stmt.iter().find(|s| s.stmt == stmt).map(|s| s.line);
+    let lasts: Vec<(Option<i64>, i64)> = facts
+        .iteration_last
+        .iter()
+        .map(|l| (line_of(l.stmt), l.iteration))
+        .collect();
+    assert!(lasts.contains(&(Some(8), 0)), "{lasts:?}");
+    let all = deps_csv_every_row(&source_file("domains_w.f", "w.f", source));
+    let carried_by = |var: &str, src: u32, dst: u32, carrier: u32| {
+        all.iter()
+            .any(|r| r.var == var && r.src.0 == src && r.dst.0 == dst && r.carrier == carrier)
+    };
+    // S = S + A(J) runs once (I = 4, J = 5): it carries nothing by I.
+    assert!(!carried_by("S", 8, 8, 6), "{all:?}");
+    // The J loop of I = 3..N+1 runs only for I = 3 (J from I + 1 = 4
+    // to 4): nothing the I loop carries ends in it.
+    assert!(!carried_by("A", 14, 14, 12), "{all:?}");
+    // IF (I .EQ. 5) is never true where J runs: T = T + 1.0 is dead.
+    let t = rows(&all, "T");
+    assert!(!touches(&t, 9), "{t:?}");
+    // DO J = I + 1, 4 inside DO I = 1, 3 runs in every I iteration: its
+    // sum of T is still carried by the I loop.
+    assert!(carried_by("T", 19, 19, 17), "{all:?}");
+}

@@ -309,6 +309,36 @@ fn bounds_read_on_entry_are_one_value_per_execution() {
     assert_eq!(v[&25][5], "flow X 26->26", "{:?}", v[&25]);
 }
 
+/// `S = MOD(S + X, M)` on INTEGERs is a `mod` reduction when every term
+/// is never negative and the value on entry is a constant in 0..M-1 on
+/// every path (`REDUCTION(+:S)` and `S = MOD(S, M)` after the loop; the
+/// OpenMP program prints the sequential value on 1, 2 and 4 threads,
+/// `openmp_programs_print_what_the_sequential_ones_print`); a term that
+/// may be negative, a start past the modulus or two moduli keep the loop
+/// sequential.
+#[test]
+fn mod_checksums_are_reductions_when_their_sums_are_never_negative() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/mod_checksum.f90");
+    let v = verdicts(&path);
+    let row = |line: i64| (v[&line][0].as_str(), v[&line][3].as_str());
+    assert_eq!(row(14), ("parallel-with-transforms", "mod:S"), "{v:?}");
+    assert_eq!(row(19), ("parallel-with-transforms", "mod:T"), "{v:?}");
+    for line in [27, 31, 35] {
+        assert_eq!(row(line).0, "sequential", "line {line}: {v:?}");
+    }
+    let dir = scratch_dir("openmp_mod_checksum");
+    let emitted = openmp(&path, &dir);
+    let lines: Vec<&str> = emitted.lines().map(str::trim).collect();
+    for (clause, last) in [("S", "S = MOD(S, 9973)"), ("T", "T = MOD(T, 1009)")] {
+        assert!(
+            lines.contains(&format!("!$OMP& REDUCTION(+:{clause})").as_str()),
+            "{emitted}"
+        );
+        let at = lines.iter().position(|l| *l == last).expect(last);
+        assert_eq!(lines[at - 1], "!$OMP END PARALLEL DO", "{emitted}");
+    }
+}
+
 /// A loop whose calls do nothing their references do not show is judged
 /// by them: a function of an element and a subroutine given elements for
 /// scalar dummies are parallel; an element for an array dummy whose
@@ -377,6 +407,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/intrinsic_names.f"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/profit.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/work_arrays.f90"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/mod_checksum.f90"),
     ] {
         let name = path
             .file_name()

@@ -368,7 +368,10 @@ fn assert_uses_before_definitions(name: &str, facts: &FactBase) {
 fn assert_same_reach(name: &str, facts: &FactBase) -> (usize, usize) {
     assert_uses_before_definitions(name, facts);
     let (ours, theirs) = (our_reach(facts), polonius_reach(facts, true));
-    let missed: Vec<_> = theirs.difference(&ours).collect();
+    let missed: Vec<_> = theirs
+        .difference(&ours)
+        .filter(|p| !iteration_exempt(facts, p))
+        .collect();
     assert!(
         missed.is_empty(),
         "{name}: (def ref, use stmt, var) only in polonius: {missed:?}"
@@ -383,6 +386,45 @@ fn assert_same_reach(name: &str, facts: &FactBase) -> (usize, usize) {
         );
     }
     (ours.len(), coarse.len())
+}
+
+/// A pair the oracle cannot judge: the use runs only in iterations of a
+/// loop around the definition no later than the first one the definition
+/// runs in (`iteration_last`, `iteration_first`: the body of a triangular
+/// loop that runs in the first outer iteration only, a statement under
+/// `IF (I .EQ. 1)`), so a path from the definition through that loop's
+/// back edge is one no run takes, and the dataflow drops what is carried
+/// there (`carried_never_to`, `carried_never`); or the definition is the
+/// DO statement's initial value of a loop whose first iteration the use
+/// never runs in (`iteration_first`). The oracle knows paths,
+/// not iterations; the runs of `tests/deps_bruteforce.rs` hold those rows
+/// to real accesses.
+fn iteration_exempt(facts: &FactBase, (d, use_stmt, _): &(i64, i64, String)) -> bool {
+    let Some(def_stmt) = facts.def.iter().find(|x| x.r#ref == *d).map(|x| x.stmt) else {
+        return false;
+    };
+    // The loop's body, or its end (where the DO variable is incremented).
+    let in_loop = |l: i64, s: i64| {
+        facts.loop_stmt.iter().any(|x| x.r#loop == l && x.stmt == s)
+            || facts.loop_end.iter().any(|x| x.r#loop == l && x.stmt == s)
+    };
+    // The DO statement's initial value reaches only the first iteration,
+    // which the use never runs in (`initial_index_never`).
+    let from_do = facts
+        .iteration_first
+        .iter()
+        .any(|first| first.stmt == *use_stmt && first.r#loop == def_stmt && first.iteration > 0);
+    from_do
+        || facts.iteration_last.iter().any(|last| {
+            last.stmt == *use_stmt
+                && in_loop(last.r#loop, def_stmt)
+                && (last.iteration == 0
+                    || facts.iteration_first.iter().any(|first| {
+                        first.stmt == def_stmt
+                            && first.r#loop == last.r#loop
+                            && last.iteration <= first.iteration
+                    }))
+        })
 }
 
 #[test]

@@ -24,6 +24,9 @@ pub struct OmpLoop {
     pub clauses: Vec<String>,
     /// Statements put first in the body.
     pub prologue: Vec<String>,
+    /// Statements put right after the loop (the final MOD of a `mod`
+    /// reduction, `omp_epilogue`).
+    pub epilogue: Vec<String>,
 }
 
 /// The units a parallel region may run: every unit called, directly or
@@ -112,6 +115,7 @@ pub fn omp_loops(
         out
     };
     let mut prologues = by_loop("omp_induction", 2);
+    let mut epilogues = by_loop("omp_epilogue", 2);
     let privates = by_loop("omp_private", 1);
     // `collapse(loop, n)` (rules/dl/transform.dl): the perfect parallel
     // nest the directive shares out as one loop.
@@ -142,6 +146,7 @@ pub fn omp_loops(
                 clauses.push(format!("COLLAPSE({n})"));
             }
             let prologue = prologues.remove(&l).unwrap_or_default();
+            let epilogue = epilogues.remove(&l).unwrap_or_default();
             // A derived-type component is a variable of its own for the
             // analyses (`P%X`, frontend `derived`) but cannot be named in
             // a clause (`PRIVATE(P%X)` is not OpenMP), nor set in a
@@ -153,11 +158,18 @@ pub fn omp_loops(
                 .and_then(|e| stmts.get(e))
                 .filter(|(_, _, col)| *col != 0)
                 .map(|(_, line, _)| *line as usize);
+            // An epilogue goes after the END DO; a loop ending on a
+            // labelled statement (perhaps shared with other loops) is
+            // left sequential rather than guessed at.
+            if !epilogue.is_empty() && end_line.is_none() {
+                return None;
+            }
             Some(OmpLoop {
                 do_line: line as usize,
                 end_line,
                 clauses,
                 prologue,
+                epilogue,
             })
         })
         .collect();
@@ -188,6 +200,9 @@ fn clauses(d: &LoopDecision, private: &[String]) -> Vec<String> {
     .collect();
     let mut by_op: BTreeMap<String, Vec<&String>> = BTreeMap::new();
     for (op, v) in &d.reductions {
+        // A `mod` reduction adds its partial results (the final MOD is
+        // the loop's epilogue).
+        let op = if op == "mod" { "+" } else { op };
         by_op.entry(op.to_ascii_uppercase()).or_default().push(v);
     }
     for (op, vars) in by_op {
@@ -225,10 +240,12 @@ pub fn rewrite(source: &str, fixed: bool, loops: &[OmpLoop]) -> String {
         }
         if let Some(end) = l.end_line {
             let last = statement_end(&lines, end, fixed);
-            after
-                .entry(last)
-                .or_default()
-                .push("!$OMP END PARALLEL DO".to_string());
+            let indent = leading_indent(lines[end - 1], fixed);
+            let text = after.entry(last).or_default();
+            text.push("!$OMP END PARALLEL DO".to_string());
+            for s in &l.epilogue {
+                text.extend(statement_lines(&indent, s, fixed));
+            }
         }
     }
     let mut out = String::with_capacity(source.len() + 64 * loops.len());
@@ -301,7 +318,6 @@ fn split_clause(clause: &str, width: usize) -> Vec<String> {
 /// The indentation of the statements of a body whose DO statement ends on
 /// line `last`: that of the next statement line, at least the DO's.
 fn body_indent(lines: &[&str], last: usize, fixed: bool) -> String {
-    let indent_of = |l: &str| l.len() - l.trim_start().len();
     let next = lines[last..].iter().find(|l| {
         !(if fixed {
             is_fixed_comment(l)
@@ -309,9 +325,16 @@ fn body_indent(lines: &[&str], last: usize, fixed: bool) -> String {
             l.trim().is_empty()
         })
     });
-    let width = match next {
-        Some(l) if !fixed || !l.starts_with('\t') => indent_of(l),
-        _ => 0,
+    leading_indent(next.copied().unwrap_or(""), fixed)
+}
+
+/// The blanks a statement written in line with `line` starts with (in
+/// fixed form at least the six columns before the statement field).
+fn leading_indent(line: &str, fixed: bool) -> String {
+    let width = if fixed && line.starts_with('\t') {
+        0
+    } else {
+        line.len() - line.trim_start().len()
     };
     " ".repeat(if fixed { width.max(6) } else { width })
 }
@@ -327,6 +350,7 @@ mod tests {
         prologue: &[&str],
     ) -> OmpLoop {
         OmpLoop {
+            epilogue: Vec::new(),
             do_line,
             end_line,
             clauses: clauses.iter().map(|c| c.to_string()).collect(),

@@ -35,6 +35,7 @@ pub const RELATIONS: &[&str] = &[
     "blocker",
     "omp_loop",
     "omp_induction",
+    "omp_epilogue",
     "omp_private",
     "align_offset",
     "distribute_part",

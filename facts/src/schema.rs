@@ -155,8 +155,11 @@ relations! {
     /// `assign_affine(stmt, form)`: the right-hand side of the scalar assignment `stmt` is the affine form `form`.
     AssignAffine assign_affine { stmt: StmtId, form: FormId }
 
-    /// `reduction_update(stmt, var, op)`: assignment `stmt` updates `var` (a scalar, or an element of array `var` with the same subscripts on both sides) as a reduction does: `var = var + e` or `- e` (op `+`), `var = var * e` (`*`), `var = MAX(var, e)` (`max`), `var = MIN(var, e)` (`min`), where `e` does not mention `var`.
+    /// `reduction_update(stmt, var, op)`: assignment `stmt` updates `var` (a scalar, or an element of array `var` with the same subscripts on both sides) as a reduction does: `var = var + e` or `- e` (op `+`), `var = var * e` (`*`), `var = MAX(var, e)` (`max`), `var = MIN(var, e)` (`min`), where `e` does not mention `var`; `var = MOD(var + e, m)` (`mod`) as `mod_update` says.
     ReductionUpdate reduction_update { stmt: StmtId, var: String, op: String }
+
+    /// `mod_update(stmt, var, modulus)`: assignment `stmt` is `var = MOD(var + e1 + ... + ek, modulus)` (a `reduction_update` of op `mod`): `var` an INTEGER scalar, `modulus` a constant greater than 0, and every `ei` an INTEGER expression not mentioning `var` that is never negative (a constant >= 0, a DO variable of a loop around whose values start at 0 or more, `MODULO(x, c)` with c > 0, `MOD(x, c)` of such an x with c > 0, sums and products of these).
+    ModUpdate mod_update { stmt: StmtId, var: String, modulus: i64 }
 
     /// `minmax_test(stmt, var, op, value)`: statement `stmt` is an IF with one part (a logical IF, or a block IF without ELSE IF and ELSE) whose condition compares scalar `var` with `value` (folded source text not mentioning `var`): `value .GT. var` or `var .LT. value` (also GE, LE) is op `max`, the reverse `min`.
     MinmaxTest minmax_test { stmt: StmtId, var: String, op: String, value: String }

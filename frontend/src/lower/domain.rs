@@ -250,6 +250,92 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         spans
     }
 
+    /// The iterations of the loops around in which a DO loop with bounds
+    /// `lower`, `upper` and step `st` (about to be entered) runs at least
+    /// once: its body runs only where `st * (upper - lower) >= 0`. When
+    /// that gap is `a * I + r` for the DO variable I of a loop around
+    /// whose lower bound is a constant, the greatest value r takes over
+    /// the ranges of the other DO variables bounds I on one side, and so
+    /// the iterations of I's loop the body can run in: `DO J = 4, I + 1,
+    /// -1` inside `DO I = 3, N + 1` runs only where I <= 3, in the first
+    /// iteration of the I loop (whatever N), so nothing there is carried
+    /// by it. A triangular loop empty in all but a few outer iterations
+    /// is what the inner trip count alone (which varies) cannot say.
+    pub(super) fn running_iterations(
+        &self,
+        lower: &Expr,
+        upper: &Expr,
+        st: i64,
+    ) -> Vec<Iterations> {
+        let mut spans = Vec::new();
+        let (Some(lo), Some(up)) = (self.affine(lower), self.affine(upper)) else {
+            return spans;
+        };
+        // s * gap >= 0 wherever the loop runs (s: the step's sign).
+        let Some(gap) = lo
+            .scale(-1)
+            .and_then(|l| up.add(l))
+            .and_then(|g| g.scale(st.signum()))
+        else {
+            return spans;
+        };
+        for (term, &a) in &gap.terms {
+            let Term::Loop(o) = term else { continue };
+            let Some(frame) = self.loops.iter().find(|f| f.id == *o) else {
+                continue;
+            };
+            let Some((first, st_o)) = frame
+                .bounds
+                .as_ref()
+                .and_then(|(l, _, s)| Some((fold::fold_int(l, self.syms)?, *s)))
+            else {
+                continue;
+            };
+            // r = gap - a * I, at most r_max over the other variables.
+            let mut rest = gap.clone();
+            rest.terms.remove(term);
+            let Some(r_max) = self.form_range(&rest, &self.usable_known()).1 else {
+                continue;
+            };
+            // a * I + r_max >= 0: I >= ceil(-r_max / a) when a > 0,
+            // I <= floor(r_max / -a) when a < 0.
+            let (a, r_max) = (i128::from(a), r_max);
+            let (at_least, bound) = if a > 0 {
+                (true, ceil_div(-r_max, a))
+            } else {
+                (false, r_max.div_euclid(-a))
+            };
+            // I = first + st_o * k: the bound on I as one on k.
+            let (first, st_o) = (i128::from(first), i128::from(st_o));
+            let d = bound - first;
+            let (from, k) = match (at_least, st_o > 0) {
+                // k >= ceil(d / st_o)
+                (true, true) => (true, ceil_div(d, st_o)),
+                // k <= floor(d / st_o)
+                (false, true) => (false, d.div_euclid(st_o)),
+                // first + st_o * k >= bound: k <= floor(-d / -st_o)
+                (true, false) => (false, (-d).div_euclid(-st_o)),
+                // k >= ceil(-d / -st_o)
+                (false, false) => (true, ceil_div(-d, -st_o)),
+            };
+            let Ok(k) = i64::try_from(k) else { continue };
+            match from {
+                true if k > 0 => spans.push(Iterations {
+                    r#loop: *o,
+                    first: k,
+                    last: None,
+                }),
+                false if k >= 0 => spans.push(Iterations {
+                    r#loop: *o,
+                    first: 0,
+                    last: Some(k),
+                }),
+                _ => {}
+            }
+        }
+        spans
+    }
+
     /// The names of the known conditions that may be read: a condition
     /// naming the DO variable of a loop inside its IF (the value it had at
     /// the test is not the loop's) is left out.
@@ -308,10 +394,28 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
         }
+        // The loops inside those whose bounds name them: a point is in the
+        // domain only where such a loop runs (`IF (I .EQ. 4)` inside `DO J
+        // = 3, I + 1, -1` is tested only where I <= 2). Their own values
+        // do not matter, only whether they have one.
+        let mut gates = Vec::new();
+        for frame in &self.loops {
+            if let (Some(var), Some((lo, up, _))) = (&frame.var, &frame.bounds) {
+                let mut named = Vec::new();
+                collect_loop_names(lo, &self.loops, &mut named);
+                collect_loop_names(up, &self.loops, &mut named);
+                if !names.contains(var)
+                    && named.iter().any(|n| names.contains(n))
+                    && named.iter().all(|n| names.contains(n))
+                {
+                    gates.push(frame.id);
+                }
+            }
+        }
         let frames: Vec<(&LoopFrame, Range)> = self
             .loops
             .iter()
-            .filter(|f| f.var.as_ref().is_some_and(|v| names.contains(v)))
+            .filter(|f| f.var.as_ref().is_some_and(|v| names.contains(v)) || gates.contains(&f.id))
             .map(|f| (f, self.known_range(f, &known)))
             .collect();
         let mut at = Point {
@@ -327,7 +431,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             });
             !holds || visit(at)
         };
-        walk(&frames, pinned, &mut at, &mut budget, &mut leaf)
+        walk(&frames, &gates, pinned, &mut at, &mut budget, &mut leaf)
     }
 
     /// The range of the DO variable of `frame` narrowed by the known
@@ -443,8 +547,25 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         spans: &[Iterations],
     ) {
         let end = self.g.next_stmt;
-        for span in spans {
+        self.iteration_rows(first..end, spans);
+        for (form, eq) in constraints {
+            let form = self.emit_form(form);
             for stmt in first..end {
+                self.g.facts.guard_form.push(GuardForm {
+                    stmt,
+                    test,
+                    form,
+                    relation: if *eq { "eq" } else { "ge" }.to_string(),
+                });
+            }
+        }
+    }
+
+    /// The `iteration_first` and `iteration_last` rows of the statements
+    /// `stmts`, which run only in the iterations `spans` give.
+    pub(super) fn iteration_rows(&mut self, stmts: std::ops::Range<i64>, spans: &[Iterations]) {
+        for span in spans {
+            for stmt in stmts.clone() {
                 if span.first > 0 {
                     self.g.facts.iteration_first.push(IterationFirst {
                         stmt,
@@ -461,23 +582,17 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 }
             }
         }
-        for (form, eq) in constraints {
-            let form = self.emit_form(form);
-            for stmt in first..end {
-                self.g.facts.guard_form.push(GuardForm {
-                    stmt,
-                    test,
-                    form,
-                    relation: if *eq { "eq" } else { "ge" }.to_string(),
-                });
-            }
-        }
     }
 
     /// A control edge no run takes.
     pub(super) fn never(&mut self, from: i64, to: i64) {
         self.g.facts.never_edge.push(NeverEdge { from, to });
     }
+}
+
+/// `n / d` rounded up, for `d > 0`.
+fn ceil_div(n: i128, d: i128) -> i128 {
+    n.div_euclid(d) + i128::from(n.rem_euclid(d) != 0)
 }
 
 /// Adds to `names` the DO variables of `loops` that `e` names.
@@ -553,9 +668,11 @@ fn values(
 
 /// The points of `frames` (outermost first) from `at` on, each passed to
 /// `leaf` (the `pinned` loop at its first value); false when `leaf`
-/// stopped or the budget ran out.
+/// stopped or the budget ran out. A loop of `gates` gives no value to its
+/// DO variable: the points go on only where it runs.
 fn walk(
     frames: &[(&LoopFrame, Range)],
+    gates: &[i64],
     pinned: Option<i64>,
     at: &mut Point,
     budget: &mut i64,
@@ -573,15 +690,24 @@ fn walk(
             return false;
         }
         at.iteration.insert(frame.id, None);
-        let complete = walk(inner, pinned, at, budget, leaf);
+        let complete = walk(inner, gates, pinned, at, budget, leaf);
         at.iteration.remove(&frame.id);
         return complete;
     };
+    if gates.contains(&frame.id) {
+        if vs.is_empty() {
+            return true;
+        }
+        at.iteration.insert(frame.id, None);
+        let complete = walk(inner, gates, pinned, at, budget, leaf);
+        at.iteration.remove(&frame.id);
+        return complete;
+    }
     let mut complete = true;
     for (k, v) in vs.into_iter().enumerate() {
         at.values.insert(var.clone(), Const::Int(v));
         at.iteration.insert(frame.id, exact.then_some(k as i64));
-        if !walk(inner, pinned, at, budget, leaf) {
+        if !walk(inner, gates, pinned, at, budget, leaf) {
             complete = false;
             break;
         }

@@ -69,6 +69,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 });
             }
         }
+        // The outer iterations the body can run in (a triangular loop's).
+        let running = step
+            .map_or(Some(1), |e| fold::fold_int(e, self.syms))
+            .filter(|&st| st != 0)
+            .map_or_else(Vec::new, |st| self.running_iterations(lower, upper, st));
         self.loops.push(LoopFrame {
             id,
             var: Some(var.text.clone()),
@@ -103,6 +108,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 });
             }
         }
+        // The body and the increment at the end run only in those outer
+        // iterations (the DO statement itself in every one).
+        self.iteration_rows(id + 1..end_id + 1, &running);
         let first = inner.entry.unwrap_or(end_id);
         self.edge(id, first);
         for x in inner.exits {

@@ -8,10 +8,10 @@
 //! variable in a loop has one of these shapes is the rules' question
 //! (`rules/dl/parallel.dl`).
 
-use kaiseki_facts::{CopyAssign, Guarded, MinmaxTest, ReductionUpdate, StrictTest};
+use kaiseki_facts::{CopyAssign, Guarded, MinmaxTest, ModUpdate, ReductionUpdate, StrictTest};
 
 use super::UnitLowerer;
-use crate::ast::{BinOp, Expr, ExprKind};
+use crate::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::fold;
 use crate::symbols::{ApplyClass, NameClass};
 
@@ -27,6 +27,17 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 stmt,
                 var: var.to_string(),
                 op: op.to_string(),
+            });
+        } else if let Some(modulus) = self.mod_update(&target, var, lhs, rhs) {
+            self.g.facts.reduction_update.push(ReductionUpdate {
+                stmt,
+                var: var.to_string(),
+                op: "mod".to_string(),
+            });
+            self.g.facts.mod_update.push(ModUpdate {
+                stmt,
+                var: var.to_string(),
+                modulus,
             });
         }
         if self.guard.is_some() && matches!(lhs.kind, ExprKind::Var(_)) {
@@ -141,6 +152,101 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 only_once(&args).then_some(op)
             }
             _ => None,
+        }
+    }
+}
+
+impl<'a> UnitLowerer<'_, '_, 'a> {
+    /// The modulus of `target = MOD(target + e1 + ..., m)` (checksum code's
+    /// running sum): an INTEGER scalar, a constant m > 0, and terms that
+    /// are never negative ([`Self::never_negative`]). Then every partial
+    /// sum is too, so `MOD` of it is its remainder in the arithmetic
+    /// sense (Fortran's MOD takes the sign of its first argument), and the
+    /// partial results of iterations run apart combine by `+` with one
+    /// final `MOD` (the rules' `mod` reduction, which also proves the value
+    /// on entry to the loop in 0..m-1).
+    fn mod_update(&self, target: &str, var: &str, lhs: &Expr, rhs: &Expr) -> Option<i64> {
+        if !matches!(lhs.kind, ExprKind::Var(_)) || !self.syms.is_integer_scalar(var) {
+            return None;
+        }
+        let ExprKind::Apply { name, args } = &rhs.kind else {
+            return None;
+        };
+        let ApplyClass::Intrinsic(row) = self.syms.classify_apply(name, args) else {
+            return None;
+        };
+        let [sum, m] = &args[..] else { return None };
+        let modulus = fold::fold_int(m, self.syms).filter(|&m| m > 0)?;
+        if row.name != "MOD" {
+            return None;
+        }
+        let mut terms = Vec::new();
+        additive_terms(sum, true, &mut terms);
+        let (hits, rest): (Vec<_>, Vec<_>) = terms
+            .iter()
+            .partition(|(e, _)| fold::text(e, self.syms) == target);
+        let ok = matches!(hits[..], [(_, true)])
+            && !rest.is_empty()
+            && rest
+                .iter()
+                .all(|(e, added)| *added && !mentions(e, var) && self.never_negative(e));
+        ok.then_some(modulus)
+    }
+
+    /// Whether the INTEGER expression `e` is never negative, by its form:
+    /// a constant >= 0, a DO variable of a loop around whose values start
+    /// at 0 or more (the body cannot assign it), `MODULO(x, c)` of any
+    /// INTEGER x with a constant c > 0, `MOD(x, c)` of such an `e`, and
+    /// sums and products of these. Anything else (an array element, a
+    /// scalar the code sets) may be negative as far as this knows.
+    fn never_negative(&self, e: &Expr) -> bool {
+        if let Some(c) = fold::fold_int(e, self.syms) {
+            return c >= 0;
+        }
+        match &e.kind {
+            ExprKind::Var(n) => self
+                .loops
+                .iter()
+                .rev()
+                .find(|f| f.var.as_deref() == Some(n.as_str()))
+                .is_some_and(|f| f.range.0.is_some_and(|lo| lo >= 0)),
+            ExprKind::Binary(BinOp::Add | BinOp::Mul, a, b) => {
+                self.never_negative(a) && self.never_negative(b)
+            }
+            ExprKind::Apply { name, args } => {
+                let ApplyClass::Intrinsic(row) = self.syms.classify_apply(name, args) else {
+                    return false;
+                };
+                let [x, c] = &args[..] else { return false };
+                let positive = fold::fold_int(c, self.syms).is_some_and(|c| c > 0);
+                match row.name {
+                    "MODULO" => positive && self.integer_valued(x),
+                    "MOD" => positive && self.never_negative(x),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is built of INTEGER constants, scalars and array
+    /// elements with `+`, `-` and `*` (MODULO of a REAL is REAL).
+    fn integer_valued(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(_) => true,
+            ExprKind::Var(n) => {
+                self.syms.is_integer_scalar(n)
+                    || matches!(self.syms.param(n), Some(crate::fold::Const::Int(_)))
+            }
+            ExprKind::Apply { name, args } => {
+                matches!(self.syms.classify_apply(name, args), ApplyClass::Element)
+                    && self.syms.type_of(name) == crate::ast::TypeSpec::Integer
+            }
+            ExprKind::Unary(UnOp::Neg | UnOp::Plus, x) => self.integer_valued(x),
+            ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
+                self.integer_valued(a) && self.integer_valued(b)
+            }
+            _ => false,
         }
     }
 }
