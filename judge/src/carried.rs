@@ -16,7 +16,8 @@ pub struct LoopObservation {
     pub executed: bool,
     /// The most iterations one execution of the loop ran.
     pub max_trip: u64,
-    /// Per variable (the name the source access goes through), the kinds
+    /// Per variable (the name the source access goes through; for an access
+    /// through a dummy, the name the loop's unit passed), the kinds
     /// of the dependences the loop carries on it, with one example each:
     /// (source line, sink line).
     pub carried: BTreeMap<String, BTreeMap<DepKind, (u32, u32)>>,
@@ -81,12 +82,31 @@ pub fn observe(
     }
     // A cell, and for an automatic variable the call it belongs to.
     let mut cells: HashMap<(Loc, Option<u64>), Cell> = HashMap::new();
+    // The unit of the loop, by the accesses of its DO statement: a callee's
+    // access through a dummy is named as that unit passed it.
+    let unit = trace
+        .iter()
+        .find(|a| a.pos.line == line && inside(a, line).is_some())
+        .map(|a| a.unit.clone());
+    let name = |a: &Access| -> String {
+        let mut origin = a
+            .through
+            .as_deref()
+            .filter(|_| Some(&a.unit) != unit.as_ref());
+        while let Some(o) = origin {
+            if Some(&o.unit) == unit.as_ref() {
+                return o.var.to_string();
+            }
+            origin = o.outer.as_deref();
+        }
+        a.var.to_string()
+    };
     let mut note = |kind: DepKind, src: &Access, dst: &Access| {
         let (s, d) = (inside(src, line), inside(dst, line));
         match (s, d) {
             (Some((i, a)), Some((j, b))) if i == j && a != b => {
                 obs.carried
-                    .entry(src.var.to_string())
+                    .entry(name(src))
                     .or_default()
                     .entry(kind)
                     .or_insert((src.pos.line, dst.pos.line));

@@ -252,6 +252,33 @@ impl Interp<'_> {
         })
     }
 
+    /// The places of a private, first- or last-private variable: a scalar's
+    /// one, or every element of an array (each its own copy, as OpenMP
+    /// copies a whole array in and out).
+    fn places_of(&mut self, fr: &mut Frame, name: &str, pos: Pos) -> Exec<Vec<Place>> {
+        let b = self.var(fr, name).clone();
+        if !b.is_array() {
+            return Ok(vec![self.place_of(fr, name, pos)?]);
+        }
+        let Some(n) = b.len().filter(|&n| n <= 1 << 20) else {
+            return fail(
+                pos,
+                format!("{name}: an array of unknown size is privatized"),
+            );
+        };
+        Ok((0..n)
+            .map(|i| Place {
+                name: name.to_string(),
+                loc: Loc {
+                    storage: b.storage,
+                    offset: b.cell(i),
+                },
+                width: b.width,
+                ty: b.ty,
+            })
+            .collect())
+    }
+
     fn bind_clauses(
         &mut self,
         fr: &mut Frame,
@@ -278,24 +305,32 @@ impl Interp<'_> {
             reductions: Vec::new(),
             inductions: Vec::new(),
         };
+        // A FIRSTPRIVATE copy starts from the variable's value; an element
+        // undefined before the loop is undefined in every copy.
         for name in &private {
-            let p = self.place_of(fr, name, pos)?;
-            if firsts.contains(name.as_str()) {
-                let v = self.peek(&p).at(pos)?;
-                vars.first.push((p, v));
-            } else {
-                vars.private.push(p);
+            for p in self.places_of(fr, name, pos)? {
+                if firsts.contains(name.as_str()) && !self.undefined.contains(&p.loc) {
+                    let v = self.peek(&p).at(pos)?;
+                    vars.first.push((p, v));
+                } else {
+                    vars.private.push(p);
+                }
             }
         }
         for name in &c.firstprivate {
             if !private.contains(name) && name != var {
-                let p = self.place_of(fr, name, pos)?;
-                let v = self.peek(&p).at(pos)?;
-                vars.first.push((p, v));
+                for p in self.places_of(fr, name, pos)? {
+                    if self.undefined.contains(&p.loc) {
+                        vars.private.push(p);
+                    } else {
+                        let v = self.peek(&p).at(pos)?;
+                        vars.first.push((p, v));
+                    }
+                }
             }
         }
         for name in &c.lastprivate {
-            vars.last.push(self.place_of(fr, name, pos)?);
+            vars.last.extend(self.places_of(fr, name, pos)?);
         }
         for red in &c.reductions {
             let p = self.place_of(fr, &red.var, pos)?;
