@@ -48,7 +48,7 @@ program work_arrays
       ce(m, k) = m + 0.1d0 * k
     end do
   end do
-  temp = 0.0d0
+  s = 0.0d0
   r = 0.0d0
   ! TEMP is written whole by the call before each iteration reads it.
   do j = 1, n
