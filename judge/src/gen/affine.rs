@@ -150,11 +150,7 @@ pub fn affine_nest_in_time_loop(seed: u64) -> Generated {
 
 fn nest_program(seed: u64, time_loop: bool) -> Generated {
     let mut rng = Rng::new(seed);
-    let form = if rng.chance(50) {
-        Form::Fixed
-    } else {
-        Form::Free
-    };
+    let form = Form::either(&mut rng);
     let depth = rng.range(1, 3) as usize;
     let read_n = rng.chance(60);
     let (nmin, nmax) = if read_n {

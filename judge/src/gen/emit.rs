@@ -8,6 +8,17 @@ pub enum Form {
     Free,
 }
 
+impl Form {
+    /// Fixed or free form, one chance in two: every generator writes both.
+    pub fn either(rng: &mut super::Rng) -> Form {
+        if rng.chance(50) {
+            Form::Fixed
+        } else {
+            Form::Free
+        }
+    }
+}
+
 pub struct Emitter {
     pub form: Form,
     lines: Vec<String>,

@@ -109,11 +109,7 @@ pub fn exact_nests(seed: u64) -> Generated {
 
 fn nests(seed: u64, control: bool, widened: bool) -> Generated {
     let mut rng = Rng::new(seed);
-    let form = if rng.chance(50) {
-        Form::Fixed
-    } else {
-        Form::Free
-    };
+    let form = Form::either(&mut rng);
     let read_n = rng.chance(60);
     // A read N also takes four values below the range picked: loops up to
     // N then run fewer times or none, and those runs show the dependences

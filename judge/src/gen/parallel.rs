@@ -82,11 +82,7 @@ pub fn parallel_control_loops(seed: u64) -> Generated {
 
 fn loops(seed: u64, control: bool) -> Generated {
     let mut rng = Rng::new(seed);
-    let form = if rng.chance(50) {
-        Form::Fixed
-    } else {
-        Form::Free
-    };
+    let form = Form::either(&mut rng);
     let read_n = rng.chance(50);
     let (nmin, nmax) = if read_n {
         let lo = rng.range(1, 3);

@@ -25,11 +25,7 @@ struct ScalarGen {
 /// A program of straight-line code, branches and loops on scalars.
 pub fn scalar_program(seed: u64) -> Generated {
     let mut rng = Rng::new(seed);
-    let form = if rng.chance(50) {
-        Form::Fixed
-    } else {
-        Form::Free
-    };
+    let form = Form::either(&mut rng);
     let n_ints = rng.range(2, 3) as usize;
     let n_reals = rng.range(1, 3) as usize;
     let budget = rng.range(5, 14) as usize;

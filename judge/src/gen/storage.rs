@@ -160,11 +160,7 @@ struct StorageGen {
 /// A program on EQUIVALENCE and COMMON storage association.
 pub fn storage_program(seed: u64) -> Generated {
     let mut rng = Rng::new(seed);
-    let form = if rng.chance(50) {
-        Form::Fixed
-    } else {
-        Form::Free
-    };
+    let form = Form::either(&mut rng);
     let ni = rng.range(3, 6);
     let nj = rng.range(2, 3);
     let subs = rng.range(1, 2) as usize;
