@@ -165,3 +165,11 @@ fn generic_calls_touch_what_their_specific_touches() {
     assert_ne!(at(33).0, "parallel", "{v:?}");
     assert!(at(33).1.contains("LAST"), "{v:?}");
 }
+
+#[test]
+fn modules_named_like_keywords_are_used_by_name() {
+    let out = kaiseki(["check".as_ref(), file("keyword_names.f90").as_os_str()]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v = verdicts(&[file("keyword_names.f90")]);
+    assert_eq!(v[&("P".to_string(), 16)].0, "parallel", "{v:?}");
+}
