@@ -687,17 +687,28 @@ fn a_loop_holding_a_statement_kaiseki_could_not_read_is_unknown() {
 /// Directives only where a parallel region is worth its cost: none in a
 /// procedure a loop with a directive calls (its loop would open a region
 /// inside the caller's at each call), none on a loop of a few iterations
-/// with a small body (`DO M = 1, 5` over the components of a point), though
-/// `parallel` calls them parallel; the program still prints what the
-/// sequential one prints (`openmp_programs_print_what_the_sequential_ones_print`).
+/// with a small body (`DO M = 1, 5` over the components of a point), none
+/// on a loop inside a sequential one that runs fewer assignments than a
+/// region costs (1,000 elements of an array declared with 1,000), though
+/// `parallel` calls them all parallel; loops over N elements, N known at
+/// run time, get an IF clause. The program still prints what the
+/// sequential one prints, with both values of the clauses
+/// (`openmp_programs_print_what_the_sequential_ones_print`).
 #[test]
 fn directives_go_where_a_region_is_worth_its_cost() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/profit.f90");
     let v = verdicts(&path);
-    for line in [34, 16, 20, 23] {
+    for line in [45, 16, 19, 23, 26, 29, 61, 64] {
         assert!(PARALLEL.contains(&v[&line][0].as_str()), "{line}: {v:?}");
     }
     let emitted = openmp(&path, &scratch_dir("openmp_profit"));
-    let want: std::collections::BTreeSet<usize> = [10, 13].into();
+    let want: std::collections::BTreeSet<usize> = [13, 16, 57, 61, 64].into();
     assert_eq!(directed_lines(&emitted), want, "{emitted}");
+    for clause in [
+        "IF((N) - (1) + 1 .GE. 4096)",
+        "IF((N-1) - (2) + 1 .GE. 4096)",
+    ] {
+        assert!(emitted.contains(clause), "{clause}: {emitted}");
+    }
+    assert_eq!(emitted.matches("IF(").count(), 3, "{emitted}");
 }

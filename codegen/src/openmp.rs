@@ -117,6 +117,7 @@ pub fn omp_loops(
     let mut prologues = by_loop("omp_induction", 2);
     let mut epilogues = by_loop("omp_epilogue", 2);
     let privates = by_loop("omp_private", 1);
+    let conditions = by_loop("omp_if", 1);
     // `collapse(loop, n)` (rules/dl/transform.dl): the perfect parallel
     // nest the directive shares out as one loop.
     let collapsed: HashMap<i64, i64> = rows_of("collapse")
@@ -145,6 +146,18 @@ pub fn omp_loops(
             if let Some(n) = collapsed.get(&l) {
                 clauses.push(format!("COLLAPSE({n})"));
             }
+            // An IF clause is one expression, never split: one too long
+            // for a fixed-form line leaves the loop parallel at every
+            // trip count.
+            let width = 72 - "!$OMP& ".len();
+            clauses.extend(
+                conditions
+                    .get(&l)
+                    .into_iter()
+                    .flatten()
+                    .map(|c| format!("IF({c})"))
+                    .filter(|c| c.len() <= width),
+            );
             let prologue = prologues.remove(&l).unwrap_or_default();
             let epilogue = epilogues.remove(&l).unwrap_or_default();
             // A derived-type component is a variable of its own for the
@@ -291,7 +304,7 @@ fn directive(clauses: &[String], fixed: bool) -> Vec<String> {
 /// `NAME(a, b, c)` as several clauses of the same name, each at most
 /// `width` characters where the names allow.
 fn split_clause(clause: &str, width: usize) -> Vec<String> {
-    if clause.len() <= width {
+    if clause.len() <= width || clause.starts_with("IF(") {
         return vec![clause.to_string()];
     }
     let Some(open) = clause.find('(') else {

@@ -37,6 +37,7 @@ pub const RELATIONS: &[&str] = &[
     "omp_induction",
     "omp_epilogue",
     "omp_private",
+    "omp_if",
     "align_offset",
     "distribute_part",
     "interchange",

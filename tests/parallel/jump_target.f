@@ -1,14 +1,14 @@
 C     A GO TO names the label of a parallel DO statement (a kernel run
-C     again, as in the Livermore loops): no directive can go before that
-C     DO (the jump would enter the parallel region); the loop inside can
-C     have one.
+C     again, as in the Livermore loops): no directive before that DO (the
+C     jump would enter the parallel region); the loop inside can have one
+C     (5,000 iterations: worth a region in each outer iteration).
       PROGRAM JUMPT
       INTEGER I, J, NREP, S
       NREP = 0
       S = 0
   100 DO 20 J = 1, 20
-        DO 10 I = 1, 20
-          S = S + I*J + NREP
+        DO 10 I = 1, 5000
+          S = S + MOD(I*J, 7) + NREP
    10   CONTINUE
    20 CONTINUE
       NREP = NREP + 1
