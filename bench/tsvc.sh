@@ -13,7 +13,10 @@
 # least one `!$OMP PARALLEL DO` in it; a row of tsvc.result/test (one per
 # S* module PIPS analyzed) counts when its column 2 (DOALL loops after
 # plain parallelization) or column 4 (after coarse-grain parallelization)
-# is not 0. The checksum comparison leaves out the Seconds column. Work
+# is not 0. Both count parallel loops, not profitable ones: kaiseki
+# writes a directive on every outermost parallel loop (`--every-loop`),
+# also on those inside the timing loops whose work would not pay for a
+# region. The checksum comparison leaves out the Seconds column. Work
 # files go to $WORK (default /tmp/tsvc_kaiseki); $KAISEKI is the binary.
 #
 # With WITH_DRIVER=1, kaiseki reads mains.f with loops.f, as PIPS's
@@ -33,13 +36,13 @@ cp "$tsvc/loops.f" loops.f
 if [ "${WITH_DRIVER:-0}" = 1 ]; then
     cp "$tsvc/mains.f" mains.f
     rm -rf plain.d transformed.d
-    "$kaiseki" openmp mains.f loops.f -o plain.d 2>plain.log || true
-    "$kaiseki" openmp mains.f loops.f --transform -o transformed.d 2>transformed.log || true
+    "$kaiseki" openmp --every-loop mains.f loops.f -o plain.d 2>plain.log || true
+    "$kaiseki" openmp --every-loop mains.f loops.f --transform -o transformed.d 2>transformed.log || true
     cp plain.d/loops.f plain.f
     cp transformed.d/loops.f transformed.f
 else
-    "$kaiseki" openmp loops.f -o plain.f 2>plain.log || true
-    "$kaiseki" openmp loops.f --transform -o transformed.f 2>transformed.log || true
+    "$kaiseki" openmp --every-loop loops.f -o plain.f 2>plain.log || true
+    "$kaiseki" openmp --every-loop loops.f --transform -o transformed.f 2>transformed.log || true
 fi
 
 # The S* subroutines with a directive, one per line.

@@ -190,6 +190,11 @@ pub enum Command {
         /// rewritten program for its directives.
         #[arg(long)]
         transform: bool,
+        /// A directive on every outermost parallel loop, also where its
+        /// work does not pay for a parallel region (a loop of a few
+        /// assignments inside a sequential loop): to see them all.
+        #[arg(long)]
+        every_loop: bool,
         #[command(flatten)]
         rules: RulesArg,
         #[command(flatten)]

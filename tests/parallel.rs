@@ -8,6 +8,7 @@ use common::{example, kaiseki_ok, scratch_dir};
 use kaiseki_judge::gen::parallel_loops;
 use kaiseki_judge::gfortran;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -376,14 +377,23 @@ fn loops_calling_contained_procedures_are_judged_by_their_references() {
 
 /// The text `kaiseki openmp PATH -o DIR/omp_NAME` writes (NAME: PATH's).
 fn openmp(path: &Path, dir: &Path) -> String {
+    openmp_with(path, dir, &[])
+}
+
+/// The OpenMP program with a directive on every outermost parallel loop,
+/// also where its work does not pay for a region (`--every-loop`): what
+/// the tests of the directives themselves run.
+fn openmp_every(path: &Path, dir: &Path) -> String {
+    openmp_with(path, dir, &["--every-loop"])
+}
+
+fn openmp_with(path: &Path, dir: &Path, flags: &[&str]) -> String {
     let name = path.file_name().expect("file name").to_string_lossy();
     let out = dir.join(format!("omp_{name}"));
-    kaiseki_ok([
-        "openmp".as_ref(),
-        path.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-    ]);
+    let mut args: Vec<&OsStr> = vec!["openmp".as_ref(), path.as_os_str()];
+    args.extend(flags.iter().map(OsStr::new));
+    args.extend([OsStr::new("-o"), out.as_os_str()]);
+    kaiseki_ok(args);
     std::fs::read_to_string(&out).expect("output")
 }
 
@@ -415,7 +425,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
             .to_string_lossy()
             .into_owned();
         let dir = scratch_dir(&format!("openmp_{name}"));
-        let emitted = openmp(&path, &dir);
+        let emitted = openmp_every(&path, &dir);
         let original = std::fs::read_to_string(&path).expect("source");
         // Only lines were added: the directives and the closed forms.
         let added: Vec<&str> = emitted
@@ -459,7 +469,7 @@ fn openmp_kernels_linked_with_their_unchanged_driver_print_the_serial_checksums(
     for f in ["kernels.f", "driver.f"] {
         std::fs::copy(fixture.join(f), dir.join(f)).expect("fixture copied");
     }
-    let emitted = openmp(&dir.join("kernels.f"), &dir);
+    let emitted = openmp_every(&dir.join("kernels.f"), &dir);
     assert!(
         emitted.matches("!$OMP PARALLEL DO").count() >= 6,
         "{emitted}"
@@ -523,7 +533,7 @@ fn openmp_versions_of_generated_programs_print_what_the_sequential_ones_print() 
         let dir = scratch_dir(&format!("openmp_gen_{seed}"));
         let path = dir.join(&g.file_name);
         std::fs::write(&path, &g.source).expect("program written");
-        let emitted = openmp(&path, &dir);
+        let emitted = openmp_every(&path, &dir);
         directives += emitted.matches("!$OMP PARALLEL DO").count();
         let seq = gfortran::compile(&dir, &g.file_name, &g.source).expect("sequential build");
         let omp = gfortran::compile_with(
@@ -689,9 +699,11 @@ fn a_loop_holding_a_statement_kaiseki_could_not_read_is_unknown() {
 /// inside the caller's at each call), none on a loop of a few iterations
 /// with a small body (`DO M = 1, 5` over the components of a point), none
 /// on a loop inside a sequential one that runs fewer assignments than a
-/// region costs (1,000 elements of an array declared with 1,000), though
-/// `parallel` calls them all parallel; loops over N elements, N known at
-/// run time, get an IF clause. The program still prints what the
+/// region costs (1,000 elements of an array declared with 1,000; N
+/// elements, N known at run time), though `parallel` calls them all
+/// parallel; a loop over N elements outside loops gets an IF clause.
+/// `--every-loop` writes the directives of the loops inside sequential
+/// ones too (IF clauses where N counts). The program prints what the
 /// sequential one prints, with both values of the clauses
 /// (`openmp_programs_print_what_the_sequential_ones_print`).
 #[test]
@@ -702,13 +714,16 @@ fn directives_go_where_a_region_is_worth_its_cost() {
         assert!(PARALLEL.contains(&v[&line][0].as_str()), "{line}: {v:?}");
     }
     let emitted = openmp(&path, &scratch_dir("openmp_profit"));
-    let want: std::collections::BTreeSet<usize> = [13, 16, 57, 61, 64].into();
+    let want: std::collections::BTreeSet<usize> = [13, 16, 57].into();
     assert_eq!(directed_lines(&emitted), want, "{emitted}");
-    for clause in [
-        "IF((N) - (1) + 1 .GE. 4096)",
-        "IF((N-1) - (2) + 1 .GE. 4096)",
-    ] {
-        assert!(emitted.contains(clause), "{clause}: {emitted}");
-    }
-    assert_eq!(emitted.matches("IF(").count(), 3, "{emitted}");
+    assert!(emitted.contains("IF((N) - (1) + 1 .GE. 4096)"), "{emitted}");
+    assert_eq!(emitted.matches("IF(").count(), 1, "{emitted}");
+    let every = openmp_every(&path, &scratch_dir("openmp_profit_every"));
+    let want: std::collections::BTreeSet<usize> = [13, 16, 29, 57, 61, 64].into();
+    assert_eq!(directed_lines(&every), want, "{every}");
+    assert_eq!(
+        every.matches("IF((N-1) - (2) + 1 .GE. 4096)").count(),
+        2,
+        "{every}"
+    );
 }

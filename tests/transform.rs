@@ -49,11 +49,14 @@ fn transforms(path: &Path) -> BTreeMap<(String, i64), String> {
         .collect()
 }
 
-/// `kaiseki openmp [--transform] PATH -o DIR/NAME`: the text written.
+/// `kaiseki openmp --every-loop [--transform] PATH -o DIR/NAME`: the text
+/// written, with a directive on every outermost parallel loop (the small
+/// test programs' loops would not pay for their regions).
 fn openmp(path: &Path, dir: &Path, name: &str, transform: bool) -> String {
     let out = dir.join(name);
     let mut args = vec![
         "openmp".as_ref(),
+        "--every-loop".as_ref(),
         path.as_os_str(),
         "-o".as_ref(),
         out.as_os_str(),

@@ -73,16 +73,26 @@ pub fn called_in_regions(analyzed: &[(FactBase, Vec<Table>)]) -> HashSet<String>
     seen
 }
 
+/// What `kaiseki openmp` was asked for beyond the directives.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Choices {
+    /// `--transform`, which rewrites loops: the `COLLAPSE(n)` clauses of
+    /// `collapse`.
+    pub collapse: bool,
+    /// `--every-loop`: directives on the `omp_cheap` loops too.
+    pub every_loop: bool,
+}
+
 /// The loops of `file` to write directives around, in line order, but for
-/// those of the units in `inside_regions` (see [`called_in_regions`]);
-/// with `collapse` (`openmp --transform`, which rewrites loops), the
-/// `COLLAPSE(n)` clauses of `collapse`.
+/// those of the units in `inside_regions` (see [`called_in_regions`]) and,
+/// unless `choices.every_loop`, the loops whose work does not pay for
+/// their region (`omp_cheap`).
 pub fn omp_loops(
     facts: &FactBase,
     derived: &[Table],
     file: &str,
     inside_regions: &HashSet<String>,
-    collapse: bool,
+    choices: Choices,
 ) -> Vec<OmpLoop> {
     let rows_of = |name: &str| {
         derived
@@ -122,8 +132,13 @@ pub fn omp_loops(
     // nest the directive shares out as one loop.
     let collapsed: HashMap<i64, i64> = rows_of("collapse")
         .iter()
-        .filter(|_| collapse)
+        .filter(|_| choices.collapse)
         .map(|r| (num(&r[0]), num(&r[1])))
+        .collect();
+    let cheap: HashSet<i64> = rows_of("omp_cheap")
+        .iter()
+        .filter(|_| !choices.every_loop)
+        .map(|r| num(&r[0]))
         .collect();
     let decided = decisions(derived);
     let mut loops: Vec<OmpLoop> = rows_of("omp_loop")
@@ -134,6 +149,7 @@ pub fn omp_loops(
             let end = ends.get(&l);
             if units.get(unit) != Some(&file)
                 || inside_regions.contains(unit)
+                || cheap.contains(&l)
                 || included.contains(&l)
                 || end.is_some_and(|e| included.contains(e))
             {

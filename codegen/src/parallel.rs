@@ -38,6 +38,7 @@ pub const RELATIONS: &[&str] = &[
     "omp_epilogue",
     "omp_private",
     "omp_if",
+    "omp_cheap",
     "align_offset",
     "distribute_part",
     "interchange",

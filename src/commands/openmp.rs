@@ -16,6 +16,7 @@ pub fn run(
     opts: &SourceOptions,
     output: &Path,
     transform: bool,
+    every_loop: bool,
     rules: Option<&Path>,
     jobs: usize,
 ) -> Result<ExitCode, String> {
@@ -36,7 +37,11 @@ pub fn run(
         let loops: Vec<openmp::OmpLoop> = analyzed
             .iter()
             .flat_map(|(facts, derived)| {
-                openmp::omp_loops(facts, derived, &name, &inside_regions, transform)
+                let choices = openmp::Choices {
+                    collapse: transform,
+                    every_loop,
+                };
+                openmp::omp_loops(facts, derived, &name, &inside_regions, choices)
             })
             .collect();
         let source =

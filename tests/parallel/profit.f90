@@ -4,8 +4,8 @@
 ! the loop over L of three iterations; the J loop around them carries a
 ! dependence, so only their own directives could make them parallel, and
 ! the loop over the 1,000 elements of A inside it would open a region in
-! each of its iterations for less work than a region costs. SMOOTH's
-! loops run over N elements, known at run time: each gets an IF clause.
+! each of its iterations for less work than a region costs. SMOOTH's first
+! loop, over N elements known at run time, gets an IF clause; the others none.
 program profit
   implicit none
   integer :: i, j, m, l
