@@ -188,21 +188,14 @@ pub fn to_csv(rows: &[ParallelRow]) -> String {
     out
 }
 
-/// Blockers a table shows per loop; the CSV has them all.
-const TABLE_BLOCKERS: usize = 8;
-
-/// An aligned table for people: at most [`TABLE_BLOCKERS`] blockers per
-/// loop (a loop of a real program can have thousands), then how many more.
+/// An aligned table for people: a few blockers per loop (`table::capped`),
+/// then how many more; the CSV has them all.
 pub fn to_table(rows: &[ParallelRow]) -> String {
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
             let mut fields = r.fields();
-            if r.blockers.len() > TABLE_BLOCKERS {
-                let shown = r.blockers[..TABLE_BLOCKERS].join(";");
-                let more = r.blockers.len() - TABLE_BLOCKERS;
-                fields[9] = format!("{shown};... {more} more (--format csv lists all)");
-            }
+            fields[9] = crate::table::capped(&r.blockers, ";", "--format csv lists all");
             fields
         })
         .collect();

@@ -24,6 +24,23 @@ pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// Items a table cell shows at most; a loop of a real program can have
+/// thousands of blockers.
+pub const CELL_ITEMS: usize = 8;
+
+/// `items` joined by `sep` for a table cell: at most [`CELL_ITEMS`], then
+/// how many more and where to find them all (`rest`).
+pub fn capped(items: &[String], sep: &str, rest: &str) -> String {
+    if items.len() <= CELL_ITEMS {
+        return items.join(sep);
+    }
+    let more = items.len() - CELL_ITEMS;
+    format!(
+        "{}{sep}... {more} more ({rest})",
+        items[..CELL_ITEMS].join(sep)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -42,5 +59,15 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[1], format!("{long}  1"));
         assert_eq!(lines[2].len(), 70_003);
+    }
+
+    #[test]
+    fn long_lists_are_capped_with_a_count() {
+        let items: Vec<String> = (0..20).map(|i| i.to_string()).collect();
+        assert_eq!(
+            super::capped(&items, "; ", "see X"),
+            "0; 1; 2; 3; 4; 5; 6; 7; ... 12 more (see X)"
+        );
+        assert_eq!(super::capped(&items[..2], "; ", "see X"), "0; 1");
     }
 }

@@ -148,7 +148,8 @@ pub fn to_csv(rows: &[UnrollRow]) -> String {
     out
 }
 
-/// The table adds what blocks each nest that is not permutable.
+/// The table adds what blocks each nest that is not permutable: a few of
+/// its blockers (`table::capped`; relation `unroll_blocked` has them all).
 pub fn to_table(rows: &[UnrollRow]) -> String {
     let mut header = CSV_HEADER.to_vec();
     header.push("why");
@@ -156,7 +157,11 @@ pub fn to_table(rows: &[UnrollRow]) -> String {
         .iter()
         .map(|r| {
             let mut c = cells(r);
-            c.push(r.blockers.join("; "));
+            c.push(crate::table::capped(
+                &r.blockers,
+                "; ",
+                "relation unroll_blocked lists all",
+            ));
             c
         })
         .collect();
