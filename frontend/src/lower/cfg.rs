@@ -79,6 +79,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         }
         self.in_loops(id);
         self.mark_guarded(id);
+        if executable && matches!(kind, "assign" | "do") && !self.loops.is_empty() {
+            self.note_certain(id);
+        }
         if executable {
             self.exec.push(id);
         }

@@ -97,6 +97,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             r#loop: id,
             stmt: end_id,
         });
+        self.certain_rows(id, end_id);
         if self.at_most_one_trip.contains(&id) {
             // Every statement of the body, and the increment at the end,
             // runs in the first iteration only.
