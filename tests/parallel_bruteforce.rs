@@ -436,9 +436,12 @@ fn loops_of_the_dependence_nests_are_judged_soundly_and_found_parallel() {
         // and 0.947 (125 of 132) after; 0.970 (131 of 135) and 0.962 (127
         // of 132) once conditions were decided where the IFs around them
         // hold, the iterations a statement runs in were known and one known
-        // bound gave one end of a DO variable's range.
+        // bound gave one end of a DO variable's range; 0.985 (130 of 132)
+        // on `exact_nests` once a last value set in the last iteration only
+        // (`runs_last`) and an inner DO variable no run reaches
+        // (FIRSTPRIVATE and LASTPRIVATE) were known.
         ("shared_nests", shared_nests as fn(u64) -> Generated, 0.97),
-        ("exact_nests", exact_nests, 0.96),
+        ("exact_nests", exact_nests, 0.98),
     ] {
         let mut tally = Tally::default();
         let mut failures = Vec::new();
