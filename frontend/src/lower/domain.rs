@@ -38,6 +38,11 @@ use crate::intrinsics::Intrinsic;
 /// The most points of a box a condition is evaluated at.
 const MAX_POINTS: i64 = 4096;
 
+/// The most points at which [`UnitLowerer::runs_at_some_point`] looks for
+/// one that runs a statement (it asks for every scalar assignment in a
+/// loop: past them, the answer is no).
+const MAX_SEARCH: i64 = 256;
+
 /// The named constants, and the DO variables at one point of the box.
 struct Point<'e> {
     values: BTreeMap<String, Const>,
@@ -604,6 +609,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// body drops them ([`Self::certain_rows`]).
     pub(super) fn note_certain(&mut self, stmt: i64) {
         let depth = self.loops.len();
+        if depth == 0 {
+            return;
+        }
         for at in 0..depth {
             if at + 1 == depth && !self.known.iter().any(|k| k.depth > at) {
                 continue;
@@ -672,6 +680,15 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         {
             return false;
         }
+        // So must the bounds of the loops inside, over the loops around them.
+        let inner_bounds_fold = frames.iter().enumerate().skip(1).all(|(i, f)| {
+            f.bounds.as_ref().is_some_and(|(lo, up, _)| {
+                self.folds_over(lo, &frames[..i]) && self.folds_over(up, &frames[..i])
+            })
+        });
+        if !inner_bounds_fold {
+            return false;
+        }
         let mut at_point = Point {
             values: BTreeMap::new(),
             iteration: BTreeMap::new(),
@@ -685,7 +702,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         // the end (the last value is the upper bound for a step of 1 or
         // -1); with both bounds known, every value does.
         let firsts = match (within, lo, up) {
-            (Within::Some, Some(lo), Some(up)) => sequence(lo, up, *st, MAX_POINTS),
+            (Within::Some, Some(lo), Some(up)) => {
+                sequence(lo, up, *st, MAX_SEARCH).or(Some(vec![lo]))
+            }
             (Within::Some, Some(lo), None) => Some(vec![lo]),
             (_, None, Some(up)) if st.abs() == 1 => Some(vec![up]),
             (Within::Last, Some(lo), Some(up)) => trip_count(lo, up, *st)
@@ -698,7 +717,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             return false;
         };
         let var = frames[0].var.clone().expect("a DO loop's frame");
-        let mut budget = MAX_POINTS;
+        let mut budget = MAX_SEARCH;
         firsts.into_iter().any(|v| {
             at_point.values.insert(var.clone(), Const::Int(v));
             some_point(&frames[1..], &conds, &mut at_point, &mut budget)

@@ -47,6 +47,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         construct: Option<&String>,
     ) -> Frag {
         let id = self.number(s.pos, s.label, "do", true);
+        self.note_certain(id);
         let mut r = StmtRefs::default();
         for e in [Some(lower), Some(upper), step].into_iter().flatten() {
             self.read(&mut r, e);
