@@ -9,8 +9,9 @@
 //! `start` (where its uses read) and `mid` (where its definitions write),
 //! joined start -> mid, and mid -> start along every CFG edge some run may
 //! take (through a point of its own on the exit of a loop that rewrites an
-//! array whole, where the loans of the array's definitions outside the
-//! loop are killed) (a loop of constant trip count never skips its body, nor goes round
+//! array whole, or of an outermost loop that certainly defines a variable
+//! in some iteration, where the loans of its definitions outside the loop
+//! are killed) (a loop of constant trip count never skips its body, nor goes round
 //! again after one iteration). One
 //! universal origin is live everywhere, so a loan lives as long as it is
 //! not killed. A definition is a loan issued at the mid point of its
@@ -161,9 +162,12 @@ fn polonius_reach(facts: &FactBase, tests: bool) -> Reach {
 }
 
 /// The loops that rewrite an array whole, as our rules find them
-/// (`rewrite(w, loop, array)`, rules/dl/kills.dl): (the loop's end
-/// statement, the array, the loop's body statements). Which loops rewrite
-/// is our rules' answer, held to real runs by `tests/deps_bruteforce.rs`;
+/// (`rewrite(w, loop, array)`, rules/dl/kills.dl), and the outermost DO
+/// loops that certainly define a variable in some iteration, as the
+/// lowering finds them (`runs_during(stmt, loop)` of a statement with a
+/// certain definition): (the loop's end statement, the variable, the
+/// loop's body statements). Which loops rewrite or define is our rules'
+/// and lowering's answer, held to real runs by `tests/deps_bruteforce.rs`;
 /// what the kill on their exits does to reaching definitions is the
 /// oracle's.
 fn rewrite_exits(facts: &FactBase) -> Vec<(i64, String, BTreeSet<i64>)> {
@@ -178,6 +182,18 @@ fn rewrite_exits(facts: &FactBase) -> Vec<(i64, String, BTreeSet<i64>)> {
             panic!("rewrite(w: number, loop: number, array: symbol): {row:?}");
         };
         loops.insert((*l, a.clone()));
+    }
+    let must: BTreeSet<i64> = facts.must_def.iter().map(|m| m.r#ref).collect();
+    for r in &facts.runs_during {
+        let outermost = facts
+            .r#loop
+            .iter()
+            .any(|l| l.r#loop == r.r#loop && l.kind == "do" && l.depth == 1);
+        for d in facts.def.iter().filter(|d| d.stmt == r.stmt) {
+            if outermost && must.contains(&d.r#ref) {
+                loops.insert((r.r#loop, d.var.clone()));
+            }
+        }
     }
     loops
         .into_iter()

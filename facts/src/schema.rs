@@ -86,6 +86,12 @@ relations! {
     /// `iteration_last(stmt, loop, iteration)`: statement `stmt` runs in no iteration of the DO loop `loop` around it after the one numbered `iteration` (0 is the first), as `iteration_first` decides (`IF (I .EQ. 1)` in `DO I = 1, N`: 0); also 0 for every statement of a loop whose bounds give at most one iteration wherever it is reached (`DO J = 3, I + 1, -1` inside `DO I = 2, 5`), the `enddo` included.
     IterationLast iteration_last { stmt: StmtId, r#loop: LoopId, iteration: i64 }
 
+    /// `runs_during(stmt, loop)`: statement `stmt` (an assignment or a DO statement) runs in at least one iteration of every run of the DO loop `loop` around it that reaches the loop's end (a row only where an inner loop or an IF inside `loop` stands around it): the inner loops around it and the IF conditions around it inside `loop` (affine in the DO variables of `loop` and the loops inside it, MOD and MODULO too) are evaluated at the points of the iteration domain, and one point runs it (`DO I = 3, 7, 2` / `DO J = 4, I + 1, -1` runs J only for I = 3); a loop with a jump, SELECT CASE or an opaque statement in its body has no row.
+    RunsDuring runs_during { stmt: StmtId, r#loop: LoopId }
+
+    /// `runs_last(stmt, loop)`: statement `stmt` (an assignment or a DO statement) runs in the last iteration of every run of the DO loop `loop` around it (a row only where an inner loop or an IF inside `loop` stands around it), decided as for `runs_during` at the loop's last value (its upper bound for a step of 1 or -1, else from constant bounds): `IF (I .GT. 3) T = 0` in `DO I = 1, 6`.
+    RunsLast runs_last { stmt: StmtId, r#loop: LoopId }
+
     /// `def(ref, stmt, var)`: reference `ref` in statement `stmt` may write variable `var` (scalar, array element or whole array).
     Def def { r#ref: RefId, stmt: StmtId, var: String }
 

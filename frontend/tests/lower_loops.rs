@@ -222,3 +222,67 @@ end program t
     assert!(!runs(16));
     assert!(runs(17));
 }
+
+/// A statement runs in some iteration of every run of a loop that reaches
+/// its end (`runs_during`), and in its last iteration (`runs_last`), as the
+/// points of the iteration domain decide: inner loops that run in some
+/// outer iterations only, IFs on the DO variables; a condition on data, or
+/// a jump in the loop, decides nothing.
+#[test]
+fn statements_certain_to_run_in_some_or_the_last_iteration() {
+    let (f, diags) = lower_src(
+        "t.f90",
+        "program t
+  integer :: i, j, k, n, p
+  real :: s, t
+  read *, n, p
+  do i = 3, 7, 2
+    do j = 4, i + 1, -1
+      k = 1
+    end do
+    if (i .gt. 5) s = 1.0
+    if (i .eq. 4) t = 1.0
+    if (p .gt. 0) t = 2.0
+  end do
+  do i = 1, n
+    if (i .ge. 1) s = 2.0
+    if (i .gt. 3) t = 3.0
+  end do
+  do i = 1, 6
+    if (i .gt. 3) s = 3.0
+    if (i .eq. 2) exit
+  end do
+end program t
+",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let rows = |line: i64| {
+        let s = at_line(&f, "assign", line);
+        let during: Vec<i64> = f
+            .runs_during
+            .iter()
+            .filter(|r| r.stmt == s)
+            .map(|r| r.r#loop)
+            .collect();
+        let last: Vec<i64> = f
+            .runs_last
+            .iter()
+            .filter(|r| r.stmt == s)
+            .map(|r| r.r#loop)
+            .collect();
+        (during, last)
+    };
+    let (i1, i2) = (loop_at(&f, 5), loop_at(&f, 13));
+    // J runs for I = 3 only: K = 1 then, not in the last iteration (I = 7).
+    assert_eq!(rows(7), (vec![i1], vec![]));
+    assert_eq!(rows(9), (vec![i1], vec![i1]));
+    // I is never 4; P is data.
+    assert_eq!(rows(10), (vec![], vec![]));
+    assert_eq!(rows(11), (vec![], vec![]));
+    // N unknown: the first iteration (I = 1) runs S = 2.0, the last one is
+    // not known.
+    assert_eq!(rows(14), (vec![i2], vec![]));
+    assert_eq!(rows(15), (vec![], vec![]));
+    // The loop may leave early.
+    assert_eq!(rows(18), (vec![], vec![]));
+}

@@ -27,7 +27,7 @@
 //! end to the `endselect`.
 
 use crate::ast::{
-    CaseArm, CaseValue, ElsePart, Expr, ForallIndex, IfArm, LoopEnd, Pos, Stmt, StmtKind,
+    CaseArm, CaseValue, ElsePart, Expr, ExprKind, ForallIndex, IfArm, LoopEnd, Pos, Stmt, StmtKind,
 };
 use crate::intrinsics::Form;
 use kaiseki_facts::{Call, CfgEntry, CfgExit, Cond, Opaque, Stmt as StmtFact, StmtFile, StmtLabel};
@@ -165,6 +165,10 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             }
             StmtKind::Assign { lhs, rhs } => {
                 let id = self.number(s.pos, s.label, "assign", true);
+                // A scalar or a whole array: what one statement kills.
+                if matches!(lhs.kind, ExprKind::Var(_)) {
+                    self.note_certain(id);
+                }
                 self.assignment(id, lhs, rhs);
                 single(id, true)
             }

@@ -26,9 +26,10 @@
 
 use std::collections::BTreeMap;
 
-use kaiseki_facts::{GuardForm, IterationFirst, IterationLast, NeverEdge};
+use kaiseki_facts::{GuardForm, IterationFirst, IterationLast, NeverEdge, RunsDuring, RunsLast};
 
 use super::affine::{Form, Term};
+use super::loops::trip_count;
 use super::{LoopFrame, Range, UnitLowerer};
 use crate::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::fold::{self, Const, Env};
@@ -36,6 +37,11 @@ use crate::intrinsics::Intrinsic;
 
 /// The most points of a box a condition is evaluated at.
 const MAX_POINTS: i64 = 4096;
+
+/// The most points at which [`UnitLowerer::runs_at_some_point`] looks for
+/// one that runs a statement (it asks for every scalar assignment in a
+/// loop: past them, the answer is no).
+const MAX_SEARCH: i64 = 256;
 
 /// The named constants, and the DO variables at one point of the box.
 struct Point<'e> {
@@ -77,19 +83,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     /// The value `cond` has in every execution, when it has one (see the
     /// module's documentation).
     pub(super) fn decided(&self, cond: &Expr) -> Option<bool> {
-        let mut ok = true;
-        cond.any_name(&mut |name, applied| {
-            if applied {
-                // Only the intrinsic functions fold; an array element stops it.
-                ok &= Env::intrinsic(self.syms, name).is_some();
-            } else {
-                // A DO variable of a loop around, or a constant.
-                ok &= self.loops.iter().any(|f| f.var.as_deref() == Some(name))
-                    || matches!(Env::constant(self.syms, name), Some(Const::Int(_)));
-            }
-            !ok
-        });
-        if !ok {
+        if !self.folds_over(cond, &self.loops) {
             return None;
         }
         let mut seen: Option<bool> = None;
@@ -114,6 +108,23 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             (true, false) => seen,
             (false, false) => self.decided_by_ranges(cond),
         }
+    }
+
+    /// Whether `cond` names only DO variables of `loops`, constants and
+    /// intrinsic functions: what may fold at the points of those loops.
+    fn folds_over(&self, cond: &Expr, loops: &[LoopFrame]) -> bool {
+        let mut ok = true;
+        cond.any_name(&mut |name, applied| {
+            if applied {
+                // Only the intrinsic functions fold; an array element stops it.
+                ok &= Env::intrinsic(self.syms, name).is_some();
+            } else {
+                ok &= loops.iter().any(|f| f.var.as_deref() == Some(name))
+                    || matches!(Env::constant(self.syms, name), Some(Const::Int(_)));
+            }
+            !ok
+        });
+        ok
     }
 
     /// The value of `cond` decided from the ranges of the DO variables
@@ -588,6 +599,198 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
     pub(super) fn never(&mut self, from: i64, to: i64) {
         self.g.facts.never_edge.push(NeverEdge { from, to });
     }
+
+    /// Notes, for the statement `stmt` being lowered (an assignment or a
+    /// DO statement), the loops around it of which it runs in some
+    /// iteration of every run that reaches the loop's end, and those of
+    /// which it runs in the last iteration, where an inner loop or an IF
+    /// inside the loop may skip it (else it runs in every iteration, which
+    /// the dataflow knows). The rows wait for the loop's end: a jump in its
+    /// body drops them ([`Self::certain_rows`]).
+    pub(super) fn note_certain(&mut self, stmt: i64) {
+        let depth = self.loops.len();
+        if depth == 0 {
+            return;
+        }
+        for at in 0..depth {
+            if at + 1 == depth && !self.known.iter().any(|k| k.depth > at) {
+                continue;
+            }
+            let during = self.runs_at_some_point(at, Within::Some);
+            let last = self.runs_at_some_point(at, Within::Last);
+            if during || last {
+                let rows = self.certain.entry(self.loops[at].id).or_default();
+                rows.push((stmt, during, last));
+            }
+        }
+    }
+
+    /// The `runs_during` and `runs_last` rows of the DO loop `id`, whose
+    /// body ends with statement `end`, now that its body is lowered: none
+    /// when the body may jump (a GO TO, EXIT, CYCLE, RETURN, STOP, an I/O
+    /// statement's END= or ERR=, an opaque statement) or has a SELECT CASE,
+    /// whose arms are not among the known conditions.
+    pub(super) fn certain_rows(&mut self, id: i64, end: i64) {
+        let Some(rows) = self.certain.remove(&id) else {
+            return;
+        };
+        let skips = self
+            .g
+            .facts
+            .stmt
+            .iter()
+            .rev()
+            .take_while(|r| r.stmt > id)
+            .any(|r| r.stmt < end && SKIPPING.contains(&r.kind.as_str()))
+            || self
+                .gotos
+                .iter()
+                .any(|&(from, _, _)| from > id && from < end);
+        if skips {
+            return;
+        }
+        for (stmt, during, last) in rows {
+            if during {
+                self.g
+                    .facts
+                    .runs_during
+                    .push(RunsDuring { stmt, r#loop: id });
+            }
+            if last {
+                self.g.facts.runs_last.push(RunsLast { stmt, r#loop: id });
+            }
+        }
+    }
+
+    /// Whether the statement being lowered runs at some point of the
+    /// iteration domain of the loops `self.loops[at..]` where the loop
+    /// `self.loops[at]` has a value every run reaching its end takes
+    /// (`within`), and every condition of the IFs around the statement
+    /// inside that loop folds to the arm's value. A loop whose bounds do
+    /// not fold there, a DO WHILE, or a condition on anything else (a DO
+    /// variable of a loop outside, a scalar, an array element) answers no.
+    fn runs_at_some_point(&self, at: usize, within: Within) -> bool {
+        let frames = &self.loops[at..];
+        // On the DO variables of the loops from `at` to the IF (not of a
+        // loop inside the IF: its value is not the one at the test).
+        let conds: Vec<&Known> = self.known.iter().filter(|k| k.depth > at).collect();
+        if !conds
+            .iter()
+            .all(|k| self.folds_over(k.cond, &self.loops[at..k.depth.min(self.loops.len())]))
+        {
+            return false;
+        }
+        // So must the bounds of the loops inside, over the loops around them.
+        let inner_bounds_fold = frames.iter().enumerate().skip(1).all(|(i, f)| {
+            f.bounds.as_ref().is_some_and(|(lo, up, _)| {
+                self.folds_over(lo, &frames[..i]) && self.folds_over(up, &frames[..i])
+            })
+        });
+        if !inner_bounds_fold {
+            return false;
+        }
+        let mut at_point = Point {
+            values: BTreeMap::new(),
+            iteration: BTreeMap::new(),
+            outer: self.syms,
+        };
+        let Some((lo, up, st)) = &frames[0].bounds else {
+            return false;
+        };
+        let (lo, up) = (fold::fold_int(lo, &at_point), fold::fold_int(up, &at_point));
+        // The first and the last iterations run in every run that reaches
+        // the end (the last value is the upper bound for a step of 1 or
+        // -1); with both bounds known, every value does.
+        let firsts = match (within, lo, up) {
+            (Within::Some, Some(lo), Some(up)) => {
+                sequence(lo, up, *st, MAX_SEARCH).or(Some(vec![lo]))
+            }
+            (Within::Some, Some(lo), None) => Some(vec![lo]),
+            (_, None, Some(up)) if st.abs() == 1 => Some(vec![up]),
+            (Within::Last, Some(lo), Some(up)) => trip_count(lo, up, *st)
+                .filter(|&n| n > 0)
+                .and_then(|n| st.checked_mul(n - 1)?.checked_add(lo))
+                .map(|v| vec![v]),
+            (Within::Last, Some(_), None) | (_, None, _) => None,
+        };
+        let Some(firsts) = firsts else {
+            return false;
+        };
+        let var = frames[0].var.clone().expect("a DO loop's frame");
+        let mut budget = MAX_SEARCH;
+        firsts.into_iter().any(|v| {
+            at_point.values.insert(var.clone(), Const::Int(v));
+            some_point(&frames[1..], &conds, &mut at_point, &mut budget)
+        })
+    }
+}
+
+/// The kinds of statements that may take control past others in a loop's
+/// body, or choose among them by conditions [`Known`] does not hold.
+const SKIPPING: [&str; 11] = [
+    "goto",
+    "computed_goto",
+    "arith_if",
+    "exit",
+    "cycle",
+    "return",
+    "stop",
+    "opaque",
+    "select",
+    "case",
+    "case_default",
+];
+
+/// The iterations of a loop asked about in
+/// [`UnitLowerer::runs_at_some_point`].
+#[derive(Clone, Copy)]
+enum Within {
+    /// Any iteration.
+    Some,
+    /// The last one.
+    Last,
+}
+
+/// The values `lo`, `lo + st`, ... up to `up`, when fewer than `budget`.
+fn sequence(lo: i64, up: i64, st: i64, budget: i64) -> Option<Vec<i64>> {
+    let mut out = Vec::new();
+    let mut v = lo;
+    while (st > 0 && v <= up) || (st < 0 && v >= up) {
+        if out.len() as i64 >= budget {
+            return None;
+        }
+        out.push(v);
+        v = v.checked_add(st)?;
+    }
+    Some(out)
+}
+
+/// Whether some point of the loops `frames` (outermost first, each with
+/// bounds that fold at `at`) makes every condition of `conds` fold to its
+/// arm's value; false past the budget.
+fn some_point(frames: &[LoopFrame], conds: &[&Known], at: &mut Point, budget: &mut i64) -> bool {
+    let Some((frame, inner)) = frames.split_first() else {
+        *budget -= 1;
+        return *budget >= 0
+            && conds
+                .iter()
+                .all(|k| fold::fold(k.cond, at) == Some(Const::Logical(k.holds)));
+    };
+    let (Some(var), Some((lo, up, st))) = (&frame.var, &frame.bounds) else {
+        return false;
+    };
+    let (Some(lo), Some(up)) = (fold::fold_int(lo, at), fold::fold_int(up, at)) else {
+        return false;
+    };
+    let Some(vs) = sequence(lo, up, *st, *budget) else {
+        return false;
+    };
+    let found = vs.into_iter().any(|v| {
+        at.values.insert(var.clone(), Const::Int(v));
+        *budget > 0 && some_point(inner, conds, at, budget)
+    });
+    at.values.remove(var);
+    found
 }
 
 /// `n / d` rounded up, for `d > 0`.
@@ -654,16 +857,7 @@ fn values(
             (a, b, 1)
         }
     };
-    let mut out = Vec::new();
-    let mut v = lo;
-    while (st > 0 && v <= hi) || (st < 0 && v >= hi) {
-        if out.len() as i64 >= budget {
-            return None;
-        }
-        out.push(v);
-        v = v.checked_add(st)?;
-    }
-    Some((out, exact))
+    sequence(lo, hi, st, budget).map(|out| (out, exact))
 }
 
 /// The points of `frames` (outermost first) from `at` on, each passed to

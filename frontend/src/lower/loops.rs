@@ -47,6 +47,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         construct: Option<&String>,
     ) -> Frag {
         let id = self.number(s.pos, s.label, "do", true);
+        self.note_certain(id);
         let mut r = StmtRefs::default();
         for e in [Some(lower), Some(upper), step].into_iter().flatten() {
             self.read(&mut r, e);
@@ -97,6 +98,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             r#loop: id,
             stmt: end_id,
         });
+        self.certain_rows(id, end_id);
         if self.at_most_one_trip.contains(&id) {
             // Every statement of the body, and the increment at the end,
             // runs in the first iteration only.

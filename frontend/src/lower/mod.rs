@@ -287,6 +287,10 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// of the DO variables around, though not always the same count: they
     /// carry nothing (`iteration_last` 0 for their statements).
     at_most_one_trip: FxHashSet<i64>,
+    /// By DO loop still open, the statements that run in some iteration
+    /// of every run of it and in its last one (see
+    /// [`UnitLowerer::note_certain`]).
+    certain: FxHashMap<i64, Vec<(i64, bool, bool)>>,
     /// Label -> (statement, executable?).
     labels: FxHashMap<u32, (i64, bool)>,
     /// Branches to labels, resolved at the END: (from, label, where).
@@ -366,6 +370,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             edges: Vec::new(),
             always_then: FxHashMap::default(),
             at_most_one_trip: FxHashSet::default(),
+            certain: FxHashMap::default(),
             labels: FxHashMap::default(),
             gotos: Vec::new(),
             returns: Vec::new(),
