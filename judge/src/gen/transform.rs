@@ -7,7 +7,8 @@
 //!
 //! - single loops of 2-4 assignments `A(I+o) = MOD(B(I+o) + X + ..., 13.0)`,
 //!   with wrap-around scalars X and Y assigned once (`X = C(I+o)`) and
-//!   read before or after that assignment;
+//!   read before or after that assignment, some running backwards or by
+//!   steps of 2, some reading `A(J)` after `J = I + o` (node splitting);
 //! - outer loops over two inner loops, each over one array (a part
 //!   parallel in the outer loop, a part carrying its dependence);
 //! - perfect nests `DO J / DO I` over AA with distances on either loop;
@@ -92,8 +93,22 @@ fn at(rng: &mut Rng, var: &str) -> String {
     }
 }
 
+/// A loop of 2-4 assignments; one in five runs backwards or by steps of
+/// 2, and one in five first sets `J = I + o` for subscripts that read
+/// `A(J)` (node splitting: reads ahead in such loops are renamed too).
 fn single_loop(rng: &mut Rng, e: &mut Emitter) {
-    e.open_do(&format!("I = {}, N", rng.range(1, 3)), rng.chance(50));
+    let lo = rng.range(1, 3);
+    let header = match rng.range(0, 9) {
+        0 => format!("I = N, {lo}, -1"),
+        1 => format!("I = {lo}, N, 2"),
+        _ => format!("I = {lo}, N"),
+    };
+    e.open_do(&header, rng.chance(50));
+    let via_j = rng.chance(20);
+    if via_j {
+        let j = at(rng, "I");
+        e.stmt(&format!("J = {j}"));
+    }
     for _ in 0..rng.range(2, 4) {
         if rng.chance(25) {
             let x = *rng.pick(&SCALARS);
@@ -110,7 +125,11 @@ fn single_loop(rng: &mut Rng, e: &mut Emitter) {
                 terms.push(rng.pick(&SCALARS).to_string());
             } else {
                 let a = *rng.pick(&ARRAYS);
-                let i = at(rng, "I");
+                let i = if via_j && rng.chance(50) {
+                    "J".to_string()
+                } else {
+                    at(rng, "I")
+                };
                 terms.push(format!("{a}({i})"));
             }
         }
