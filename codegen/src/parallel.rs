@@ -42,6 +42,9 @@ pub const RELATIONS: &[&str] = &[
     "interchange",
     "peel",
     "fuse",
+    "split_read",
+    "split_dim",
+    "skew",
     "collapse",
     "transform",
 ];

@@ -11,7 +11,8 @@
 //!   steps of 2, some reading `A(J)` after `J = I + o` (node splitting);
 //! - outer loops over two inner loops, each over one array (a part
 //!   parallel in the outer loop, a part carrying its dependence);
-//! - perfect nests `DO J / DO I` over AA with distances on either loop;
+//! - perfect nests `DO J / DO I` over AA with distances on either loop,
+//!   or on both (wavefronts: skewing);
 //! - loops reading one fixed element (`A(1)`, `A(N)`) that the loop also
 //!   writes in some iteration, the first, the last or another (peeling);
 //! - two adjacent loops over the same iterations, the second reading what
@@ -160,12 +161,19 @@ fn outer_over_two(rng: &mut Rng, e: &mut Emitter) {
     e.close_do();
 }
 
-/// `DO J / DO I` over AA, reading it at distances on either loop.
+/// `DO J / DO I` over AA, reading it at distances on either loop, half of
+/// them at two (a wavefront when both loops carry one: skewing).
 fn perfect_nest(rng: &mut Rng, e: &mut Emitter) {
     e.open_do("J = 2, N", rng.chance(50));
     e.open_do("I = 1, N", rng.chance(50));
     let (i, j) = (at(rng, "I"), at(rng, "J"));
-    e.stmt(&format!("AA(I,J) = MOD(AA({i},{j}) + BB(I,J) + 1, 7.0)"));
+    let other = if rng.chance(50) {
+        let (i2, j2) = (at(rng, "I"), at(rng, "J"));
+        format!("AA({i2},{j2})")
+    } else {
+        "BB(I,J)".to_string()
+    };
+    e.stmt(&format!("AA(I,J) = MOD(AA({i},{j}) + {other} + 1, 7.0)"));
     e.close_do();
     e.close_do();
 }
