@@ -362,7 +362,7 @@ fn lines_outside_the_rewritten_loops_are_kept() {
     ]);
     assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
     assert!(
-        outcome.stderr.contains("10 loops transformed"),
+        outcome.stderr.contains("15 loops transformed"),
         "{}",
         outcome.stderr
     );

@@ -12,7 +12,7 @@
 //! - outer loops over two inner loops, each over one array (a part
 //!   parallel in the outer loop, a part carrying its dependence);
 //! - perfect nests `DO J / DO I` over AA with distances on either loop,
-//!   or on both (wavefronts: skewing);
+//!   and wavefronts, with distances on both (skewing);
 //! - loops reading one fixed element (`A(1)`, `A(N)`) that the loop also
 //!   writes in some iteration, the first, the last or another (peeling);
 //! - two adjacent loops over the same iterations, the second reading what
@@ -60,13 +60,14 @@ pub fn transform_loops(seed: u64) -> Generated {
     e.stmt(&format!("X = {}", rng.range(0, 5)));
     e.stmt(&format!("Y = {}", rng.range(0, 5)));
     for _ in 0..rng.range(3, 6) {
-        match rng.range(0, 13) {
+        match rng.range(0, 14) {
             0..=4 => single_loop(&mut rng, &mut e),
             5 | 6 => outer_over_two(&mut rng, &mut e),
             7 => perfect_nest(&mut rng, &mut e),
             8 | 9 => fixed_element(&mut rng, &mut e),
             10 | 11 => adjacent_loops(&mut rng, &mut e),
-            _ => row_nest(&mut rng, &mut e),
+            12 | 13 => row_nest(&mut rng, &mut e),
+            _ => wavefront(&mut rng, &mut e),
         }
         e.stmt("PRINT *, SUM(A), SUM(B), SUM(C), SUM(D), X, Y");
         e.stmt("PRINT *, SUM(AA), SUM(BB)");
@@ -161,19 +162,28 @@ fn outer_over_two(rng: &mut Rng, e: &mut Emitter) {
     e.close_do();
 }
 
-/// `DO J / DO I` over AA, reading it at distances on either loop, half of
-/// them at two (a wavefront when both loops carry one: skewing).
+/// `DO J / DO I` over AA, reading it at distances on either loop.
 fn perfect_nest(rng: &mut Rng, e: &mut Emitter) {
     e.open_do("J = 2, N", rng.chance(50));
     e.open_do("I = 1, N", rng.chance(50));
     let (i, j) = (at(rng, "I"), at(rng, "J"));
-    let other = if rng.chance(50) {
-        let (i2, j2) = (at(rng, "I"), at(rng, "J"));
-        format!("AA({i2},{j2})")
-    } else {
-        "BB(I,J)".to_string()
-    };
-    e.stmt(&format!("AA(I,J) = MOD(AA({i},{j}) + {other} + 1, 7.0)"));
+    e.stmt(&format!("AA(I,J) = MOD(AA({i},{j}) + BB(I,J) + 1, 7.0)"));
+    e.close_do();
+    e.close_do();
+}
+
+/// `DO J / DO I` over AA reading `AA(I - a, J)` and `AA(I + c, J - b)`
+/// (a, b in 1..2, c in -2..2): both loops carry a dependence, a wavefront
+/// that skewing runs along its hyperplanes where b - c >= 1, and must not
+/// where b - c < 1 (both ends on one hyperplane).
+fn wavefront(rng: &mut Rng, e: &mut Emitter) {
+    e.open_do("J = 2, N", rng.chance(50));
+    e.open_do("I = 1, N", rng.chance(50));
+    let (a, b) = (rng.range(1, 2), rng.range(1, 2));
+    let c = at(rng, "I");
+    e.stmt(&format!(
+        "AA(I,J) = MOD(AA(I - {a},J) + AA({c},J - {b}) + 1, 7.0)"
+    ));
     e.close_do();
     e.close_do();
 }
