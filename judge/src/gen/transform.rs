@@ -18,7 +18,8 @@
 //! - two adjacent loops over the same iterations, the second reading what
 //!   the first wrote at the same or another element (fusion);
 //! - nests `DO I / DO J` over `AA(I,J)`, the first subscript the outer
-//!   loop's (stride-1 interchange), parallel or not (collapse).
+//!   loop's (stride-1 interchange), parallel or not (collapse);
+//! - loops reading ahead of what they write, or behind (node splitting).
 //!
 //! The loops run from 1-3 to N, N read at run time (0, 1, 2 or 10: loops
 //! shorter than the iterations an alignment peels); every array has room
@@ -60,14 +61,15 @@ pub fn transform_loops(seed: u64) -> Generated {
     e.stmt(&format!("X = {}", rng.range(0, 5)));
     e.stmt(&format!("Y = {}", rng.range(0, 5)));
     for _ in 0..rng.range(3, 6) {
-        match rng.range(0, 14) {
+        match rng.range(0, 15) {
             0..=4 => single_loop(&mut rng, &mut e),
             5 | 6 => outer_over_two(&mut rng, &mut e),
             7 => perfect_nest(&mut rng, &mut e),
             8 | 9 => fixed_element(&mut rng, &mut e),
             10 | 11 => adjacent_loops(&mut rng, &mut e),
             12 | 13 => row_nest(&mut rng, &mut e),
-            _ => wavefront(&mut rng, &mut e),
+            14 => wavefront(&mut rng, &mut e),
+            _ => read_ahead(&mut rng, &mut e),
         }
         e.stmt("PRINT *, SUM(A), SUM(B), SUM(C), SUM(D), X, Y");
         e.stmt("PRINT *, SUM(AA), SUM(BB)");
@@ -169,6 +171,39 @@ fn perfect_nest(rng: &mut Rng, e: &mut Emitter) {
     let (i, j) = (at(rng, "I"), at(rng, "J"));
     e.stmt(&format!("AA(I,J) = MOD(AA({i},{j}) + BB(I,J) + 1, 7.0)"));
     e.close_do();
+    e.close_do();
+}
+
+/// A loop writing `A(I)` and reading `A(I + k)` ahead of the writes (k in
+/// 1..2 in the direction it runs: forwards, backwards, by steps of 2, or
+/// through `J = I + k`), or one in four behind them (a flow: no copy
+/// holds it), then maybe reading `A(I)` after it is written (node
+/// splitting renames the read ahead only).
+fn read_ahead(rng: &mut Rng, e: &mut Emitter) {
+    let (a, b) = (*rng.pick(&ARRAYS), *rng.pick(&ARRAYS));
+    let k = rng.range(1, 2);
+    let (header, ahead) = match rng.range(0, 3) {
+        0 => ("I = N, 1, -1".to_string(), format!("I - {k}")),
+        1 => ("I = 1, N, 2".to_string(), format!("I + {k}")),
+        _ => ("I = 1, N".to_string(), format!("I + {k}")),
+    };
+    let read = if rng.chance(25) {
+        ahead.replace('+', "#").replace('-', "+").replace('#', "-")
+    } else {
+        ahead
+    };
+    e.open_do(&header, rng.chance(50));
+    let read = if rng.chance(25) {
+        e.stmt(&format!("J = {read}"));
+        "J".to_string()
+    } else {
+        read
+    };
+    e.stmt(&format!("{a}(I) = MOD({a}({read}) + {b}(I) + 1, 13.0)"));
+    if rng.chance(50) {
+        let c = *rng.pick(&ARRAYS);
+        e.stmt(&format!("{c}(I) = MOD({a}(I) * 2 + {c}(I), 13.0)"));
+    }
     e.close_do();
 }
 
