@@ -480,20 +480,9 @@ fn rewritten(
                 expr(ExprKind::Var(hm.var.to_string())),
             );
             let shifts = HashMap::from([(h.var, j)]);
-            for s in hm.body {
-                match &s.kind {
-                    StmtKind::Assign { lhs, rhs } => {
-                        let text = format!(
-                            "{} = {}",
-                            text_as_written(&shifted(lhs, &shifts)),
-                            text_as_written(&shifted(rhs, &shifts))
-                        );
-                        stmt(&mut out, &format!("{inner}  "), &text);
-                    }
-                    StmtKind::Continue => {}
-                    _ => return None,
-                }
-            }
+            out.extend(assignments(hm.body, &format!("{inner}  "), fixed, &|e| {
+                shifted(e, &shifts)
+            })?);
             stmt(&mut out, &inner, "END DO");
             stmt(&mut out, &indent, "END DO");
             Some(vec![(first, last, out)])
@@ -539,20 +528,7 @@ fn rewritten(
                 names.insert(read.at, name);
             }
             stmt(&mut out, &indent, &h.text(None, None));
-            for s in h.body {
-                match &s.kind {
-                    StmtKind::Assign { lhs, rhs } => {
-                        let text = format!(
-                            "{} = {}",
-                            text_as_written(&renamed(lhs, &names)),
-                            text_as_written(&renamed(rhs, &names))
-                        );
-                        stmt(&mut out, &inner, &text);
-                    }
-                    StmtKind::Continue => {}
-                    _ => return None,
-                }
-            }
+            out.extend(assignments(h.body, &inner, fixed, &|e| renamed(e, &names))?);
             stmt(&mut out, &indent, "END DO");
             let mut freed: Vec<&String> = names.values().collect();
             freed.sort();
@@ -591,22 +567,8 @@ fn rewritten(
             let (from, to) = body_lines(l, lines, fixed);
             let bound = if *first_iteration { h.lower } else { h.upper };
             let shifts = HashMap::from([(h.var, bound.clone())]);
-            let mut peeled = Vec::new();
             let at = if *runs { indent.clone() } else { inner.clone() };
-            for s in h.body {
-                match &s.kind {
-                    StmtKind::Assign { lhs, rhs } => {
-                        let text = format!(
-                            "{} = {}",
-                            text_as_written(&shifted(lhs, &shifts)),
-                            text_as_written(&shifted(rhs, &shifts))
-                        );
-                        stmt(&mut peeled, &at, &text);
-                    }
-                    StmtKind::Continue => {}
-                    _ => return None,
-                }
-            }
+            let mut peeled = assignments(h.body, &at, fixed, &|e| shifted(e, &shifts))?;
             if !*runs {
                 let test = format!(
                     "IF (({}) .LE. ({})) THEN",
@@ -746,6 +708,33 @@ fn rewritten(
             Some(vec![(first, last, out)])
         }
     }
+}
+
+/// The assignments of a loop body written at `indent`, both sides of each
+/// rebuilt by `rebuild`; `None` when the body holds another statement
+/// than an assignment or CONTINUE.
+fn assignments(
+    body: &[Stmt],
+    indent: &str,
+    fixed: bool,
+    rebuild: &dyn Fn(&Expr) -> Expr,
+) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                let text = format!(
+                    "{} = {}",
+                    text_as_written(&rebuild(lhs)),
+                    text_as_written(&rebuild(rhs))
+                );
+                out.extend(statement_lines(indent, &text, fixed));
+            }
+            StmtKind::Continue => {}
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The label a labelled DO statement names (`DO 10 I = ...`).
