@@ -182,10 +182,41 @@ fn the_report_lists_the_transformations_of_tsvc_loops() {
     assert_eq!(of("S291"), ["align 206+1"]);
     // Interchange: the parallel inner loop goes outside.
     assert_eq!(of("S1119"), ["interchange with I 221"]);
+    // Node splitting: the element read ahead, which no write of the loop
+    // reaches before it, is read from a copy.
+    assert_eq!(of("S241"), ["rename A read at 238"]);
+    assert_eq!(of("S243"), ["rename A read at 254"]);
+    assert_eq!(of("S1244"), ["rename A read at 269"]);
+    // Distribution through a private scalar: T's two values each stay
+    // with the statement that reads them.
+    assert_eq!(
+        of("S261"),
+        ["distribute 321 to part 2 (parallel);distribute 322 to part 2 (parallel);distribute 323 to part 1 (parallel);distribute 324 to part 1 (parallel)"]
+    );
+    // Skewing: the wavefront's inner loop runs along a hyperplane.
+    assert_eq!(of("S2111"), ["skew with I 338"]);
     // No transformation of these makes a loop parallel.
-    for unit in ["S241", "S243", "S1244", "S252", "S255", "S261", "S2111"] {
+    for unit in ["S252", "S255"] {
         assert_eq!(of(unit), Vec::<String>::new(), "{unit}");
     }
+}
+
+#[test]
+fn the_report_lists_renamed_reads() {
+    let rows = transforms(&test_file("split.f"));
+    let of = |unit: &str| unit_rows(&rows, unit);
+    // Reading ahead, running backwards, through a scalar subscript, by
+    // steps of 5, beside a read of what the same iteration wrote, in a
+    // nest, through EQUIVALENCE.
+    assert_eq!(of("SPLAHD"), ["rename A read at 66"]);
+    assert_eq!(of("SPLBCK"), ["rename A read at 76"]);
+    assert_eq!(of("SPLSCL"), ["rename A read at 87"]);
+    assert_eq!(of("SPLSTP"), ["rename A read at 101"]);
+    assert_eq!(of("SPLTWO"), ["rename A read at 112"]);
+    assert_eq!(of("SPLNST"), ["rename AA read at 123"]);
+    assert_eq!(of("SPLEQV"), ["rename Y read at 137"]);
+    // A(I - 1) is the previous iteration's value: no copy holds it.
+    assert_eq!(of("SPLNO"), Vec::<String>::new());
 }
 
 #[test]
@@ -260,6 +291,14 @@ fn transformed_programs_print_what_the_originals_print() {
                 vec!["60".to_string()],
             ],
         ),
+        (
+            "split.f",
+            vec![
+                vec!["0".to_string()],
+                vec!["1".to_string()],
+                vec!["60".to_string()],
+            ],
+        ),
     ] {
         let path = test_file(name);
         let dir = scratch_dir(&format!("transform_{name}"));
@@ -298,10 +337,11 @@ fn transformations_give_more_tsvc_subroutines_a_parallel_loop() {
     );
     assert!(before.is_subset(&after), "{before:?} {after:?}");
     // s1119's inner loop and s2233's first inner loop are parallel as
-    // written; the transformations add eight.
+    // written; the transformations add thirteen.
     assert_eq!(before.len(), 2, "{before:?}");
     for unit in [
-        "S211", "S212", "S1213", "S221", "S222", "S2244", "S254", "S291",
+        "S211", "S212", "S1213", "S221", "S222", "S2244", "S254", "S291", "S241", "S243", "S1244",
+        "S261", "S2111",
     ] {
         assert!(
             !before.contains(unit) && after.contains(unit),
@@ -325,7 +365,7 @@ fn lines_outside_the_rewritten_loops_are_kept() {
     ]);
     assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
     assert!(
-        outcome.stderr.contains("10 loops transformed"),
+        outcome.stderr.contains("15 loops transformed"),
         "{}",
         outcome.stderr
     );
@@ -416,6 +456,8 @@ fn random_programs_transformed_print_what_they_print() {
         "fuse",
         "stride",
         "collapse",
+        "rename",
+        "skew",
     ] {
         assert!(
             kinds.get(kind).copied().unwrap_or(0) > 0,

@@ -5,8 +5,10 @@
 //! the columns of their form.
 
 use crate::source_lines::{free_code, is_fixed_comment};
-use kaiseki_frontend::ast::{BinOp, Expr, ExprKind, LoopEnd, Stmt, StmtKind};
-use std::collections::HashMap;
+use kaiseki_frontend::ast::{
+    BinOp, DeclKind, Expr, ExprKind, FileId, LoopEnd, Stmt, StmtKind, Unit,
+};
+use std::collections::{HashMap, HashSet};
 
 /// The lines of a nest must hold it alone: no `;` joining another statement.
 pub fn check_lines(lines: &[&str], first: usize, last: usize, fixed: bool) -> Result<(), String> {
@@ -154,15 +156,37 @@ pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
 
 /// `e` with the DO variables of `shifts` replaced by their shifted values.
 pub fn shifted(e: &Expr, shifts: &HashMap<&str, Expr>) -> Expr {
-    let go = |x: &Expr| Box::new(shifted(x, shifts));
-    let kind = match &e.kind {
-        ExprKind::Var(n) => match shifts.get(n.as_str()) {
-            Some(s) => return s.clone(),
-            None => e.kind.clone(),
+    rebuilt(e, &|x| match &x.kind {
+        ExprKind::Var(n) => shifts.get(n.as_str()).cloned().unwrap_or(x),
+        _ => x,
+    })
+}
+
+/// `e` with the array elements at the positions (line, column) of
+/// `names` renamed, their subscripts kept.
+pub fn renamed(e: &Expr, names: &HashMap<(u32, u32), String>) -> Expr {
+    rebuilt(
+        e,
+        &|x| match (&x.kind, names.get(&(x.pos.line, x.pos.col))) {
+            (ExprKind::Apply { args, .. }, Some(name)) => Expr {
+                pos: x.pos,
+                kind: ExprKind::Apply {
+                    name: name.clone(),
+                    args: args.clone(),
+                },
+            },
+            _ => x,
         },
+    )
+}
+
+/// `e` rebuilt bottom-up, each node (its parts rebuilt) handed to `node`.
+fn rebuilt(e: &Expr, node: &dyn Fn(Expr) -> Expr) -> Expr {
+    let go = |x: &Expr| Box::new(rebuilt(x, node));
+    let kind = match &e.kind {
         ExprKind::Apply { name, args } => ExprKind::Apply {
             name: name.clone(),
-            args: args.iter().map(|a| shifted(a, shifts)).collect(),
+            args: args.iter().map(|a| rebuilt(a, node)).collect(),
         },
         ExprKind::Range {
             lower,
@@ -175,11 +199,13 @@ pub fn shifted(e: &Expr, shifts: &HashMap<&str, Expr>) -> Expr {
         },
         ExprKind::Unary(op, x) => ExprKind::Unary(*op, go(x)),
         ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, go(a), go(b)),
-        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Logical(_) | ExprKind::Str(_) => {
-            e.kind.clone()
-        }
+        ExprKind::Var(_)
+        | ExprKind::Int(_)
+        | ExprKind::Real(_)
+        | ExprKind::Logical(_)
+        | ExprKind::Str(_) => e.kind.clone(),
     };
-    Expr { pos: e.pos, kind }
+    node(Expr { pos: e.pos, kind })
 }
 
 /// The source with the nests replaced and the declarations inserted.
@@ -218,4 +244,52 @@ pub fn splice(
         n += 1;
     }
     out
+}
+
+/// Where the temporaries' INTEGER statement goes: before the first DATA
+/// statement or executable statement (FORMAT may stand before IMPLICIT).
+pub fn declarations_line(unit: &Unit, file: FileId) -> Option<usize> {
+    let body = unit
+        .body
+        .iter()
+        .find(|s| !matches!(s.kind, StmtKind::Format))
+        .map(|s| s.pos);
+    let data = unit
+        .decls
+        .iter()
+        .find(|d| matches!(d.kind, DeclKind::Data(_)))
+        .map(|d| d.pos);
+    [body, data]
+        .into_iter()
+        .flatten()
+        .filter(|p| p.file == file)
+        .map(|p| p.line as usize)
+        .min()
+}
+
+/// Names of the temporaries, with a prefix no name of the file uses:
+/// in `unroll_emit`, `KUL1`, `KUT1`, `KUS1` for the lower bound, trip count
+/// and step of the outermost loop, `KUV1`, `KUV2`, ... for the values
+/// scalar replacement holds; in `transform`, `KUC1`, ... for the copies of
+/// arrays read ahead.
+pub struct Temps {
+    prefix: String,
+}
+
+impl Temps {
+    pub fn new(source: &str) -> Self {
+        let words: HashSet<String> = source
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .map(str::to_ascii_uppercase)
+            .collect();
+        let prefix = ('U'..='Z')
+            .map(|c| format!("K{c}"))
+            .find(|p| !words.iter().any(|w| w.starts_with(p.as_str())))
+            .unwrap_or_else(|| "KAISEKI".into());
+        Temps { prefix }
+    }
+
+    pub fn name(&self, what: char, level: usize) -> String {
+        format!("{}{what}{}", self.prefix, level + 1)
+    }
 }

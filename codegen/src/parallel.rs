@@ -44,6 +44,9 @@ pub const RELATIONS: &[&str] = &[
     "interchange",
     "peel",
     "fuse",
+    "split_read",
+    "split_dim",
+    "skew",
     "collapse",
     "transform",
 ];

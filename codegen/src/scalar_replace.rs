@@ -102,7 +102,7 @@ fn may_alias(a: &[Affine], b: &[Affine]) -> bool {
 
 /// The type statement that declares a temporary for an element of
 /// `array` (`INTEGER*2` where the element has 2 bytes), or none.
-fn declared_type(array: &str, syms: &Symbols) -> Option<String> {
+pub(crate) fn declared_type(array: &str, syms: &Symbols) -> Option<String> {
     let (word, default) = match syms.type_of(array) {
         TypeSpec::Integer => ("INTEGER", 4),
         TypeSpec::Real => ("REAL", 4),

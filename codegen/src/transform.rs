@@ -1,6 +1,7 @@
 //! `kaiseki openmp --transform`: the loops `rules/dl/transform.dl` decides
 //! to align (`align_offset`), distribute (`distribute_part`), interchange
-//! (`interchange`), peel (`peel`) or fuse (`fuse`), rewritten from the
+//! (`interchange`), peel (`peel`), fuse (`fuse`), skew (`skew`) or whose
+//! reads to rename (`split_read`), rewritten from the
 //! syntax tree; every other line is
 //! copied byte for byte. Nothing is decided here: which loop, which
 //! offsets and parts are relations, and the program written is judged
@@ -22,16 +23,25 @@
 //!   bound, behind an IF unless the loop is known to run.
 //! - Fusion: the second loop's body (and the comment lines between the
 //!   two) after the first's, under the first's header, one END DO.
+//! - Skewing (`skew`): `DO K` over the sums of the two DO variables, the
+//!   inner loop over the iterations of one hyperplane (`MAX`, `MIN` of
+//!   the bounds), the outer DO variable replaced by `K - I`.
+//! - Node splitting (`split_read`): before the loop, an allocatable copy
+//!   of the elements each renamed read reaches (`split_dim`: the section
+//!   its subscripts sweep, or the whole array), which the read then names
+//!   instead of the array; the copy is freed after the loop.
 
 use crate::fortran_writer::{
-    all_loops, binary, check_lines, expr, indent_of, last_line, shifted, splice, terminal,
-    DoLoop as Header,
+    all_loops, binary, check_lines, declarations_line, expr, indent_of, last_line, renamed,
+    shifted, splice, terminal, DoLoop as Header, Temps,
 };
+use crate::scalar_replace::declared_type;
 use crate::source_lines::{statement_end, statement_lines};
 use crate::{num, sym};
 use kaiseki_facts::{FactBase, Table};
 use kaiseki_frontend::ast::{BinOp, Expr, ExprKind, FileId, LoopEnd, Program, Stmt, StmtKind};
 use kaiseki_frontend::fold::text_as_written;
+use kaiseki_frontend::symbols::Symbols;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What to do with one loop; statements are named by line and column.
@@ -54,6 +64,22 @@ pub enum Rewrite {
     Fuse(u32),
     /// The lines of a loop fused into the one before it.
     Fused,
+    /// Rename these reads to copies taken before the loop.
+    Split(Vec<SplitRead>),
+    /// Run the nest with the DO loop inside along its hyperplanes.
+    Skew,
+}
+
+/// A read of an array element that reads a copy of the array instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitRead {
+    /// Where the array's name stands (line, column).
+    pub at: (u32, u32),
+    /// For each dimension, how far its subscript moves from one iteration
+    /// to the next: the copy's section runs from the subscript's value in
+    /// the first iteration to its value in the last (the other way round
+    /// where negative). `None`: the whole array is copied.
+    pub moves: Option<Vec<i64>>,
 }
 
 /// The rewritings of the loops of one group of units, by unit name and
@@ -113,10 +139,42 @@ pub fn rewrites(facts: &FactBase, derived: &[Table]) -> HashMap<(String, u32), R
             out.insert(k, Rewrite::Interchange);
         }
     }
+    for r in rows_of("skew") {
+        if let Some(k) = key(num(&r[0])) {
+            out.insert(k, Rewrite::Skew);
+        }
+    }
     for r in rows_of("peel") {
         if let Some(k) = key(num(&r[0])) {
             let first = sym(&r[1]) == "first";
             out.insert(k, Rewrite::Peel(first, runs.contains(&num(&r[0]))));
+        }
+    }
+    let ref_pos: HashMap<i64, (u32, u32)> = facts
+        .ref_pos
+        .iter()
+        .map(|p| (p.r#ref, (p.line as u32, p.col as u32)))
+        .collect();
+    let mut moves: HashMap<i64, BTreeMap<i64, i64>> = HashMap::new();
+    for r in rows_of("split_dim") {
+        moves
+            .entry(num(&r[1]))
+            .or_default()
+            .insert(num(&r[2]), num(&r[3]));
+    }
+    for r in rows_of("split_read") {
+        let (Some(k), Some(&at)) = (key(num(&r[0])), ref_pos.get(&num(&r[1]))) else {
+            continue;
+        };
+        let read = SplitRead {
+            at,
+            moves: moves
+                .get(&num(&r[1]))
+                .map(|m| m.values().copied().collect()),
+        };
+        if let Rewrite::Split(reads) = out.entry(k).or_insert(Rewrite::Split(Vec::new())) {
+            reads.push(read);
+            reads.sort_by_key(|r| r.at);
         }
     }
     for r in rows_of("fuse") {
@@ -160,8 +218,19 @@ pub fn emit(
 ) -> Transformed {
     let lines: Vec<&str> = source.split_inclusive('\n').collect();
     let mut replaced: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    let mut declared: Vec<(usize, Vec<String>)> = Vec::new();
     let mut out = Transformed::default();
+    let temps = Temps::new(source);
+    let unit_names = program.procedure_names();
+    let mut made = 0;
     for unit in &program.units {
+        let (syms, _) = Symbols::build(unit, &unit_names);
+        let mut added = Temporaries {
+            temps: &temps,
+            syms: &syms,
+            made,
+            declared: Vec::new(),
+        };
         let mut done: Vec<&Stmt> = Vec::new();
         for (l, around) in all_loops(&unit.body, &[]) {
             if l.pos.file != file
@@ -193,17 +262,79 @@ pub fn emit(
             if format!("{l:?}").contains('%') {
                 continue;
             }
-            let Some(new) = rewritten(l, next, &around, rewrite, &lines, fixed) else {
+            let Some(new) = rewritten(l, next, &around, rewrite, &lines, fixed, &mut added) else {
                 continue;
             };
             replaced.extend(new);
             done.push(l);
             out.loops += 1;
         }
+        made = added.made;
+        if let Some(at) = declarations_line(unit, file).filter(|_| !added.declared.is_empty()) {
+            let indent = if fixed { "      " } else { "" };
+            let lines = added
+                .declared
+                .iter()
+                .flat_map(|d| statement_lines(indent, d, fixed));
+            declared.push((at, lines.collect()));
+        }
     }
     replaced.sort_by_key(|r| r.0);
-    out.text = splice(&lines, source, &replaced, &[]);
+    out.text = splice(&lines, source, &replaced, &declared);
     out
+}
+
+/// The variables a unit's rewritten loops add: the copies renamed reads
+/// read, the DO variables of skewed nests; their names (one numbering for
+/// the file) and declarations.
+struct Temporaries<'a> {
+    temps: &'a Temps,
+    syms: &'a Symbols<'a>,
+    made: usize,
+    declared: Vec<String>,
+}
+
+impl Temporaries<'_> {
+    fn name(&mut self, what: char) -> String {
+        self.made += 1;
+        self.temps.name(what, self.made - 1)
+    }
+
+    /// A copy of `array` of the given rank: allocatable, of its element's
+    /// type (none for a CHARACTER array).
+    fn copy(&mut self, array: &str, rank: usize) -> Option<String> {
+        let ty = declared_type(array, self.syms)?;
+        let name = self.name('C');
+        let shape = vec![":"; rank].join(",");
+        self.declared
+            .push(format!("{ty}, ALLOCATABLE :: {name}({shape})"));
+        Some(name)
+    }
+
+    /// A new INTEGER variable.
+    fn integer(&mut self) -> String {
+        let name = self.name('K');
+        self.declared.push(format!("INTEGER {name}"));
+        name
+    }
+}
+
+/// The name and subscripts of the array element at `at` (line, column)
+/// in the assignments of `body`.
+fn element_at(body: &[Stmt], at: (u32, u32)) -> Option<(String, Vec<Expr>)> {
+    let mut found = None;
+    for s in body {
+        if let StmtKind::Assign { lhs, rhs } = &s.kind {
+            for e in [lhs, rhs] {
+                e.clone().for_each_apply_mut(&mut |pos, name, args| {
+                    if (pos.line, pos.col) == at {
+                        found = Some((name.clone(), args.clone()));
+                    }
+                });
+            }
+        }
+    }
+    found
 }
 
 /// A DO statement the writer rewrites: not of a named construct, no
@@ -274,6 +405,7 @@ fn rewritten(
     rewrite: &Rewrite,
     lines: &[&str],
     fixed: bool,
+    added: &mut Temporaries,
 ) -> Option<Vec<(usize, usize, Vec<String>)>> {
     let h = header(l)?;
     let first = l.pos.line as usize;
@@ -313,6 +445,101 @@ fn rewritten(
             Some(vec![(first, header_end, outer), (m_first, m_end, nested)])
         }
         Rewrite::Fused => None,
+        Rewrite::Skew => {
+            // DO K over the sums of the two DO variables, DO I over one
+            // hyperplane's iterations, the outer variable J = K - I.
+            let m = h.body.iter().find(|s| header(s).is_some())?;
+            let hm = header(m)?;
+            if m.label.is_some() {
+                return None;
+            }
+            let k = expr(ExprKind::Var(added.integer()));
+            let text = |e: Expr| text_as_written(&e);
+            let sum = |a: &Expr, b: &Expr| text(binary(BinOp::Add, a.clone(), b.clone()));
+            let minus = |b: &Expr| text(binary(BinOp::Sub, k.clone(), b.clone()));
+            let mut out = Vec::new();
+            let k_text = text(k.clone());
+            let outer = format!(
+                "DO {k_text} = {}, {}",
+                sum(h.lower, hm.lower),
+                sum(h.upper, hm.upper)
+            );
+            stmt(&mut out, &indent, &outer);
+            let plane = format!(
+                "DO {} = MAX({}, {}), MIN({}, {})",
+                hm.var,
+                text_as_written(hm.lower),
+                minus(h.upper),
+                text_as_written(hm.upper),
+                minus(h.lower)
+            );
+            stmt(&mut out, &inner, &plane);
+            let j = binary(
+                BinOp::Sub,
+                k.clone(),
+                expr(ExprKind::Var(hm.var.to_string())),
+            );
+            let shifts = HashMap::from([(h.var, j)]);
+            out.extend(assignments(hm.body, &format!("{inner}  "), fixed, &|e| {
+                shifted(e, &shifts)
+            })?);
+            stmt(&mut out, &inner, "END DO");
+            stmt(&mut out, &indent, "END DO");
+            Some(vec![(first, last, out)])
+        }
+        Rewrite::Split(reads) => {
+            // Each copy allocated over its section and filled, the loop
+            // with the reads renamed, the copies freed.
+            let mut out = Vec::new();
+            let mut names = HashMap::new();
+            for read in reads {
+                let (array, subscripts) = element_at(h.body, read.at)?;
+                let name = added.copy(&array, subscripts.len())?;
+                let bounds: Vec<String> = match &read.moves {
+                    None => (1..=subscripts.len())
+                        .map(|d| format!("LBOUND({array},{d}):UBOUND({array},{d})"))
+                        .collect(),
+                    Some(moves) => moves
+                        .iter()
+                        .zip(&subscripts)
+                        .map(|(&m, s)| {
+                            let at = |bound: &Expr| {
+                                text_as_written(&shifted(
+                                    s,
+                                    &HashMap::from([(h.var, bound.clone())]),
+                                ))
+                            };
+                            let (from, to) = (at(h.lower), at(h.upper));
+                            if m < 0 {
+                                format!("{to}:{from}")
+                            } else {
+                                format!("{from}:{to}")
+                            }
+                        })
+                        .collect(),
+                };
+                let bounds = bounds.join(", ");
+                stmt(&mut out, &indent, &format!("ALLOCATE ({name}({bounds}))"));
+                let source = match read.moves {
+                    None => array,
+                    Some(_) => format!("{array}({bounds})"),
+                };
+                stmt(&mut out, &indent, &format!("{name} = {source}"));
+                names.insert(read.at, name);
+            }
+            stmt(&mut out, &indent, &h.text(None, None));
+            out.extend(assignments(h.body, &inner, fixed, &|e| renamed(e, &names))?);
+            stmt(&mut out, &indent, "END DO");
+            let mut freed: Vec<&String> = names.values().collect();
+            freed.sort();
+            let freed: Vec<&str> = freed.iter().map(|n| n.as_str()).collect();
+            stmt(
+                &mut out,
+                &indent,
+                &format!("DEALLOCATE ({})", freed.join(", ")),
+            );
+            Some(vec![(first, last, out)])
+        }
         Rewrite::Fuse(_) => {
             // The first loop's header and body, the lines between the two
             // loops (comments), the second loop's body, one END DO.
@@ -340,22 +567,8 @@ fn rewritten(
             let (from, to) = body_lines(l, lines, fixed);
             let bound = if *first_iteration { h.lower } else { h.upper };
             let shifts = HashMap::from([(h.var, bound.clone())]);
-            let mut peeled = Vec::new();
             let at = if *runs { indent.clone() } else { inner.clone() };
-            for s in h.body {
-                match &s.kind {
-                    StmtKind::Assign { lhs, rhs } => {
-                        let text = format!(
-                            "{} = {}",
-                            text_as_written(&shifted(lhs, &shifts)),
-                            text_as_written(&shifted(rhs, &shifts))
-                        );
-                        stmt(&mut peeled, &at, &text);
-                    }
-                    StmtKind::Continue => {}
-                    _ => return None,
-                }
-            }
+            let mut peeled = assignments(h.body, &at, fixed, &|e| shifted(e, &shifts))?;
             if !*runs {
                 let test = format!(
                     "IF (({}) .LE. ({})) THEN",
@@ -495,6 +708,33 @@ fn rewritten(
             Some(vec![(first, last, out)])
         }
     }
+}
+
+/// The assignments of a loop body written at `indent`, both sides of each
+/// rebuilt by `rebuild`; `None` when the body holds another statement
+/// than an assignment or CONTINUE.
+fn assignments(
+    body: &[Stmt],
+    indent: &str,
+    fixed: bool,
+    rebuild: &dyn Fn(&Expr) -> Expr,
+) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                let text = format!(
+                    "{} = {}",
+                    text_as_written(&rebuild(lhs)),
+                    text_as_written(&rebuild(rhs))
+                );
+                out.extend(statement_lines(indent, &text, fixed));
+            }
+            StmtKind::Continue => {}
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The label a labelled DO statement names (`DO 10 I = ...`).

@@ -16,15 +16,13 @@
 //! assigns, or when statements stand beside an inner loop.
 
 use crate::fortran_writer::{
-    all_loops, binary, check_lines, expr, indent_of, last_line, shifted, splice, terminal,
-    DoLoop as Loop,
+    all_loops, binary, check_lines, declarations_line, expr, indent_of, last_line, shifted, splice,
+    terminal, DoLoop as Loop, Temps,
 };
 use crate::scalar_replace::{self, Assignment};
 use crate::source_lines::{statement_end, statement_lines};
 use crate::unroll::UnrollRow;
-use kaiseki_frontend::ast::{
-    BinOp, DeclKind, Expr, ExprKind, FileId, Program, Stmt, StmtKind, Unit, IMPLIED_DO,
-};
+use kaiseki_frontend::ast::{BinOp, Expr, ExprKind, FileId, Program, Stmt, StmtKind, IMPLIED_DO};
 use kaiseki_frontend::fold::{fold_int, text_as_written, Const};
 use kaiseki_frontend::symbols::Symbols;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -334,53 +332,6 @@ fn assigned_names(body: &[Stmt]) -> HashSet<&str> {
         }
     }
     out
-}
-
-/// Where the temporaries' INTEGER statement goes: before the first DATA
-/// statement or executable statement (FORMAT may stand before IMPLICIT).
-fn declarations_line(unit: &Unit, file: FileId) -> Option<usize> {
-    let body = unit
-        .body
-        .iter()
-        .find(|s| !matches!(s.kind, StmtKind::Format))
-        .map(|s| s.pos);
-    let data = unit
-        .decls
-        .iter()
-        .find(|d| matches!(d.kind, DeclKind::Data(_)))
-        .map(|d| d.pos);
-    [body, data]
-        .into_iter()
-        .flatten()
-        .filter(|p| p.file == file)
-        .map(|p| p.line as usize)
-        .min()
-}
-
-/// Names of the temporaries, with a prefix no name of the file uses:
-/// `KUL1`, `KUT1`, `KUS1` for the lower bound, trip count and step of the
-/// outermost loop; `KUV1`, `KUV2`, ... for the values scalar replacement
-/// holds.
-struct Temps {
-    prefix: String,
-}
-
-impl Temps {
-    fn new(source: &str) -> Self {
-        let words: HashSet<String> = source
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .map(str::to_ascii_uppercase)
-            .collect();
-        let prefix = ('U'..='Z')
-            .map(|c| format!("K{c}"))
-            .find(|p| !words.iter().any(|w| w.starts_with(p.as_str())))
-            .unwrap_or_else(|| "KAISEKI".into());
-        Temps { prefix }
-    }
-
-    fn name(&self, what: char, level: usize) -> String {
-        format!("{}{what}{}", self.prefix, level + 1)
-    }
 }
 
 /// The lines of one rewritten nest.

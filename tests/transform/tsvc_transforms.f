@@ -1,7 +1,7 @@
 C     Loops of the TSVC families a loop transformation parallelizes
 C     (statement reordering, distribution, node splitting, alignment of
-C     wrap-around scalars, interchange), and neighbours of theirs that
-C     no transformation of kaiseki's makes parallel. One subroutine per
+C     wrap-around scalars, interchange, skewing), and neighbours that no
+C     transformation of kaiseki's makes parallel. One subroutine per
 C     TSVC loop, on arrays in COMMON; each prints a checksum. Values are
 C     small integers held in REALs: sums are exact in any order.
       PROGRAM TSVCT
@@ -225,7 +225,7 @@ C     s1119: the parallel loop is the inner one: interchange
       CALL CHECK('s1119')
       END
 
-C     s241: a cycle of a flow and an anti dependence: stays sequential
+C     s241: a cycle of a flow and an anti dependence: node splitting
       SUBROUTINE S241
       INTEGER N
       PARAMETER (N = 100)
@@ -240,7 +240,7 @@ C     s241: a cycle of a flow and an anti dependence: stays sequential
       CALL CHECK('s241')
       END
 
-C     s243: a statement anti dependent on its own next instance
+C     s243: anti dependent on its own next instance: node splitting
       SUBROUTINE S243
       INTEGER N
       PARAMETER (N = 100)
@@ -256,7 +256,7 @@ C     s243: a statement anti dependent on its own next instance
       CALL CHECK('s243')
       END
 
-C     s1244: node splitting needed (a flow and an anti dependence)
+C     s1244: a flow and an anti dependence: node splitting
       SUBROUTINE S1244
       INTEGER N
       PARAMETER (N = 100)
@@ -308,7 +308,7 @@ C     s255: two wrap-around scalars (two iterations to peel)
       CALL CHECK('s255')
       END
 
-C     s261: a temporary assigned twice in the body
+C     s261: a temporary assigned twice: distribution, T private in each
       SUBROUTINE S261
       INTEGER N
       PARAMETER (N = 100)
@@ -326,7 +326,7 @@ C     s261: a temporary assigned twice in the body
       CALL CHECK('s261')
       END
 
-C     s2111: a wavefront (skewing would be needed)
+C     s2111: a wavefront: skewing
       SUBROUTINE S2111
       INTEGER N
       PARAMETER (N = 100)

@@ -7,16 +7,19 @@
 //!
 //! - single loops of 2-4 assignments `A(I+o) = MOD(B(I+o) + X + ..., 13.0)`,
 //!   with wrap-around scalars X and Y assigned once (`X = C(I+o)`) and
-//!   read before or after that assignment;
+//!   read before or after that assignment, some running backwards or by
+//!   steps of 2, some reading `A(J)` after `J = I + o` (node splitting);
 //! - outer loops over two inner loops, each over one array (a part
 //!   parallel in the outer loop, a part carrying its dependence);
-//! - perfect nests `DO J / DO I` over AA with distances on either loop;
+//! - perfect nests `DO J / DO I` over AA with distances on either loop,
+//!   and wavefronts, with distances on both (skewing);
 //! - loops reading one fixed element (`A(1)`, `A(N)`) that the loop also
 //!   writes in some iteration, the first, the last or another (peeling);
 //! - two adjacent loops over the same iterations, the second reading what
 //!   the first wrote at the same or another element (fusion);
 //! - nests `DO I / DO J` over `AA(I,J)`, the first subscript the outer
-//!   loop's (stride-1 interchange), parallel or not (collapse).
+//!   loop's (stride-1 interchange), parallel or not (collapse);
+//! - loops reading ahead of what they write, or behind (node splitting).
 //!
 //! The loops run from 1-3 to N, N read at run time (0, 1, 2 or 10: loops
 //! shorter than the iterations an alignment peels); every array has room
@@ -58,13 +61,15 @@ pub fn transform_loops(seed: u64) -> Generated {
     e.stmt(&format!("X = {}", rng.range(0, 5)));
     e.stmt(&format!("Y = {}", rng.range(0, 5)));
     for _ in 0..rng.range(3, 6) {
-        match rng.range(0, 13) {
+        match rng.range(0, 15) {
             0..=4 => single_loop(&mut rng, &mut e),
             5 | 6 => outer_over_two(&mut rng, &mut e),
             7 => perfect_nest(&mut rng, &mut e),
             8 | 9 => fixed_element(&mut rng, &mut e),
             10 | 11 => adjacent_loops(&mut rng, &mut e),
-            _ => row_nest(&mut rng, &mut e),
+            12 | 13 => row_nest(&mut rng, &mut e),
+            14 => wavefront(&mut rng, &mut e),
+            _ => read_ahead(&mut rng, &mut e),
         }
         e.stmt("PRINT *, SUM(A), SUM(B), SUM(C), SUM(D), X, Y");
         e.stmt("PRINT *, SUM(AA), SUM(BB)");
@@ -92,8 +97,22 @@ fn at(rng: &mut Rng, var: &str) -> String {
     }
 }
 
+/// A loop of 2-4 assignments; one in five runs backwards or by steps of
+/// 2, and one in five first sets `J = I + o` for subscripts that read
+/// `A(J)` (node splitting: reads ahead in such loops are renamed too).
 fn single_loop(rng: &mut Rng, e: &mut Emitter) {
-    e.open_do(&format!("I = {}, N", rng.range(1, 3)), rng.chance(50));
+    let lo = rng.range(1, 3);
+    let header = match rng.range(0, 9) {
+        0 => format!("I = N, {lo}, -1"),
+        1 => format!("I = {lo}, N, 2"),
+        _ => format!("I = {lo}, N"),
+    };
+    e.open_do(&header, rng.chance(50));
+    let via_j = rng.chance(20);
+    if via_j {
+        let j = at(rng, "I");
+        e.stmt(&format!("J = {j}"));
+    }
     for _ in 0..rng.range(2, 4) {
         if rng.chance(25) {
             let x = *rng.pick(&SCALARS);
@@ -110,7 +129,11 @@ fn single_loop(rng: &mut Rng, e: &mut Emitter) {
                 terms.push(rng.pick(&SCALARS).to_string());
             } else {
                 let a = *rng.pick(&ARRAYS);
-                let i = at(rng, "I");
+                let i = if via_j && rng.chance(50) {
+                    "J".to_string()
+                } else {
+                    at(rng, "I")
+                };
                 terms.push(format!("{a}({i})"));
             }
         }
@@ -147,6 +170,55 @@ fn perfect_nest(rng: &mut Rng, e: &mut Emitter) {
     e.open_do("I = 1, N", rng.chance(50));
     let (i, j) = (at(rng, "I"), at(rng, "J"));
     e.stmt(&format!("AA(I,J) = MOD(AA({i},{j}) + BB(I,J) + 1, 7.0)"));
+    e.close_do();
+    e.close_do();
+}
+
+/// A loop writing `A(I)` and reading `A(I + k)` ahead of the writes (k in
+/// 1..2 in the direction it runs: forwards, backwards, by steps of 2, or
+/// through `J = I + k`), or one in four behind them (a flow: no copy
+/// holds it), then maybe reading `A(I)` after it is written (node
+/// splitting renames the read ahead only).
+fn read_ahead(rng: &mut Rng, e: &mut Emitter) {
+    let (a, b) = (*rng.pick(&ARRAYS), *rng.pick(&ARRAYS));
+    let k = rng.range(1, 2);
+    let (header, ahead) = match rng.range(0, 3) {
+        0 => ("I = N, 1, -1".to_string(), format!("I - {k}")),
+        1 => ("I = 1, N, 2".to_string(), format!("I + {k}")),
+        _ => ("I = 1, N".to_string(), format!("I + {k}")),
+    };
+    let read = if rng.chance(25) {
+        ahead.replace('+', "#").replace('-', "+").replace('#', "-")
+    } else {
+        ahead
+    };
+    e.open_do(&header, rng.chance(50));
+    let read = if rng.chance(25) {
+        e.stmt(&format!("J = {read}"));
+        "J".to_string()
+    } else {
+        read
+    };
+    e.stmt(&format!("{a}(I) = MOD({a}({read}) + {b}(I) + 1, 13.0)"));
+    if rng.chance(50) {
+        let c = *rng.pick(&ARRAYS);
+        e.stmt(&format!("{c}(I) = MOD({a}(I) * 2 + {c}(I), 13.0)"));
+    }
+    e.close_do();
+}
+
+/// `DO J / DO I` over AA reading `AA(I - a, J)` and `AA(I + c, J - b)`
+/// (a, b in 1..2, c in -2..2): both loops carry a dependence, a wavefront
+/// that skewing runs along its hyperplanes where b - c >= 1, and must not
+/// where b - c < 1 (both ends on one hyperplane).
+fn wavefront(rng: &mut Rng, e: &mut Emitter) {
+    e.open_do("J = 2, N", rng.chance(50));
+    e.open_do("I = 1, N", rng.chance(50));
+    let (a, b) = (rng.range(1, 2), rng.range(1, 2));
+    let c = at(rng, "I");
+    e.stmt(&format!(
+        "AA(I,J) = MOD(AA(I - {a},J) + AA({c},J - {b}) + 1, 7.0)"
+    ));
     e.close_do();
     e.close_do();
 }
