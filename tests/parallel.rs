@@ -210,6 +210,28 @@ fn calls_that_surely_write_an_array_and_arrays_rewritten_whole_make_work_arrays(
     }
 }
 
+/// LU's FLUX: written whole for I = 1, NX before the reads at I-1 and I+1
+/// for I = IST, IEND, which may reach elements no iteration writes.
+#[test]
+fn arrays_every_iteration_writes_before_reading_are_copied_in_and_out() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/fresh.f90");
+    let v = verdicts(&path);
+    for line in [14, 15] {
+        assert_eq!(
+            v[&line][..3],
+            ["parallel-with-transforms", "FLUX", "FLUX"],
+            "{line}: {:?}",
+            v[&line]
+        );
+    }
+    // A read before the covering write, a covering write under an IF, and
+    // writes that move with K: what one iteration reads, another wrote.
+    for line in [44, 60, 79] {
+        assert_eq!(v[&line][0], "sequential", "{line}: {:?}", v[&line]);
+        assert!(v[&line][5].contains("flow FLUX"), "{line}: {:?}", v[&line]);
+    }
+}
+
 #[test]
 fn a_scalar_the_inner_loop_does_not_change_is_one_value_in_it() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/outer_scalars.f");
@@ -345,7 +367,8 @@ fn mod_checksums_are_reductions_when_their_sums_are_never_negative() {
 /// scalar dummies are parallel; an element for an array dummy whose
 /// callee reads it and writes the next carries a flow only (what the
 /// callee touches from the element passed); a SAVEd counter or a PRINT in the callee excludes the
-/// loop, as does an intrinsic subroutine with a state (RANDOM_NUMBER); a
+/// loop, as does an intrinsic subroutine with a state (RANDOM_NUMBER), but
+/// not an error report before a STOP, nor a call no iteration makes; a
 /// module or COMMON variable the callee touches is shared, never private.
 #[test]
 fn loops_calling_contained_procedures_are_judged_by_their_references() {
@@ -371,6 +394,8 @@ fn loops_calling_contained_procedures_are_judged_by_their_references() {
             ),
             (43, "sequential", "", "anti T 45->44;output T 44->44"),
             (48, "excluded", "", "call RANDOM_NUMBER 49"),
+            (52, "parallel", "", ""),
+            (56, "parallel", "", ""),
         ]
     );
 }
@@ -418,6 +443,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/profit.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/work_arrays.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/mod_checksum.f90"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/fresh.f90"),
     ] {
         let name = path
             .file_name()

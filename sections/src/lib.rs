@@ -43,7 +43,7 @@ pub use intersection::intersection;
 pub use iterations::{iterations, Loop};
 pub use region::{Region, Summary};
 pub use section::Section;
-pub use subset::{is_empty, is_subset};
+pub use subset::{is_empty, is_subset, is_subset_within};
 pub use text::{parse_section, ParseError};
 pub use union::union;
 

@@ -3,6 +3,7 @@
 //! needs a witness: the first or last element of a provably non-empty
 //! operand lying outside the other, or off its lattice.
 
+use crate::affine::Affine;
 use crate::assumptions::Assumptions;
 use crate::dim::Dim;
 use crate::section::{Axis, Section};
@@ -51,6 +52,68 @@ pub fn is_subset(a: &Section, b: &Section, ctx: &Assumptions) -> Answer {
         }
     }
     answer
+}
+
+/// Whether every element of `a` that lies inside the declared bounds of its
+/// array (`declared`, per dimension when constant) is in `b`. The sections of
+/// a valid program's references never leave their array, so a side of a
+/// dimension of `b` at or past the declared bound holds whatever `a` reaches
+/// on that side: `A(2:5, IST:NX)` lies in `A(1:5, 1:NX)` when the second
+/// dimension is declared `1:ISIZ1`, whatever IST is. Only `Yes` is a proof.
+pub fn is_subset_within(
+    a: &Section,
+    b: &Section,
+    declared: &[Option<(i64, i64)>],
+    ctx: &Assumptions,
+) -> Answer {
+    let whole = is_subset(a, b, ctx);
+    if whole == Answer::Yes || is_empty(a, ctx) == Answer::Yes {
+        return Answer::Yes;
+    }
+    let (Section::Dims(x), Section::Dims(y)) = (a, b) else {
+        return Answer::Unknown;
+    };
+    if x.len() != y.len() || declared.len() != x.len() {
+        return Answer::Unknown;
+    }
+    let within = |j: usize, p: &Dim, q: &Dim| -> bool {
+        let (Dim::Triplet(s), Dim::Triplet(t)) = (p, q) else {
+            return matches!(q, Dim::All);
+        };
+        let (Some(s), Some(t)) = (
+            Span::of_triplet(s).normalize(ctx),
+            Span::of_triplet(t).normalize(ctx),
+        ) else {
+            return false;
+        };
+        if span_subset(&s, &t, ctx) == Answer::Yes {
+            return true;
+        }
+        let Some((lo, hi)) = declared[j] else {
+            return false;
+        };
+        let reaches = |bound: &Affine, limit: i64, below: bool| {
+            let limit = Affine::constant(limit);
+            if below {
+                ctx.le(bound, &limit) == Some(true)
+            } else {
+                ctx.le(&limit, bound) == Some(true)
+            }
+        };
+        t.step == 1
+            && (ctx.le(&t.lo, &s.lo) == Some(true) || reaches(&t.lo, lo, true))
+            && (ctx.le(&s.hi, &t.hi) == Some(true) || reaches(&t.hi, hi, false))
+    };
+    let all = x
+        .iter()
+        .zip(y)
+        .enumerate()
+        .all(|(j, (p, q))| within(j, p, q));
+    if all {
+        Answer::Yes
+    } else {
+        Answer::Unknown
+    }
 }
 
 /// Whether `s` has no element.

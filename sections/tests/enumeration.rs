@@ -6,8 +6,9 @@
 
 use kaiseki_sections::enumerate::{elements, Elements};
 use kaiseki_sections::{
-    difference, difference_pieces, intersection, is_empty, is_subset, iterations, parse_section,
-    union, Affine, Answer, Approx, Approximation, Assumptions, Dim, Loop, Section, Triplet,
+    difference, difference_pieces, intersection, is_empty, is_subset, is_subset_within, iterations,
+    parse_section, union, Affine, Answer, Approx, Approximation, Assumptions, Dim, Loop, Section,
+    Triplet,
 };
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -214,6 +215,19 @@ proptest! {
     }
 
     #[test]
+    fn subset_within_declared_bounds_is_true((a, b, rank) in pair(), ctx in assumptions(), lo in -6i64..=2, len in 0i64..=10) {
+        let declared = vec![Some((lo, lo + len)); rank];
+        if is_subset_within(&a, &b, &declared, &ctx) == Answer::Yes {
+            for env in envs(&ctx) {
+                let inside = |t: &Vec<i64>| t.iter().all(|&v| lo <= v && v <= lo + len);
+                let big_a: Set = set(&a, &env, Approx::May, rank).into_iter().filter(inside).collect();
+                let small_b = set(&b, &env, Approx::Must, rank);
+                prop_assert!(big_a.is_subset(&small_b), "{} ⊆ {} within {}:{} at {:?}", a.named("A"), b.named("A"), lo, lo + len, env);
+            }
+        }
+    }
+
+    #[test]
     fn emptiness_answers_are_true((a, _, rank) in pair(), ctx in assumptions()) {
         let answer = is_empty(&a, &ctx);
         for env in envs(&ctx) {
@@ -374,4 +388,20 @@ proptest! {
             prop_assert!(r.exact, "iterations({}, K = {}, {}, {}) = {}", s.named("A"), l.lo, l.hi, l.step, r.section.named("A"));
         }
     }
+}
+
+/// LU's FLUX: the second write loop `I = IST, NX` stays inside the first's
+/// `1:NX` only because FLUX's second dimension is declared from 1.
+#[test]
+fn declared_bounds_decide_a_symbolic_lower_bound() {
+    let a = parse_section("A(2:5, IST:NX)").unwrap().1;
+    let b = parse_section("A(1:5, 1:NX)").unwrap().1;
+    let ctx = Assumptions::none();
+    assert_ne!(is_subset(&a, &b, &ctx), Answer::Yes);
+    let declared = [Some((1, 5)), Some((1, 33))];
+    assert_eq!(is_subset_within(&a, &b, &declared, &ctx), Answer::Yes);
+    let unbounded = [Some((1, 5)), None];
+    assert_ne!(is_subset_within(&a, &b, &unbounded, &ctx), Answer::Yes);
+    let wider = parse_section("A(2:5, IST:NX+1)").unwrap().1;
+    assert_ne!(is_subset_within(&wider, &b, &declared, &ctx), Answer::Yes);
 }

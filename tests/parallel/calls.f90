@@ -1,6 +1,6 @@
-! Loops that call procedures: a call whose callee does nothing its
-! references do not show (no I/O, STOP, SAVEd variable; every COMMON or
-! module variable it touches named by the caller) is judged by them.
+! Loops that call procedures: a call whose callee does nothing its references
+! do not show (no I/O but an error report before STOP, no STOP, SAVEd variable;
+! every COMMON or module variable it touches named by the caller) is judged by them.
 module work
   real :: shared_t
 end module work
@@ -48,6 +48,15 @@ program calls
   do i = 1, 3
     call random_number(r(i))
   end do
+  ! A callee that reports bad input and stops: judged by its references.
+  do i = 1, 100
+    call checked(a(i), d(i))
+  end do
+  ! A call no iteration makes excludes nothing.
+  do i = 1, 5
+    if (i .gt. 10) call show(a(i))
+    c(i) = a(i) + 1.0
+  end do
   print *, sum(a), sum(b), sum(c), sum(d), shared_t, t
 contains
   real function twice(x)
@@ -84,6 +93,15 @@ subroutine through(x, y)
   shared_t = x
   y = shared_t + 1.0
 end subroutine through
+
+subroutine checked(x, y)
+  real :: x, y
+  if (x .lt. 0.0) then
+    write (*, *) 'negative', x
+    stop
+  end if
+  y = sqrt(x)
+end subroutine checked
 
 subroutine uset(y)
   real :: y, t

@@ -364,6 +364,7 @@ impl<'u> Direct<'u> {
             unknown: false,
             opaque: false,
             outside: false,
+            ending: false,
         };
         // Bounds in declarations are read on entry.
         for d in &unit.decls {
@@ -473,6 +474,9 @@ struct Walk<'w, 'a> {
     /// It does I/O, STOPs, or calls an intrinsic subroutine or a runtime
     /// routine: what its calls do reaches outside the program's variables.
     outside: bool,
+    /// The statements walked end the run: a branch whose last statement
+    /// is STOP (see [`Walk::branch`]).
+    ending: bool,
 }
 
 /// A DO variable of a loop around and the range of its values.
@@ -495,6 +499,19 @@ impl Walk<'_, '_> {
         } else {
             self.unknown = true;
         }
+    }
+
+    /// Walks the statements of a branch (an IF's arm). One that ends in
+    /// STOP is an error report: a run that takes it prints and ends, so
+    /// its WRITE, PRINT and STOP keep no call of the unit from being
+    /// contained (a parallel loop calling it does what the loop run in
+    /// order does, up to a report printed more than once, on every run
+    /// that does not stop there).
+    fn branch(&mut self, body: &[Stmt]) {
+        let ending = self.ending;
+        self.ending |= matches!(body.last().map(|s| &s.kind), Some(StmtKind::Stop));
+        self.doubtful(true, |w| body.iter().for_each(|s| w.stmt(s)));
+        self.ending = ending;
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -540,10 +557,10 @@ impl Walk<'_, '_> {
             } => {
                 for arm in arms {
                     self.read(&arm.cond);
-                    self.doubtful(true, |w| arm.body.iter().for_each(|s| w.stmt(s)));
+                    self.branch(&arm.body);
                 }
-                for s in else_part.iter().flat_map(|e| &e.body) {
-                    self.doubtful(true, |w| w.stmt(s));
+                if let Some(e) = else_part {
+                    self.branch(&e.body);
                 }
             }
             StmtKind::Select {
@@ -556,7 +573,7 @@ impl Walk<'_, '_> {
             }
             StmtKind::LogicalIf { cond, stmt } => {
                 self.read(cond);
-                self.doubtful(true, |w| w.stmt(stmt));
+                self.branch(std::slice::from_ref(stmt));
             }
             StmtKind::Where {
                 indices,
@@ -595,7 +612,7 @@ impl Walk<'_, '_> {
                 items.iter().for_each(|i| self.io_item(i, true));
             }
             StmtKind::Write { control, items } | StmtKind::Print { control, items } => {
-                self.outside = true;
+                self.outside |= !self.ending;
                 self.control(control, true);
                 items.iter().for_each(|i| self.io_item(i, false));
             }
@@ -627,7 +644,7 @@ impl Walk<'_, '_> {
                 stat.iter().for_each(|e| self.write(e));
                 source.iter().for_each(|e| self.read(e));
             }
-            StmtKind::Stop => self.outside = true,
+            StmtKind::Stop => self.outside |= !self.ending,
             StmtKind::Goto(_)
             | StmtKind::Exit { .. }
             | StmtKind::Cycle { .. }

@@ -10,7 +10,7 @@ use super::sad::{assumptions, binary, idx, sym};
 use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
-use kaiseki_sections::{Approx, Dim, Region, Section, Summary};
+use kaiseki_sections::{is_subset_within, Answer, Approx, Dim, Region, Section, Summary};
 use std::collections::{BTreeSet, HashMap};
 
 /// What a statement reads and writes, read off the facts once per run.
@@ -35,6 +35,8 @@ struct Statements {
     /// Per unit, what a caller or a later call may read: dummy arguments,
     /// COMMON and SAVEd variables.
     outside: HashMap<String, BTreeSet<String>>,
+    /// (unit, array): the declared bounds of each dimension, when constant.
+    declared: HashMap<(String, String), Vec<Option<(i64, i64)>>>,
 }
 
 fn statements(facts: &FactBase) -> Statements {
@@ -80,6 +82,17 @@ fn statements(facts: &FactBase) -> Statements {
         .chain(facts.saved.iter().map(|c| (&c.unit, &c.var)));
     for (u, v) in outside {
         s.outside.entry(u.clone()).or_default().insert(v.clone());
+    }
+    for d in &facts.array_dim {
+        let dims = s
+            .declared
+            .entry((d.unit.clone(), d.array.clone()))
+            .or_default();
+        let j = (d.dim - 1).max(0) as usize;
+        if dims.len() <= j {
+            dims.resize(j + 1, None);
+        }
+        dims[j] = d.lower.trim().parse().ok().zip(d.upper.trim().parse().ok());
     }
     s
 }
@@ -248,6 +261,18 @@ fn reg_names(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     })
 }
 
+/// Whether the sections of `var` in `part` mention neither the DO variable
+/// of loop `l` nor a scalar `iteration` (the MOD of one of its iterations)
+/// may change: they name the same elements in every iteration.
+fn fixed(st: &Statements, part: &Region, iteration: &Region, var: &str, l: i64) -> bool {
+    let mut moving = iteration.scalars();
+    moving.extend(st.control.get(&l).map(String::as_str));
+    part.items()
+        .iter()
+        .filter(|(n, _)| n == var)
+        .all(|(_, s)| moving.iter().all(|v| !s.mentions(v)))
+}
+
 /// 1 when every iteration of loop `args[3]` writes the same elements of
 /// variable `args[2]` and all it may write of it: its MOD sections in one
 /// iteration (`args[0]`) lie inside its DDEF ones (`args[1]`) and mention
@@ -255,7 +280,9 @@ fn reg_names(_: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
 /// iteration then leaves every element the loop writes as the loop run in
 /// order would: a private copy per iteration, started from the variable's
 /// value (FIRSTPRIVATE) and copied out of the last (LASTPRIVATE), gives
-/// the variable the loop's value.
+/// the variable the loop's value. A written section may pass a bound of
+/// the defined one where that bound is at or past the array's declared
+/// one (`is_subset_within`: a valid program writes inside its arrays).
 fn reg_rewrites(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let (Some(modified), Some(defined)) = (region(&args[0]), region(&args[1])) else {
         return vec![];
@@ -265,15 +292,31 @@ fn reg_rewrites(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
     let of = |r: &Region| Region::of(r.items().iter().filter(|(n, _)| n == var).cloned());
     let (written, sure) = (of(&modified), of(&defined));
     let st = ctx.memo(statements);
-    let mut moving = modified.scalars();
-    moving.extend(st.control.get(&l).map(String::as_str));
-    let fixed = written
-        .items()
-        .iter()
-        .all(|(_, s)| moving.iter().all(|v| !s.mentions(v)));
-    let rest = written.minus(&sure, Approx::May, &assumptions(&idx(ctx), l));
-    let all = !written.items().is_empty() && fixed && rest.items().is_empty();
+    let a = assumptions(&idx(ctx), l);
+    let rest = written.minus(&sure, Approx::May, &a);
+    let unit = st.unit_of.get(&l).cloned().unwrap_or_default();
+    let declared = st.declared.get(&(unit, var.to_string()));
+    let inside = rest.items().iter().all(|(_, r)| {
+        declared.is_some_and(|d| {
+            sure.items()
+                .iter()
+                .any(|(_, s)| is_subset_within(r, s, d, &a) == Answer::Yes)
+        })
+    });
+    let all = !written.items().is_empty() && fixed(&st, &written, &modified, var, l) && inside;
     vec![Value::Number(i64::from(all))]
+}
+
+/// 1 when the sections of variable `args[2]` in region `args[0]` name the
+/// same elements in every iteration of loop `args[3]`, whose iterations
+/// may modify region `args[1]` ([`fixed`]).
+fn reg_fixed(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
+    let (Some(part), Some(iteration)) = (region(&args[0]), region(&args[1])) else {
+        return vec![];
+    };
+    let st = ctx.memo(statements);
+    let ok = fixed(&st, &part, &iteration, text(&args[2]), number(&args[3]));
+    vec![Value::Number(i64::from(ok))]
 }
 
 /// The region functors, registered by [`super::standard`].
@@ -326,6 +369,13 @@ pub const FUNCTORS: &[FunctorSpec<FactBase>] = &[
         result: Number,
         doc: "1 when every iteration of a loop surely writes all it may write of a variable, the same elements each time (MOD of one iteration, its DDEF, the variable, the loop).",
         f: reg_rewrites,
+    },
+    FunctorSpec {
+        name: "reg_fixed",
+        args: &[Symbol, Symbol, Symbol, Number],
+        result: Number,
+        doc: "1 when a region's sections of a variable name the same elements in every iteration of a loop (the region, MOD of one iteration, the variable, the loop).",
+        f: reg_fixed,
     },
     FunctorSpec {
         name: "reg_outside",
