@@ -77,6 +77,7 @@ relations! {
     /// `never_edge(from, to)`: no run takes the control edge from statement `from` to statement `to` (a `cfg_edge`): the branch of a block IF or ELSE IF test, or of a logical IF, whose condition is affine in the DO variables of constant-bounded loops around it and constants (comparisons, `.AND.`, `.OR.`, `.NOT.`, `MOD`, `MODULO`) and has one value for every value those variables take where the IF is reached (the loops' values, the step's included, where the conditions of the IFs around it, and the earlier arms' negated, hold): the THEN edge of a condition never true, the edge past the arm of one always true.
     NeverEdge never_edge { from: StmtId, to: StmtId }
 
+
     /// `guard_form(stmt, test, form, relation)`: statement `stmt` runs only when the affine form `form`, over the DO variables of the loops around the IF test `test` (block IF, ELSE IF, logical IF) and constants, is `>= 0` (`relation` `ge`) or `= 0` (`eq`): a comparison of the arm's condition (`.LT.`, `.LE.`, `.GT.`, `.GE.`, `.EQ.`; the operands of `.AND.`, `.NOT.` of them, `.NOT.` of an `.OR.`), or of an earlier arm's condition negated for ELSE IF and ELSE arms. A disjunction (`.OR.`, `.NE.`), MOD and anything else give no such row; but any condition on those variables that folds (MOD, `.OR.`, `.NE.` included), with the conditions of the IFs around it, gives the least and greatest value each DO variable it names takes where they hold (`I - min >= 0`, `max - I >= 0`), where tighter than the loop's range.
     GuardForm guard_form { stmt: StmtId, test: StmtId, form: FormId, relation: String }
 
@@ -143,6 +144,9 @@ relations! {
     /// `subscript(ref, dim, form)`: subscript `dim` (1-based) of array reference `ref` is the affine form `form`.
     Subscript subscript { r#ref: RefId, dim: i64, form: FormId }
 
+    /// `subscript_value(ref, dim, form)`: subscript `dim` of array reference `ref` is also the affine form `form` once the values integer scalars hold there are put in: values an earlier assignment of the same straight run of statements gave them (`I1 = 2*J1 - D1` before `X1(I1-1)`: `2*J1 - D1 - 1`; a run ends at a label, a call, and any statement but an assignment, CONTINUE or FORMAT). Rows only where it differs from the `subscript` form. The regions read it; the dependence tests find such values through the dataflow.
+    SubscriptValue subscript_value { r#ref: RefId, dim: i64, form: FormId }
+
     /// `subscript_nonaffine(ref, dim, text)`: subscript `dim` of array reference `ref` is not affine (e.g. `A(IDX(I))`, `A(I*J)`); `text` is its source.
     SubscriptNonaffine subscript_nonaffine { r#ref: RefId, dim: i64, text: String }
 
@@ -185,7 +189,7 @@ relations! {
     /// `call(stmt, callee)`: statement `stmt` calls subroutine or function `callee` (a CALL, or a reference to a non-intrinsic function; a CALL of an intrinsic subroutine but MVBITS too, whose effects beyond its arguments, a random sequence, the clock, ending the run, no loop may reorder); an actual argument that is a variable, an element or a substring is a `use` reference of the statement where the callee may read its dummy and a `def` where it may write it (from the callee's body, or the INTENT of its interface body; both when unknown).
     Call call { stmt: StmtId, callee: String }
 
-    /// `contained_call(stmt, callee)`: the call of `callee` at statement `stmt` does nothing the statement's references do not show: every procedure it may run is a unit of the given files whose effects are known, with no I/O, STOP, call of an intrinsic subroutine or runtime routine, and no variable that keeps its value between calls (SAVE, DATA, an initializer), and every COMMON or module variable they may write is one the calling unit declares (so that the call's `hidden_ref`s stand for it; one they only read, only other calls could write, and their writes are declared). A loop whose calls are all such is judged by its references like any other.
+    /// `contained_call(stmt, callee)`: the call of `callee` at statement `stmt` does nothing the statement's references do not show: every procedure it may run is a unit of the given files whose effects are known, with no I/O, STOP (an error report aside: WRITE or PRINT in an IF arm that ends in STOP, where the run ends), call of an intrinsic subroutine or runtime routine, and no variable that keeps its value between calls (SAVE, DATA, an initializer), and every COMMON or module variable they may write is one the calling unit declares (so that the call's `hidden_ref`s stand for it; one they only read, only other calls could write, and their writes are declared). A loop whose calls are all such is judged by its references like any other.
     ContainedCall contained_call { stmt: StmtId, callee: String }
 
     /// `element_actual(ref)`: element reference `ref` is an actual argument whose dummy may be an array: the procedure may reach the elements from it on (sequence association), not that element only. An element passed to a scalar dummy has no row: it is that element.

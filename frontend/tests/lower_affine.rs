@@ -41,6 +41,47 @@ fn ishida_fig1_subscripts_in_induction_variables() {
     );
 }
 
+/// `M = 2*J` right before `A(M) = 2.0`: the subscript is M as written,
+/// and `2*J` with M's value put in (`subscript_value`); `I = I + 1` before
+/// `A(3*I+J)` names I on both sides, so it keeps no value.
+#[test]
+fn values_of_the_same_straight_run_are_put_in_subscripts() {
+    let f = example_facts("ishida_fig1.f");
+    let s = f
+        .stmt
+        .iter()
+        .find(|s| s.line == 14 && s.kind == "assign")
+        .expect("assign")
+        .stmt;
+    let r = refs(&f, s)
+        .into_iter()
+        .find(|(_, _, v)| v == "A")
+        .expect("ref")
+        .0;
+    let valued: Vec<FormRows> = f
+        .subscript_value
+        .iter()
+        .filter(|v| v.r#ref == r)
+        .map(|v| form(&f, v.form))
+        .collect();
+    assert_eq!(valued, vec![(0, vec![], vars(&[("J", 2)]))]);
+    let lines: Vec<i64> = f
+        .subscript_value
+        .iter()
+        .filter_map(|v| {
+            let stmt = f
+                .def
+                .iter()
+                .map(|d| (d.r#ref, d.stmt))
+                .chain(f.r#use.iter().map(|u| (u.r#ref, u.stmt)))
+                .find(|(r, _)| *r == v.r#ref)?
+                .1;
+            f.stmt.iter().find(|s| s.stmt == stmt).map(|s| s.line)
+        })
+        .collect();
+    assert_eq!(lines, vec![14], "only A(M) reads a value");
+}
+
 #[test]
 fn ishida_fig1_integer_assignments_are_affine() {
     let f = example_facts("ishida_fig1.f");

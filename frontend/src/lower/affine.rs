@@ -3,7 +3,8 @@
 //!
 //! A term is the DO variable of an enclosing DO loop (the innermost one
 //! with that variable, named by its loop id) or another INTEGER scalar
-//! (named by the variable). Named constants (PARAMETERs and variables that
+//! (named by the variable); `subscript_value` forms put in the values
+//! scalars are known to hold ([`super::values`]). Named constants (PARAMETERs and variables that
 //! keep their initial value, `DATA K /5/`) and constant subexpressions fold
 //! into the constant; a product is affine when one factor is constant
 //! (`2*(I+1)` is `2*I + 2`); division is affine only between constants
@@ -82,16 +83,25 @@ pub(crate) fn linear<K: Ord + Clone>(
     env: &dyn Env,
     term: &dyn Fn(&str) -> Option<K>,
 ) -> Option<Linear<K>> {
+    linear_of(e, env, &|n: &str| term(n).map(Linear::term))
+}
+
+/// [`linear`] where `value` gives the form each name stands for.
+fn linear_of<K: Ord + Clone>(
+    e: &Expr,
+    env: &dyn Env,
+    value: &dyn Fn(&str) -> Option<Linear<K>>,
+) -> Option<Linear<K>> {
     if let Some(n) = fold::fold_int(e, env) {
         return Some(Linear::constant(n));
     }
     match &e.kind {
-        ExprKind::Var(name) => term(name).map(Linear::term),
-        ExprKind::Unary(UnOp::Neg, x) => linear(x, env, term)?.scale(-1),
-        ExprKind::Unary(UnOp::Plus, x) => linear(x, env, term),
+        ExprKind::Var(name) => value(name),
+        ExprKind::Unary(UnOp::Neg, x) => linear_of(x, env, value)?.scale(-1),
+        ExprKind::Unary(UnOp::Plus, x) => linear_of(x, env, value),
         ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
-            let a = linear(a, env, term)?;
-            let b = linear(b, env, term)?;
+            let a = linear_of(a, env, value)?;
+            let b = linear_of(b, env, value)?;
             match op {
                 BinOp::Add => a.add(b),
                 BinOp::Sub => a.add(b.scale(-1)?),
@@ -109,8 +119,18 @@ pub(crate) fn linear<K: Ord + Clone>(
 impl UnitLowerer<'_, '_, '_> {
     /// The affine form of `e` in the statement being lowered (its loops).
     pub(super) fn affine(&self, e: &Expr) -> Option<Form> {
+        self.affine_with(e, false)
+    }
+
+    /// [`Self::affine`] with the values scalars are known to hold there
+    /// ([`super::values`]) in place of the scalars.
+    pub(super) fn affine_valued(&self, e: &Expr) -> Option<Form> {
+        self.affine_with(e, true)
+    }
+
+    fn affine_with(&self, e: &Expr, valued: bool) -> Option<Form> {
         let syms = self.syms;
-        let term = |name: &str| -> Option<Term> {
+        let value = |name: &str| -> Option<Form> {
             if syms.classify_name(name) != NameClass::Scalar || !syms.is_integer_scalar(name) {
                 return None;
             }
@@ -120,11 +140,15 @@ impl UnitLowerer<'_, '_, '_> {
                 .rev()
                 .find(|f| f.var.as_deref() == Some(name));
             Some(match enclosing {
-                Some(f) => Term::Loop(f.id),
-                None => Term::Var(name.to_string()),
+                Some(f) => Linear::term(Term::Loop(f.id)),
+                None => self
+                    .value_of(name)
+                    .filter(|_| valued)
+                    .cloned()
+                    .unwrap_or_else(|| Linear::term(Term::Var(name.to_string()))),
             })
         };
-        linear(e, syms, &term)
+        linear_of(e, syms, &value)
     }
 
     /// Gives `f` a form id and emits its rows.

@@ -138,8 +138,15 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             entry: None,
             exits: Vec::new(),
         };
+        self.forget_values();
         for s in stmts {
-            if let Some(f) = self.stmt(s) {
+            let calls = self.g.facts.call.len();
+            if s.label.is_some() {
+                self.forget_values();
+            }
+            let lowered = self.stmt(s);
+            self.after_statement(s, self.g.facts.call.len() - calls);
+            if let Some(f) = lowered {
                 if let Some(entry) = f.entry {
                     let exits = std::mem::take(&mut frag.exits);
                     self.connect(&exits, entry);

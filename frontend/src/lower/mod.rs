@@ -17,6 +17,7 @@
 //! - [`io`]: READ, WRITE and PRINT;
 //! - [`effects`]: the COMMON blocks a call may touch;
 //! - [`affine`]: affine forms of subscripts, bounds and assignments;
+//! - [`values`]: the affine values integer scalars hold in a straight run;
 //! - [`reductions`]: the statement shapes reductions are made of;
 //! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
 //! - [`storage`]: storage association (`storage`, `storage_ref`, `storage_address`);
@@ -47,6 +48,7 @@ mod reductions;
 mod refs;
 mod seg;
 mod storage;
+mod values;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
@@ -283,6 +285,9 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// of their THEN part: every other edge out of them is one no run
     /// takes (`never_edge`, added once the edges are all known).
     always_then: FxHashMap<i64, i64>,
+    /// The affine values integer scalars hold at the statement being
+    /// lowered (see [`values`]).
+    values: FxHashMap<String, affine::Form>,
     /// DO loops whose bounds give at most one iteration for every value
     /// of the DO variables around, though not always the same count: they
     /// carry nothing (`iteration_last` 0 for their statements).
@@ -369,6 +374,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             exec: Vec::new(),
             edges: Vec::new(),
             always_then: FxHashMap::default(),
+            values: FxHashMap::default(),
             at_most_one_trip: FxHashSet::default(),
             certain: FxHashMap::default(),
             labels: FxHashMap::default(),

@@ -32,7 +32,8 @@
 
 use kaiseki_facts::{
     ArrayRef, Call, ContainedCall, Def, ElementActual, ElementMustDef, ElementRef, HiddenRef,
-    MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, Use, WholeArrayRef,
+    MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, SubscriptValue, Use,
+    WholeArrayRef,
 };
 
 use super::affine::{Form, Term};
@@ -766,12 +767,21 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
             });
             match form {
                 Some(f) => {
+                    let valued = self.affine_valued(e).filter(|v| *v != f);
                     let form = self.emit_form(&f);
                     self.g.facts.subscript.push(Subscript {
                         r#ref: r,
                         dim,
                         form,
                     });
+                    if let Some(v) = valued {
+                        let form = self.emit_form(&v);
+                        self.g.facts.subscript_value.push(SubscriptValue {
+                            r#ref: r,
+                            dim,
+                            form,
+                        });
+                    }
                 }
                 None => {
                     let text = fold::text(e, self.syms);

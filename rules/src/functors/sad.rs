@@ -80,10 +80,18 @@ fn index(facts: &FactBase) -> Index {
             )
         })
         .collect();
+    // A subscript's form with the values its scalars hold put in, where
+    // the lowering knows them (`subscript_value`), else as written.
+    let valued: HashMap<(i64, i64), i64> = facts
+        .subscript_value
+        .iter()
+        .map(|v| ((v.r#ref, v.dim), v.form))
+        .collect();
     for s in &facts.subscript {
         if let Some((_, dims)) = refs.get_mut(&s.r#ref) {
             if let Some(slot) = dims.get_mut((s.dim - 1).max(0) as usize) {
-                *slot = forms.get(&s.form).cloned();
+                let form = valued.get(&(s.r#ref, s.dim)).unwrap_or(&s.form);
+                *slot = forms.get(form).cloned();
             }
         }
     }
