@@ -251,6 +251,14 @@ fn a_scalar_the_inner_loop_does_not_change_is_one_value_in_it() {
     // M changes inside the I loop: no value to share.
     assert_eq!(row(33)[0], "sequential", "{:?}", row(33));
     assert!(row(33)[5].contains(" M "), "{:?}", row(33));
+    // M a counter of the J loop (`IF (..) M = M + c`): its range, 0 up to
+    // c times the J iterations so far, keeps A(3*I + 3*J - M) from A(J + 2)
+    // and lets A(M + 1) reach A(I + 31) only in the last J iteration.
+    assert_eq!(row(44)[0], "parallel", "{:?}", row(44));
+    assert_eq!(row(53)[0], "sequential", "{:?}", row(53));
+    assert!(row(53)[5].contains("flow A 54->54"), "{:?}", row(53));
+    assert!(!row(51)[5].contains("anti A"), "{:?}", row(51));
+    assert!(row(51)[5].contains("flow A 54->54"), "{:?}", row(51));
 }
 
 #[test]

@@ -218,7 +218,10 @@ pub struct RefInfo {
 }
 
 /// `form >= 0`, or `form = 0` when `eq`: a constraint of the IF conditions
-/// around a reference, over the standard induction variables of its loops.
+/// around a reference, or of the range of a counter its subscripts read
+/// (`M@g` between its value on entry to the counter's loop and what the
+/// iterations so far can add), over the standard induction variables of
+/// its loops and symbols.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Guard {
     pub form: NormalForm,

@@ -7,8 +7,9 @@
 //! for the loops that must be at the same iteration), then the symbols.
 //! Constraints:
 //! - one equation per dimension whose two subscripts are affine: `U_d - V_d = 0`;
-//! - the domain: each loop's bounds for both references, the constraints of
-//!   the IFs around them (their guards), and the symbols' ranges.
+//! - the domain: each loop's bounds for both references, their guards (the
+//!   constraints of the IFs around them, and the ranges of the counters
+//!   their subscripts read), and the symbols' ranges.
 //!
 //! A symbol scoped to a loop (`M@g`: M's value in one execution of the
 //! references' loop `g`, which does not write M) is two variables, U's and
@@ -298,7 +299,11 @@ struct SymbolVar<'r> {
     side: Option<Side>,
 }
 
-/// The variables of all symbols used by either reference, sorted.
+/// The variables of all symbols used by either reference (its subscripts,
+/// loop bounds and guards), sorted. A guard may name a symbol its
+/// subscripts do not (a counter's range from its value on entry to the
+/// unit, `M@g - M >= 0`): without a variable of its own the term would be
+/// dropped, a different constraint.
 fn symbol_vars<'r>(u: &'r RefInfo, v: &'r RefInfo) -> Vec<SymbolVar<'r>> {
     let mut names = std::collections::BTreeSet::new();
     for (r, side) in [(u, Side::U), (v, Side::V)] {
@@ -312,7 +317,8 @@ fn symbol_vars<'r>(u: &'r RefInfo, v: &'r RefInfo) -> Vec<SymbolVar<'r>> {
             .chain(r.loops.iter().filter_map(|b| match b {
                 LoopBound::Span { span, .. } => Some(span),
                 LoopBound::Unknown => None,
-            }));
+            }))
+            .chain(r.guards.iter().map(|g| &g.form));
         for f in forms {
             names.extend(f.used_symbols().map(|(s, _)| SymbolVar {
                 name: s.as_str(),

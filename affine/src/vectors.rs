@@ -663,6 +663,27 @@ mod tests {
     }
 
     #[test]
+    fn a_symbol_only_a_guard_names_keeps_its_term() {
+        // A(K) under K = M (the two guards K - M >= 0, M - K >= 0; M is in
+        // no subscript) against A(3): they meet when M = 3. Dropping M's
+        // terms would read the guards as K = 0 and find no dependence.
+        let k = NormalForm::new(0, &[]).with_symbol("K", 1);
+        let guard = |k_coeff: i64| Guard {
+            form: NormalForm::new(0, &[])
+                .with_symbol("K", k_coeff)
+                .with_symbol("M", -k_coeff),
+            eq: false,
+        };
+        let u = RefInfo {
+            guards: vec![guard(1), guard(-1)],
+            ..one_loop(Subscript::Affine(k), 10)
+        };
+        let v = one_loop(affine(3, &[]), 10);
+        let pair = Pair::new(&u, &v, 1, &SymbolRanges::new()).unwrap();
+        assert!(!pair.dependence_vectors().is_empty());
+    }
+
+    #[test]
     fn a_symbolic_offset_gives_directions_its_range_allows() {
         // A(I+K) then A(I): the distance is K.
         let u = one_loop(

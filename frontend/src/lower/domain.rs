@@ -600,8 +600,8 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         self.g.facts.never_edge.push(NeverEdge { from, to });
     }
 
-    /// Notes, for the statement `stmt` being lowered (an assignment or a
-    /// DO statement), the loops around it of which it runs in some
+    /// Notes, for the statement `stmt` being lowered (an assignment to a
+    /// scalar or a whole array, or a DO statement), the loops around it of which it runs in some
     /// iteration of every run that reaches the loop's end, and those of
     /// which it runs in the last iteration, where an inner loop or an IF
     /// inside the loop may skip it (else it runs in every iteration, which
