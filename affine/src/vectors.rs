@@ -28,6 +28,19 @@
 //! same dependences as its leaves, in one row). Only "infeasible" and
 //! "single distance" always need the exact test.
 //!
+//! A pair with a loop bound the analysis does not know (`MIN(IGL+KBL-1,
+//! N)`, an element of an index array: the domain is more iterations than
+//! run) is searched coarsely: the directions of the loops inside the
+//! carrier are not refined, each carrier gives one vector, `*` on every
+//! loop inside it that has no fixed distance. Sound, since every dependence
+//! of a carrier's subtree has the carrier's prefix; what is lost is which
+//! inner directions a domain that large leaves out, while refining them
+//! costs up to `3^k` vectors for `k` inner loops: in LAPACK's dgesvj (a
+//! nest of five loops, the inner two bounded by `MIN`) 93 rows for one
+//! pair of references and most of the time of `deps`. With every bound
+//! known the search refines every loop (a subscript that is not affine is
+//! any value of its dimension, which the refinement is exact about).
+//!
 //! The all-`=` vector (same iteration of every common loop) is returned when
 //! U and V may meet in one iteration: whether U runs before V there is a
 //! matter of their order in the loop body, which the caller knows. For V
@@ -192,6 +205,7 @@ impl Pair<'_> {
             found: Vec::new(),
             samples: Samples::new(nparams, self.common),
             both_ways,
+            coarse: !self.exact_domain,
         };
         let mut node = Node::default();
         match search.ask(&node, None) {
@@ -261,6 +275,9 @@ struct Search {
     samples: Samples,
     /// Search the vectors of V then U too (a first non-`=` direction `>`).
     both_ways: bool,
+    /// Stop at the carrier: one vector per carrier, `*` inside it (a
+    /// bound is unknown, see the module's doc).
+    coarse: bool,
 }
 
 /// Moves of the walk from the first witness, and from each later one. A
@@ -378,7 +395,7 @@ impl Search {
         }
         let after_lt = node.directions.contains(&Dir::Lt);
         let ordered = after_lt || (self.both_ways && node.directions.contains(&Dir::Gt));
-        if ordered && self.sampled_below(g, &node.directions) {
+        if ordered && (self.coarse || self.sampled_below(g, &node.directions)) {
             let vector = self.summary(node, witness);
             self.found.push(vector);
             return;
@@ -753,6 +770,43 @@ mod tests {
             pair.coincidence(0, 3, Property::PossibleCoincidence),
             Ok(Verdict::Holds(Rule::Exact))
         );
+    }
+
+    #[test]
+    fn an_unknown_bound_gives_one_vector_per_carrier() {
+        // A(I + J + K) then A(I + J + K - 1) in DO I / DO J / DO K, trip 4
+        // each: `<` on I goes with `>` on J or K, and the search tells the
+        // inner directions apart (more than one vector for I).
+        let known = vec![LoopBound::trip(4); 3];
+        let at = |c: i64, loops: &[LoopBound]| RefInfo {
+            subscripts: vec![affine(c, &[1, 1, 1])],
+            loops: loops.to_vec(),
+            guards: Vec::new(),
+        };
+        let vectors = |loops: &[LoopBound]| {
+            let (u, v) = (at(0, loops), at(-1, loops));
+            let pair = Pair::new(&u, &v, 3, &SymbolRanges::new()).unwrap();
+            pair.dependence_vectors()
+        };
+        use Dir::{Eq, Lt, Star};
+        let refined = vectors(&known);
+        let carried_by_i = refined.iter().filter(|v| v.directions[0] == Lt).count();
+        assert!(carried_by_i > 1, "{refined:?}");
+        // The K loop's bound unknown (`MIN(N, 4)`): one vector per carrier,
+        // `*` inside it; the distance on the carrier still told.
+        let unknown = [LoopBound::trip(4), LoopBound::trip(4), LoopBound::Unknown];
+        let coarse = vectors(&unknown);
+        let directions: Vec<Vec<Dir>> = coarse.iter().map(|v| v.directions.clone()).collect();
+        assert_eq!(
+            directions,
+            vec![vec![Lt, Star, Star], vec![Eq, Lt, Star], vec![Eq, Eq, Lt]],
+            "{coarse:?}"
+        );
+        assert_eq!(coarse[2].distances, [Some(0), Some(0), Some(1)]);
+        // Sound: every vector the refinement finds is covered.
+        for d in [[1, -1, 0], [1, 0, -3], [0, 1, -2], [0, 0, 1]] {
+            assert!(coarse.iter().any(|v| v.covers(&d)), "{d:?}");
+        }
     }
 
     #[test]
