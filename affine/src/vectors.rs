@@ -283,7 +283,10 @@ struct Search {
 /// Moves of the walk from the first witness, and from each later one. A
 /// long first walk pays: its samples answer questions and let more nodes
 /// be summarized (the nests benchmark: 150 -> 600 moves, 8% less time in
-/// the search and 10% fewer rows).
+/// the search and 10% fewer rows). A coarse search (see the module's doc)
+/// asks a few questions per carrier and summarizes nothing by samples: its
+/// walks are all short (dgesvj with the routines it calls: the long walk
+/// was a third of the time of `deps`).
 const FIRST_WALK: usize = 600;
 const WALK: usize = 30;
 
@@ -373,8 +376,15 @@ impl Search {
                         links: &frame.links,
                         map: &frame.map,
                     };
-                    self.samples
-                        .walk(&space, &w, if first { FIRST_WALK } else { WALK });
+                    self.samples.walk(
+                        &space,
+                        &w,
+                        if first && !self.coarse {
+                            FIRST_WALK
+                        } else {
+                            WALK
+                        },
+                    );
                 }
                 frame
                     .map
