@@ -504,6 +504,7 @@ impl Search {
             distances.push(match (dir, self.fixed(g)) {
                 (Dir::Eq, _) => Some(0),
                 (_, Some((_, c))) => Some(c),
+                _ if self.coarse => self.fixed_in_frame(node, g),
                 _ => self.single_distance(node, g, witness, &mut varied),
             });
         }
@@ -512,6 +513,18 @@ impl Search {
             distances,
             exact: self.closed,
         }
+    }
+
+    /// The distance on loop `g` when it is the same in every solution with
+    /// the node's `=` loops at distance 0 (`A(I+J+K)` and `A(I+J+K-1)`: 1
+    /// on K where I and J are `=`). What a coarse search tells: proving a
+    /// distance single over the bounds (two more questions, and a look at
+    /// the witness's neighbours) was most of its time on dgesvj, whose
+    /// unknown bounds leave few distances single.
+    fn fixed_in_frame(&mut self, node: &Node, g: usize) -> Option<i64> {
+        let frame = self.frame(&node.equal)?;
+        let d = &frame.distances[g];
+        d.is_constant().then_some(d.constant)
     }
 
     /// The witness's distance on loop `g`, when no other is feasible.
