@@ -43,10 +43,11 @@ impl UnitLowerer<'_, '_, '_> {
         }
         match &s.kind {
             StmtKind::Assign { .. } if self.syms.is_stmt_function_def(s) => {}
-            StmtKind::Assign { lhs, rhs } => match &lhs.kind {
-                ExprKind::Var(v) => self.assigned(v, rhs),
-                _ => {}
-            },
+            StmtKind::Assign { lhs, rhs } => {
+                if let ExprKind::Var(v) = &lhs.kind {
+                    self.assigned(v, rhs);
+                }
+            }
             StmtKind::Continue | StmtKind::Format => {}
             _ => self.values.clear(),
         }

@@ -36,8 +36,11 @@ struct Statements {
     /// COMMON and SAVEd variables.
     outside: HashMap<String, BTreeSet<String>>,
     /// (unit, array): the declared bounds of each dimension, when constant.
-    declared: HashMap<(String, String), Vec<Option<(i64, i64)>>>,
+    declared: HashMap<(String, String), Bounds>,
 }
+
+/// Per dimension, the declared lower and upper bound when both are constants.
+type Bounds = Vec<Option<(i64, i64)>>;
 
 fn statements(facts: &FactBase) -> Statements {
     let mut s = Statements::default();
