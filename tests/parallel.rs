@@ -232,6 +232,33 @@ fn arrays_every_iteration_writes_before_reading_are_copied_in_and_out() {
     }
 }
 
+/// BT's exact_rhs: `DO I = 0, GRID_POINTS(1) - 1` writes BUF before the
+/// reads at I-1 and I+1, GRID_POINTS a module array nothing the unit runs
+/// changes; where the unit or a procedure it calls writes it, its
+/// elements are no terms.
+#[test]
+fn elements_nothing_changes_are_terms_of_bounds() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/fixed_elements.f90");
+    let v = verdicts(&path);
+    for line in [12, 13] {
+        assert_eq!(
+            v[&line][..3],
+            ["parallel-with-transforms", "BUF", "BUF"],
+            "{line}: {:?}",
+            v[&line]
+        );
+    }
+    for line in [32, 54] {
+        assert_eq!(v[&line][0], "sequential", "{line}: {:?}", v[&line]);
+        assert!(v[&line][5].contains("flow BUF"), "{line}: {:?}", v[&line]);
+    }
+    // F(I + GP(2)) against F(I): GP(2) is one unknown value, so they may
+    // meet, but no two iterations write one element.
+    assert_eq!(v[&68][0], "sequential", "{:?}", v[&68]);
+    assert!(v[&68][5].contains("flow F 69->69"), "{:?}", v[&68]);
+    assert!(!v[&68][5].contains("output F"), "{:?}", v[&68]);
+}
+
 #[test]
 fn a_scalar_the_inner_loop_does_not_change_is_one_value_in_it() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/outer_scalars.f");
@@ -452,6 +479,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/work_arrays.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/mod_checksum.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/fresh.f90"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/fixed_elements.f90"),
     ] {
         let name = path
             .file_name()

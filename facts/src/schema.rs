@@ -105,6 +105,9 @@ relations! {
     /// `element_ref(ref, element, class)`: reference `ref` touches one element of an array that shares storage with no other name, in a statement that calls no procedure, each subscript a constant (after folding named constants) or an affine form of INTEGER scalars the unit never defines; `element` names it by its subscripts' forms, `A(5)`, `B(K+1,2)`. Two elements of one `class` (the subscripts' terms without constants, `K;;` for `B(K+1,2)`) never meet; two of different classes may. Dataflow facts of such a reference belong to its element, so that a certain access to the element stops them (a minimal dependence links an element's accesses one to the next).
     ElementRef element_ref { r#ref: RefId, element: String, class: String }
 
+    /// `fixed_element(ref, element)`: reference `ref` reads an element, at constant subscripts, of a COMMON or module INTEGER array that nothing a call of the unit runs may change (its statements, what it passes, what the procedures it calls write); `element` (`GRID_POINTS$1` for `GRID_POINTS(1)`, `A$1$2` for `A(1,2)`) is the element's term in affine forms (`affine_var`), one value all through the unit.
+    FixedElement fixed_element { r#ref: RefId, element: String }
+
     /// `element_must_def(ref)`: the `element_ref` `ref` is a definition that certainly overwrites its element (an assignment, a READ item that `must_def` would count for a scalar).
     ElementMustDef element_must_def { r#ref: RefId }
 
@@ -159,7 +162,7 @@ relations! {
     /// `affine_loop(form, loop, coeff)`: affine form `form` has the term `coeff` x (DO variable of the enclosing loop `loop`).
     AffineLoop affine_loop { form: FormId, r#loop: LoopId, coeff: i64 }
 
-    /// `affine_var(form, var, coeff)`: affine form `form` has the term `coeff` x `var`, an integer scalar that is not the DO variable of an enclosing loop.
+    /// `affine_var(form, var, coeff)`: affine form `form` has the term `coeff` x `var`, an integer scalar that is not the DO variable of an enclosing loop, or a fixed element (`fixed_element`, `GRID_POINTS$1`).
     AffineVar affine_var { form: FormId, var: String, coeff: i64 }
 
     /// `assign_affine(stmt, form)`: the right-hand side of the scalar assignment `stmt` is the affine form `form`.

@@ -392,9 +392,11 @@ fn scalar_expr(text: &str, name: &dyn Fn(&str) -> Name) -> bool {
 }
 
 /// A section as `sad_sections` prints it, `A(1:100, I)`: the array and
-/// per dimension its range (`None`: all of it, for `:` and `?`).
+/// per dimension its range (`None`: all of it, for `:` and `?`), in
+/// Fortran (see [`element_spelled`]).
 pub(super) type Range = (String, String, String);
 pub(super) fn parse_section(text: &str) -> Option<(String, Vec<Option<Range>>)> {
+    let text = &element_spelled(text);
     let open = text.find('(')?;
     let name = text[..open].trim().to_string();
     let dims = split_top(matching(&text[open..])?)
@@ -416,9 +418,43 @@ pub(super) fn parse_section(text: &str) -> Option<(String, Vec<Option<Range>>)> 
     Some((name, dims))
 }
 
+/// `text` with each fixed element's term (`GP$1`, `A$1$2`: the
+/// frontend's `fixed_element` spelling) written as the element it is,
+/// `GP(1)`, `A(1,2)`.
+fn element_spelled(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            out.push(c);
+            continue;
+        }
+        let mut subscripts = vec![String::new()];
+        while let Some(&d) = chars.peek() {
+            match d {
+                '0'..='9' => subscripts.last_mut().expect("one").push(d),
+                '$' => subscripts.push(String::new()),
+                _ => break,
+            }
+            chars.next();
+        }
+        out.push_str(&format!("({})", subscripts.join(",")));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{triplet, Name, Range};
+    use super::{element_spelled, triplet, Name, Range};
+
+    #[test]
+    fn fixed_elements_are_written_as_elements() {
+        assert_eq!(
+            element_spelled("U(0:GP$1-1, A$1$2)"),
+            "U(0:GP(1)-1, A(1,2))"
+        );
+        assert_eq!(element_spelled("V(1:N)"), "V(1:N)");
+    }
 
     fn name(n: &str) -> Name {
         match n {

@@ -2,19 +2,22 @@
 //! expression as `constant + sum coeff x term`.
 //!
 //! A term is the DO variable of an enclosing DO loop (the innermost one
-//! with that variable, named by its loop id) or another INTEGER scalar
-//! (named by the variable); `subscript_value` forms put in the values
+//! with that variable, named by its loop id), another INTEGER scalar
+//! (named by the variable), or a fixed element (`GRID_POINTS(1)`, named
+//! `GRID_POINTS$1`, see
+//! [`super::fixed`]); `subscript_value` forms put in the values
 //! scalars are known to hold ([`super::values`]). Named constants (PARAMETERs and variables that
 //! keep their initial value, `DATA K /5/`) and constant subexpressions fold
 //! into the constant; a product is affine when one factor is constant
 //! (`2*(I+1)` is `2*I + 2`); division is affine only between constants
 //! (Fortran truncation); anything else — a product of two variables,
-//! function calls, array elements, REAL variables — is not affine.
+//! function calls, other array elements, REAL variables — is not affine.
 
 use std::collections::BTreeMap;
 
 use kaiseki_facts::{Affine, AffineLoop, AffineVar};
 
+use super::fixed::element_term;
 use super::UnitLowerer;
 use crate::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::fold::{self, Env};
@@ -83,20 +86,24 @@ pub(crate) fn linear<K: Ord + Clone>(
     env: &dyn Env,
     term: &dyn Fn(&str) -> Option<K>,
 ) -> Option<Linear<K>> {
-    linear_of(e, env, &|n: &str| term(n).map(Linear::term))
+    linear_of(e, env, &|leaf: &Expr| match &leaf.kind {
+        ExprKind::Var(n) => term(n).map(Linear::term),
+        _ => None,
+    })
 }
 
-/// [`linear`] where `value` gives the form each name stands for.
+/// [`linear`] where `value` gives the form each leaf (a name, `NAME(args)`)
+/// stands for.
 fn linear_of<K: Ord + Clone>(
     e: &Expr,
     env: &dyn Env,
-    value: &dyn Fn(&str) -> Option<Linear<K>>,
+    value: &dyn Fn(&Expr) -> Option<Linear<K>>,
 ) -> Option<Linear<K>> {
     if let Some(n) = fold::fold_int(e, env) {
         return Some(Linear::constant(n));
     }
     match &e.kind {
-        ExprKind::Var(name) => value(name),
+        ExprKind::Var(_) | ExprKind::Apply { .. } => value(e),
         ExprKind::Unary(UnOp::Neg, x) => linear_of(x, env, value)?.scale(-1),
         ExprKind::Unary(UnOp::Plus, x) => linear_of(x, env, value),
         ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
@@ -130,7 +137,12 @@ impl UnitLowerer<'_, '_, '_> {
 
     fn affine_with(&self, e: &Expr, valued: bool) -> Option<Form> {
         let syms = self.syms;
-        let value = |name: &str| -> Option<Form> {
+        let value = |leaf: &Expr| -> Option<Form> {
+            let name = match &leaf.kind {
+                ExprKind::Var(name) => name,
+                ExprKind::Apply { name, args } => return self.fixed_element(name, args),
+                _ => return None,
+            };
             if syms.classify_name(name) != NameClass::Scalar || !syms.is_integer_scalar(name) {
                 return None;
             }
@@ -149,6 +161,23 @@ impl UnitLowerer<'_, '_, '_> {
             })
         };
         linear_of(e, syms, &value)
+    }
+
+    /// The term `NAME(args)` stands for when it is a fixed element.
+    fn fixed_element(&self, name: &str, args: &[Expr]) -> Option<Form> {
+        let subscripts = self.fixed_subscripts(name, args)?;
+        Some(Linear::term(Term::Var(element_term(name, &subscripts))))
+    }
+
+    /// The subscripts of `NAME(args)` when it is an element of a fixed
+    /// array at constant subscripts, none negative (see [`super::fixed`]).
+    pub(super) fn fixed_subscripts(&self, name: &str, args: &[Expr]) -> Option<Vec<i64>> {
+        if !self.fixed.contains(name) || args.len() != self.syms.rank(name) {
+            return None;
+        }
+        args.iter()
+            .map(|a| fold::fold_int(a, self.syms).filter(|s| *s >= 0))
+            .collect()
     }
 
     /// Gives `f` a form id and emits its rows.

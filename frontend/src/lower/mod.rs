@@ -17,6 +17,8 @@
 //! - [`io`]: READ, WRITE and PRINT;
 //! - [`effects`]: the COMMON blocks a call may touch;
 //! - [`affine`]: affine forms of subscripts, bounds and assignments;
+//! - [`fixed`]: elements of COMMON and module arrays nothing in the unit
+//!   changes, terms of affine forms;
 //! - [`values`]: the affine values integer scalars hold in a straight run;
 //! - [`reductions`]: the statement shapes reductions are made of;
 //! - [`decls`]: declarations (`var`, `array_dim`, `param`, `common`, ...);
@@ -38,6 +40,7 @@ mod cfg;
 mod decls;
 mod domain;
 mod effects;
+mod fixed;
 mod footprint;
 mod guards;
 mod hpf;
@@ -288,6 +291,9 @@ struct UnitLowerer<'g, 'p, 'a> {
     /// The affine values integer scalars hold at the statement being
     /// lowered (see [`values`]).
     values: FxHashMap<String, affine::Form>,
+    /// The arrays whose elements at constant subscripts are terms of
+    /// affine forms (see [`fixed`]).
+    fixed: FxHashSet<String>,
     /// DO loops whose bounds give at most one iteration for every value
     /// of the DO variables around, though not always the same count: they
     /// carry nothing (`iteration_last` 0 for their statements).
@@ -375,6 +381,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
             edges: Vec::new(),
             always_then: FxHashMap::default(),
             values: FxHashMap::default(),
+            fixed: FxHashSet::default(),
             at_most_one_trip: FxHashSet::default(),
             certain: FxHashMap::default(),
             labels: FxHashMap::default(),
@@ -404,6 +411,7 @@ impl<'g, 'p, 'a> UnitLowerer<'g, 'p, 'a> {
     }
 
     fn run(mut self) {
+        self.fixed = self.fixed_arrays();
         self.unit_header();
         self.lower_body();
         self.finish_decls();

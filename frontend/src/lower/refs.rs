@@ -31,13 +31,14 @@
 //!   storage).
 
 use kaiseki_facts::{
-    ArrayRef, Call, ContainedCall, Def, ElementActual, ElementMustDef, ElementRef, HiddenRef,
-    MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, SubscriptValue, Use,
+    ArrayRef, Call, ContainedCall, Def, ElementActual, ElementMustDef, ElementRef, FixedElement,
+    HiddenRef, MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, SubscriptValue, Use,
     WholeArrayRef,
 };
 
 use super::affine::{Form, Term};
 use super::arguments::{Footprint, Slot};
+use super::fixed::element_term;
 use super::storage::{common_places, equivalence_classes, InBlock};
 use super::{Extent, Hidden, Reach, UnitLowerer};
 use crate::ast::{Expr, ExprKind, Pos, IMPLIED_DO};
@@ -535,6 +536,12 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         facts.element_actual.push(ElementActual { r#ref: id });
                     }
                     let forms = self.subscripts(id, subs);
+                    if let Some(at) = self.fixed_subscripts(var, subs).filter(|_| i < n) {
+                        self.g.facts.fixed_element.push(FixedElement {
+                            r#ref: id,
+                            element: element_term(var, &at),
+                        });
+                    }
                     if let Some(span) = rf.footprint.filter(|_| rf.sequence) {
                         self.footprint_forms(id, var, subs, span, rf.sure);
                     }
