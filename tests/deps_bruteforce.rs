@@ -39,7 +39,7 @@ use common::{
 use kaiseki_facts::FactBase;
 use kaiseki_judge::gen::{
     allocatable_program, argument_program, bounds_program, control_nests, derived_nest,
-    derived_parallel_loops, exact_nests, host_program, module_program, rewrite_nests,
+    derived_parallel_loops, exact_nests, host_program, module_program, reread_nests, rewrite_nests,
     section_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, Dependence, Mode, Run};
@@ -707,6 +707,22 @@ fn exact_nests_lose_no_dependence_and_report_few_false_ones() {
     // issue's goal is 0.97; what is left is listed in
     // docs/deps.md#precision.
     assert!(tally.precision() >= 0.97, "{}", tally.report("exact_nests"));
+}
+
+/// The same nests reading one element again and again (`reread_nests`:
+/// `A(I)` in two statements of one iteration, in later iterations, under
+/// IFs, in other nests): a read that surely reads, by the same affine
+/// subscripts, the element an earlier read read ends that read's minimal
+/// input dependences (`read_key`, rules/dl/access.dl), and no dependence
+/// is lost; a wrong kill misses the input dependence of the next read.
+/// (The precision is printed, not held to a figure.)
+#[test]
+fn rereads_of_one_element_lose_no_dependence() {
+    let programs: Vec<Program> = (0..scaled(40))
+        .map(|seed| Program::from(reread_nests(seed)))
+        .collect();
+    let tally = check_all("reread_nests", &programs);
+    eprintln!("reread_nests precision {:.3}", tally.precision());
 }
 
 /// The same nests with EXIT and CYCLE (also of an outer loop, by name)

@@ -234,3 +234,51 @@ fn elements_named_by_an_unchanged_scalar_are_followed_too() {
     }
     assert!(real > 50, "{real} dependences");
 }
+
+/// `WORK(P)` read in four statements of one iteration of a loop inside
+/// the P loop (one under an IF) and passed to an unknown procedure: each
+/// read is linked to the next reads of its element only (past the IF, both
+/// the one under it and the one after), the last to the first of the next
+/// Q iteration (`read_key`, rules/dl/access.dl), where every read was
+/// linked to every other in both directions; the call may read any element
+/// from `WORK(P)` on, or none, and blocks nothing.
+#[test]
+fn reads_of_one_element_by_affine_subscripts_link_each_to_the_next() {
+    let path = source_file(
+        "deps_elements_rereads",
+        "rereads.f",
+        "      SUBROUTINE T(N, WORK, X)
+      INTEGER N, P, Q
+      DOUBLE PRECISION WORK(N), X, Y
+      DO 10 P = 1, N
+        DO 20 Q = 1, N
+          X = WORK(P) + WORK(Q)
+          Y = WORK(P)
+          IF (Y .GE. 1.0) X = X + WORK(P)
+          CALL F(WORK(P))
+          Y = Y + WORK(P)
+   20   CONTINUE
+   10 CONTINUE
+      END
+",
+    );
+    let rows = deps_csv(&path);
+    // The WORK(P) of each line.
+    let reads = [(6, 15), (7, 15), (8, 35), (9, 18), (10, 19)];
+    let between = |lines: &[u32]| -> BTreeSet<(u32, u32, u32)> {
+        rows.iter()
+            .filter(|r| r.kind == "input" && reads.contains(&r.src) && reads.contains(&r.dst))
+            .filter(|r| lines.contains(&r.src.0) && lines.contains(&r.dst.0))
+            .map(|r| (r.src.0, r.dst.0, r.carrier))
+            .collect()
+    };
+    assert_eq!(
+        between(&[6, 7, 8, 10]),
+        BTreeSet::from([(6, 7, 0), (7, 8, 0), (7, 10, 0), (8, 10, 0), (10, 6, 5)]),
+        "{rows:#?}"
+    );
+    let call = between(&[7, 8, 9, 10]);
+    for link in [(7, 9, 0), (8, 9, 0), (9, 10, 0)] {
+        assert!(call.contains(&link), "{link:?} in {call:?}");
+    }
+}

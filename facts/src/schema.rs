@@ -102,6 +102,9 @@ relations! {
     /// `must_def(ref)`: definition `ref` certainly overwrites the whole variable (a scalar assignment, a DO variable, a READ item, an IOSTAT= variable, a CHARACTER scalar a WRITE writes into), so it kills earlier definitions; array elements, CALL arguments, EQUIVALENCEd names and what an I/O statement that may stop early (END=, ERR=, IOSTAT=) or an implied-DO list defines are only may-definitions.
     MustDef must_def { r#ref: RefId }
 
+    /// `must_use(ref)`: the use `ref` is a scalar variable passed as an actual argument to a procedure of the program that reads the dummy on every run and never writes it (its procedure summary, built bottom-up over the calls: a read every run makes before any statement that may jump, or a call every run makes that surely reads it in turn; `frontend/src/lower/effects.rs`), so the call certainly reads the variable, as a statement that calls nothing reads what it names.
+    MustUse must_use { r#ref: RefId }
+
     /// `element_ref(ref, element, class)`: reference `ref` touches one element of an array that shares storage with no other name, in a statement that calls no procedure, each subscript a constant (after folding named constants) or an affine form of INTEGER scalars the unit never defines; `element` names it by its subscripts' forms, `A(5)`, `B(K+1,2)`. Two elements of one `class` (the subscripts' terms without constants, `K;;` for `B(K+1,2)`) never meet; two of different classes may. Dataflow facts of such a reference belong to its element, so that a certain access to the element stops them (a minimal dependence links an element's accesses one to the next).
     ElementRef element_ref { r#ref: RefId, element: String, class: String }
 

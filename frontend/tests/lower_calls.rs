@@ -524,3 +524,81 @@ end subroutine
     assert!(contained.contains(&call_at(9)), "USET");
     assert_eq!(hidden(8), Vec::<String>::new(), "P names nothing of /D/");
 }
+
+/// The variables of the `must_use` references of the statement of
+/// `kind` on `line`.
+fn must_use_at(f: &FactBase, kind: &str, line: i64) -> Vec<String> {
+    let stmt = at_line(f, kind, line);
+    refs(f, stmt)
+        .into_iter()
+        .filter(|(r, k, _)| *k == "use" && f.must_use.iter().any(|m| m.r#ref == *r))
+        .map(|(_, _, v)| v)
+        .collect()
+}
+
+const SURE_READS: &str = "program p
+  real :: a(10), s, t, u, v
+  integer :: n
+  n = 10
+  call axpy(n, s, a)
+  call first(t)
+  call maybe(t, n)
+  call rw(u)
+  u = h(v) + v
+  u = h(t)
+  call ext(s)
+  print *, a, s, t, u, v
+end program p
+
+subroutine axpy(m, x, y)
+  integer :: m
+  real :: x, y(*)
+  if (m .le. 0) return
+  y(1) = y(1) + x
+end subroutine
+
+subroutine reads(z)
+  real :: z, w
+  w = z
+end subroutine
+
+subroutine first(x)
+  real :: x
+  call reads(x)
+end subroutine
+
+subroutine maybe(x, k)
+  real :: x
+  integer :: k
+  if (k .gt. 0) call reads(x)
+end subroutine
+
+subroutine rw(x)
+  real :: x
+  x = x + 1.0
+end subroutine
+
+real function h(x)
+  real :: x
+  h = 2.0 * x
+end function
+";
+
+#[test]
+fn a_scalar_every_run_of_the_callee_reads_and_none_writes_is_a_must_use() {
+    let f = facts("p.f90", SURE_READS);
+    // AXPY reads M before its early RETURN, X only after it; Y is an array.
+    assert_eq!(must_use_at(&f, "call", 5), ["N"]);
+    // FIRST hands X to READS in a call every run makes; MAYBE under an IF
+    // (but reads K in its condition).
+    assert_eq!(must_use_at(&f, "call", 6), ["T"]);
+    assert_eq!(must_use_at(&f, "call", 7), ["N"]);
+    // RW writes its dummy too.
+    assert!(must_use_at(&f, "call", 8).is_empty());
+    // A function reference: H reads its dummy on every run (the read of
+    // V beside it is a plain use, not a must_use).
+    assert_eq!(must_use_at(&f, "assign", 9), ["V"]);
+    assert_eq!(must_use_at(&f, "assign", 10), ["T"]);
+    // EXT is no unit of the program: anything.
+    assert!(must_use_at(&f, "call", 11).is_empty());
+}

@@ -3,8 +3,8 @@
 
 use kaiseki_judge::gen::{
     affine_nest, allocatable_program, argument_program, control_nests, exact_nests, host_program,
-    module_program, parallel_control_loops, parallel_loops, rewrite_nests, scalar_program,
-    shared_nests, storage_program, Generated,
+    module_program, parallel_control_loops, parallel_loops, reread_nests, rewrite_nests,
+    scalar_program, shared_nests, storage_program, Generated,
 };
 use kaiseki_judge::{dependences, project, run_source, Config, DepKind, Run};
 use std::collections::BTreeSet;
@@ -458,8 +458,8 @@ fn module_host_and_allocatable_programs_have_their_shapes() {
 
 /// argument programs promise: subroutines and functions called in loops
 /// and outside, given whole arrays, elements and scalars, whose bodies
-/// read only, write only, do both or neither to a dummy, and hand their
-/// dummies on to another subroutine.
+/// read only, write only, do both or neither to a dummy, hand their
+/// dummies on to another subroutine, and may return early.
 #[test]
 fn argument_programs_have_their_shapes() {
     let mut seen = BTreeSet::new();
@@ -479,6 +479,7 @@ fn argument_programs_have_their_shapes() {
                 src.contains("W = W + X(") && !src.contains("  X("),
             ),
             ("call in a loop", src.contains("DO I = 1, N\n    CALL")),
+            ("returns early", src.contains("IF (M .EQ. 2) RETURN")),
         ] {
             if found {
                 seen.insert(what);
@@ -492,9 +493,41 @@ fn argument_programs_have_their_shapes() {
             "element actual",
             "function",
             "only read",
-            "passed on"
+            "passed on",
+            "returns early"
         ]
     );
+}
+
+/// reread_nests promise: references that come back, the same element
+/// read in two statements of one nest.
+#[test]
+fn reread_nests_run_on_all_inputs_and_read_elements_again() {
+    let mut again = 0;
+    for seed in 0..60 {
+        let g = reread_nests(seed);
+        runs_cleanly(&g);
+        // The references on the right of the assignments, `A(I - 1)`.
+        let mut seen = BTreeSet::new();
+        let mut twice = false;
+        for rhs in g
+            .source
+            .lines()
+            .filter_map(|l| l.split_once(" = "))
+            .map(|(_, r)| r)
+        {
+            for (i, _) in rhs.match_indices(['A', 'B']) {
+                let at_name = i == 0 || !rhs.as_bytes()[i - 1].is_ascii_alphanumeric();
+                let rest = &rhs[i..];
+                if let (true, Some(end)) = (at_name && rest[1..].starts_with('('), rest.find(')')) {
+                    twice |= !seen.insert(rest[..=end].to_string());
+                }
+            }
+        }
+        again += usize::from(twice);
+    }
+    assert!(again > 30, "{again} of 60 programs read an element twice");
+    assert_ne!(reread_nests(3).source, exact_nests(3).source);
 }
 
 #[test]

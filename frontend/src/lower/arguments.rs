@@ -44,6 +44,10 @@ pub struct Slot {
     pub array: bool,
     /// Which of those elements, when the body tells .
     pub footprint: Option<Footprint>,
+    /// Every run of the procedure reads the dummy: a read it makes
+    /// before any statement that may jump, or a call it makes there that
+    /// surely reads it in turn (see `effects::Walk::reaching`).
+    pub sure_read: bool,
 }
 
 impl Slot {
@@ -53,27 +57,40 @@ impl Slot {
         writes: true,
         array: true,
         footprint: None,
+        sure_read: false,
     };
 
     fn touches(self) -> bool {
         self.reads || self.writes
     }
 
-    /// What either of two procedures (or places) may do.
+    /// The actual is surely read by the call and never written: a scalar
+    /// dummy (not an array an element would stand for the rest of) that
+    /// every run reads and none writes (`must_use`).
+    pub fn must_use(self) -> bool {
+        self.sure_read && !self.writes && !self.array
+    }
+
+    /// What either of two procedures (or places) may do: surely read
+    /// only where both surely read.
     fn join(self, other: Slot) -> Slot {
-        self.combine(other, Footprint::join)
+        let sure_read = self.sure_read && other.sure_read;
+        self.combine(other, sure_read, Footprint::join)
     }
 
     /// What a procedure does that does `self` and, at a call it makes,
     /// `other` (`certain`: a call every run of it makes, whose sure writes
-    /// are then its own).
-    fn also(self, other: Slot, certain: bool) -> Slot {
-        self.combine(other, |a, b| a.also(b, certain))
+    /// are then its own; `reached`: a call every run makes before any
+    /// statement that may jump, whose sure reads are then its own).
+    fn also(self, other: Slot, certain: bool, reached: bool) -> Slot {
+        let sure_read = self.sure_read || (reached && other.sure_read);
+        self.combine(other, sure_read, |a, b| a.also(b, certain))
     }
 
     fn combine(
         self,
         other: Slot,
+        sure_read: bool,
         footprints: impl Fn(Footprint, Footprint) -> Option<Footprint>,
     ) -> Slot {
         let footprint = match (self.touches(), other.touches()) {
@@ -89,6 +106,7 @@ impl Slot {
             writes: self.writes || other.writes,
             array: self.array || other.array,
             footprint,
+            sure_read,
         }
     }
 
@@ -116,6 +134,7 @@ impl Slot {
             writes,
             array: true,
             footprint: None,
+            sure_read: false,
         }
     }
 }
@@ -222,6 +241,9 @@ pub(super) struct Pass {
     pub bytes: Option<i64>,
     /// Every run of the unit makes the call (see `effects::Walk::sure`).
     pub certain: bool,
+    /// Every run of the unit makes the call before any statement that may
+    /// jump (see `effects::Walk::reaching`).
+    pub reached: bool,
 }
 
 /// What one unit's statements do to names, as far as its body tells.
@@ -232,6 +254,8 @@ pub(super) struct UnitAccess<'u> {
     /// Names it reads and writes itself, not through the calls it passes them to.
     pub reads: &'u std::collections::BTreeSet<String>,
     pub writes: &'u std::collections::BTreeSet<String>,
+    /// Names every run of it reads itself (see [`Slot::sure_read`]).
+    pub sure_reads: &'u std::collections::BTreeSet<String>,
     /// Its dummies declared as arrays.
     pub arrays: &'u std::collections::BTreeSet<String>,
     /// What it reaches of each array dummy it reads or writes itself
@@ -290,6 +314,7 @@ impl Slots {
                 writes: u.writes.contains(name),
                 array: u.arrays.contains(name),
                 footprint: u.footprints.get(name).copied().flatten(),
+                sure_read: u.sure_reads.contains(name),
             };
             let dummies: Dummies = u
                 .unit
@@ -305,7 +330,8 @@ impl Slots {
             lists.push(dummies);
         }
         // What passing a dummy on does, until nothing changes: slots only
-        // grow. A footprint still growing after many rounds (a procedure
+        // grow (a sure read too, from none: a procedure that passes its
+        // dummy only to itself is not sure to read it). A footprint still growing after many rounds (a procedure
         // passing its dummy to itself further on) becomes unknown.
         for round in 0.. {
             let mut changed = false;
@@ -316,7 +342,7 @@ impl Slots {
                         .shifted(p.offset, p.bytes);
                     let list = &mut slots.procs.get_mut(&u.unit.name.text).expect("listed")[place];
                     if let Some((_, slot)) = list.iter_mut().find(|(n, _)| *n == p.name) {
-                        let mut joined = slot.also(passed, p.certain);
+                        let mut joined = slot.also(passed, p.certain, p.reached);
                         if round > WIDEN_AFTER && joined.footprint != slot.footprint {
                             joined.footprint = None;
                         }
@@ -351,7 +377,8 @@ impl Slots {
         names
             .iter()
             .map(|s| self.specific(s, index, keyword))
-            .fold(Slot::default(), Slot::join)
+            .reduce(Slot::join)
+            .unwrap_or(Slot::ANY)
     }
 
     /// [`Slots::slot`] of a procedure that is not a generic name.
@@ -368,6 +395,7 @@ impl Slots {
                 };
                 found.map_or(Slot::ANY, |(_, s)| *s)
             })
-            .fold(Slot::default(), Slot::join)
+            .reduce(Slot::join)
+            .unwrap_or(Slot::ANY)
     }
 }

@@ -203,6 +203,7 @@ impl CallEffects {
                 unknown: d.opaque,
                 reads: &d.reads,
                 writes: &d.writes,
+                sure_reads: &d.sure_reads,
                 arrays: &d.arrays,
                 footprints: &d.footprints,
                 passes: &d.passes,
@@ -318,6 +319,8 @@ struct Direct<'u> {
     /// Names it reads and writes, not counting those it passes to procedures.
     reads: BTreeSet<String>,
     writes: BTreeSet<String>,
+    /// Names every run of it reads (see [`Walk::reaching`]).
+    sure_reads: BTreeSet<String>,
     /// Its dummies declared as arrays.
     arrays: BTreeSet<String>,
     /// What it reaches of its array dummies itself (see [`Footprint`]).
@@ -349,6 +352,7 @@ impl<'u> Direct<'u> {
             keywords: &unit.keywords,
             reads: BTreeSet::new(),
             writes: BTreeSet::new(),
+            sure_reads: BTreeSet::new(),
             dummies: unit
                 .args
                 .iter()
@@ -358,6 +362,8 @@ impl<'u> Direct<'u> {
             loops: Vec::new(),
             doubt: 0,
             jumps: jumps(&unit.body),
+            jumped: false,
+            surely: false,
             footprints: FxHashMap::default(),
             passes: Vec::new(),
             callees: BTreeSet::new(),
@@ -396,6 +402,7 @@ impl<'u> Direct<'u> {
             unit,
             reads: walk.reads,
             writes: walk.writes,
+            sure_reads: walk.sure_reads,
             arrays,
             footprints: walk.footprints,
             passes: walk.passes,
@@ -456,6 +463,8 @@ struct Walk<'w, 'a> {
     keywords: &'w FxHashMap<Pos, String>,
     reads: BTreeSet<String>,
     writes: BTreeSet<String>,
+    /// The names read where [`Walk::reaching`] holds.
+    sure_reads: BTreeSet<String>,
     /// The unit's array dummies, and what it reaches of each (see [`Footprint`]).
     dummies: FxHashSet<String>,
     footprints: FxHashMap<String, Option<Footprint>>,
@@ -467,6 +476,11 @@ struct Walk<'w, 'a> {
     /// (a GO TO, an early RETURN, ...): see [`Walk::sure`].
     doubt: usize,
     jumps: bool,
+    /// A statement that may jump has been walked (see [`Walk::reaching`]).
+    jumped: bool,
+    /// The expression being walked is evaluated whenever its statement
+    /// runs (see [`Walk::reaching`]).
+    surely: bool,
     passes: Vec<Pass>,
     callees: BTreeSet<String>,
     unknown: bool,
@@ -521,7 +535,7 @@ impl Walk<'_, '_> {
             StmtKind::Assign { rhs, .. } if self.syms.is_stmt_function_def(s) => self.read(rhs),
             StmtKind::Assign { lhs, rhs } => {
                 self.write(lhs);
-                self.read(rhs);
+                self.surely(|w| w.read(rhs));
                 self.sure_write(lhs);
             }
             StmtKind::Do {
@@ -535,7 +549,7 @@ impl Walk<'_, '_> {
                 note(&mut self.writes, &var.text);
                 note(&mut self.reads, &var.text);
                 for e in [lower, upper].into_iter().chain(step) {
-                    self.read(e);
+                    self.surely(|w| w.read(e));
                 }
                 self.enter(&var.text, lower, upper);
                 // Surely run, and over the values `loops` gives: constant
@@ -549,14 +563,20 @@ impl Walk<'_, '_> {
                 self.loops.pop();
             }
             StmtKind::DoWhile { cond, body, .. } => {
-                self.read(cond);
+                self.surely(|w| w.read(cond));
                 self.doubtful(true, |w| body.iter().for_each(|s| w.stmt(s)));
             }
             StmtKind::If {
                 arms, else_part, ..
             } => {
-                for arm in arms {
-                    self.read(&arm.cond);
+                // An ELSE IF's condition is evaluated only when the
+                // conditions before it fail.
+                for (i, arm) in arms.iter().enumerate() {
+                    if i == 0 {
+                        self.surely(|w| w.read(&arm.cond));
+                    } else {
+                        self.read(&arm.cond);
+                    }
                     self.branch(&arm.body);
                 }
                 if let Some(e) = else_part {
@@ -566,13 +586,13 @@ impl Walk<'_, '_> {
             StmtKind::Select {
                 selector, cases, ..
             } => {
-                self.read(selector);
+                self.surely(|w| w.read(selector));
                 for s in cases.iter().flat_map(|c| &c.body) {
                     self.doubtful(true, |w| w.stmt(s));
                 }
             }
             StmtKind::LogicalIf { cond, stmt } => {
-                self.read(cond);
+                self.surely(|w| w.read(cond));
                 self.branch(std::slice::from_ref(stmt));
             }
             StmtKind::Where {
@@ -590,7 +610,7 @@ impl Walk<'_, '_> {
                 self.read(rhs);
             }
             StmtKind::ComputedGoto { index: e, .. } | StmtKind::ArithIf { expr: e, .. } => {
-                self.read(e)
+                self.surely(|w| w.read(e))
             }
             StmtKind::Call { name, args } => {
                 match self.syms.intrinsic(&name.text, Form::Subroutine) {
@@ -602,7 +622,7 @@ impl Walk<'_, '_> {
                     }
                     None => {
                         self.call(&name.text);
-                        self.actuals(&name.text, args);
+                        self.surely(|w| w.actuals(&name.text, args));
                     }
                 }
             }
@@ -652,6 +672,7 @@ impl Walk<'_, '_> {
             | StmtKind::Return
             | StmtKind::Format => {}
         }
+        self.jumped |= jumping(s);
     }
 
     /// An I/O control list; `write`: of a WRITE or PRINT, whose CHARACTER
@@ -738,6 +759,7 @@ impl Walk<'_, '_> {
                 offset,
                 bytes: self.syms.elem_bytes(name),
                 certain: self.sure(),
+                reached: self.reaching(),
             }),
             None => {
                 let span = match &e.kind {
@@ -750,7 +772,10 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// An intrinsic's arguments: not surely read (an inquiry function,
+    /// `PRESENT(X)`, `KIND(X)`, reads no value).
     fn intrinsic_args(&mut self, row: &Intrinsic, args: &[Expr]) {
+        let surely = std::mem::replace(&mut self.surely, false);
         for (i, a) in args.iter().enumerate() {
             match row.effect(i) {
                 Effect::Read => self.read(a),
@@ -758,6 +783,7 @@ impl Walk<'_, '_> {
                 Effect::Update => self.arg(a, None),
             }
         }
+        self.surely = surely;
     }
 
     fn read(&mut self, e: &Expr) {
@@ -805,6 +831,25 @@ impl Walk<'_, '_> {
     /// Every run of the unit runs the statement being walked.
     fn sure(&self) -> bool {
         !self.jumps && self.doubt == 0
+    }
+
+    /// Every run of the unit evaluates the expression being walked: it
+    /// is evaluated whenever its statement runs (`surely`), under no
+    /// construct that may skip it, and no statement before it may jump
+    /// (a RETURN, a GO TO past it, a STOP: statements are walked in their
+    /// order, so those walked so far are the ones a run may have left
+    /// from). What a unit reads there it surely reads (`Slot::sure_read`),
+    /// though it may jump later on (DAXPY's `IF (N .LE. 0) RETURN`).
+    fn reaching(&self) -> bool {
+        self.surely && self.doubt == 0 && !self.jumped
+    }
+
+    /// Walks what `walk` walks as an expression evaluated whenever its
+    /// statement runs (see [`Walk::reaching`]).
+    fn surely(&mut self, walk: impl FnOnce(&mut Self)) {
+        let surely = std::mem::replace(&mut self.surely, true);
+        walk(self);
+        self.surely = surely;
     }
 
     /// Walks what `walk` walks, under a construct that may skip it when
@@ -896,6 +941,9 @@ impl Walk<'_, '_> {
     /// `name` is read (`write`: written) at the elements `span` gives as
     /// offsets from its first (`None`: which is not known).
     fn touch(&mut self, name: &str, write: bool, span: Option<(i64, i64)>) {
+        if !write && self.reaching() {
+            note(&mut self.sure_reads, name);
+        }
         note(
             if write {
                 &mut self.writes

@@ -32,7 +32,8 @@
 
 use kaiseki_facts::{
     ArrayRef, Call, ContainedCall, Def, ElementActual, ElementMustDef, ElementRef, FixedElement,
-    HiddenRef, MustDef, RefPos, Subscript, SubscriptNonaffine, SubscriptUse, SubscriptValue, Use,
+    HiddenRef, MustDef, MustUse, RefPos, Subscript, SubscriptNonaffine, SubscriptUse,
+    SubscriptValue, Use,
     WholeArrayRef,
 };
 
@@ -71,7 +72,8 @@ struct Ref<'e> {
     pos: Pos,
     shape: Shape<'e>,
     /// A definition that certainly overwrites what it names: a `must_def`,
-    /// or for an element an `element_must_def`.
+    /// or for an element an `element_must_def`; a use that the procedure
+    /// it is passed to surely reads: a `must_use`.
     certain: bool,
     /// A use read for a subscript (or a section bound) of an array reference.
     subscript: bool,
@@ -97,6 +99,9 @@ pub(super) struct StmtRefs<'e> {
     in_subscript: usize,
     /// The element being read is an actual argument whose dummy may be an array.
     sequence: bool,
+    /// The scalar being read is an actual argument the procedure surely
+    /// reads and never writes ([`Slot::must_use`]).
+    must_use: bool,
     /// What the procedure the element or array being read is passed to
     /// may touch of it.
     footprint: Option<Footprint>,
@@ -117,9 +122,11 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
         let rf = Ref {
             var,
             pos,
-            certain: access == Access::MustDef
-                && self.storage.place(var).is_none()
-                && !self.syms.is_pointee(var),
+            certain: match access {
+                Access::MustDef => self.storage.place(var).is_none() && !self.syms.is_pointee(var),
+                Access::Use => r.must_use && r.in_subscript == 0 && matches!(shape, Shape::Scalar),
+                Access::Def => false,
+            },
             shape,
             subscript: access == Access::Use && r.in_subscript > 0,
             sequence: r.sequence && r.in_subscript == 0,
@@ -279,6 +286,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                     NameClass::Scalar | NameClass::Array
                 ) {
                     r.footprint = self.footprint_of(name, slot);
+                    r.must_use = slot.must_use();
                     // A whole array the procedure surely writes all of is
                     // overwritten, as by an assignment to its name.
                     let whole = r.footprint.is_some_and(|f| self.writes_whole(name, f));
@@ -291,6 +299,7 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                         self.name_ref(r, name, e.pos, a);
                     }
                     r.footprint = None;
+                    r.must_use = false;
                 }
             }
             ExprKind::Apply { name, args }
@@ -486,6 +495,9 @@ impl<'a> UnitLowerer<'_, '_, 'a> {
                 });
                 if rf.subscript {
                     facts.subscript_use.push(SubscriptUse { r#ref: id });
+                }
+                if rf.certain {
+                    facts.must_use.push(MustUse { r#ref: id });
                 }
             } else {
                 facts.def.push(Def {

@@ -72,6 +72,7 @@ struct Bound {
 }
 
 /// An affine subscript `const + sum coef * var` (vars index [`VARS`]).
+#[derive(Clone)]
 pub(super) struct Affine {
     pub constant: i64,
     pub coefs: Vec<(usize, i64)>,
@@ -125,6 +126,10 @@ pub(super) struct AffineGen {
     pub extra: Vec<usize>,
     /// Per array and dimension, the subscript values of all references.
     extents: Vec<Vec<Option<Range>>>,
+    /// References come back now and then (see [`AffineGen::reference`]).
+    pub reread: bool,
+    /// The latest references made, by array and subscripts.
+    recent: Vec<(usize, Vec<Affine>)>,
 }
 
 /// A statement of the nest, placed in the body of loop `level` (1-based),
@@ -264,6 +269,8 @@ impl AffineGen {
             ranks,
             vars: [Range::point(0); VARS.len()],
             extra: Vec::new(),
+            reread: false,
+            recent: Vec::new(),
         }
     }
 
@@ -397,13 +404,34 @@ impl AffineGen {
     /// An array reference whose subscripts use the DO variables of the
     /// loops enclosing `level` (and [`AffineGen::extra`]); records the
     /// subscript ranges it reaches.
+    ///
+    /// With `reread`, now and then one of the latest references made
+    /// comes back where the variables of its subscripts are in scope (the
+    /// DO variables of the loops around, the offset L): `A(I)` read again
+    /// in the same iteration, in a later one, or in another nest.
     pub(super) fn reference(&mut self, level: usize) -> String {
+        if self.reread && self.rng.chance(40) {
+            let fits: Vec<(usize, Vec<Affine>)> = self
+                .recent
+                .iter()
+                .filter(|(_, subs)| {
+                    subs.iter()
+                        .flat_map(|f| &f.coefs)
+                        .all(|&(v, _)| v < level || v == OFFSET)
+                })
+                .cloned()
+                .collect();
+            if !fits.is_empty() {
+                let (a, subs) = self.rng.pick(&fits).clone();
+                return self.record(a, subs);
+            }
+        }
         let a = self.rng.range(0, ARRAYS.len() as i64 - 1) as usize;
         let rank = self.ranks[a];
         let coupled = level > 0 && rank == 2 && self.rng.chance(30);
         let shared = self.rng.range(0, level as i64 - 1) as usize;
         let mut subs = Vec::with_capacity(rank);
-        for d in 0..rank {
+        for _ in 0..rank {
             let f = if coupled {
                 Affine {
                     constant: self.rng.range(-2, 2),
@@ -412,12 +440,28 @@ impl AffineGen {
             } else {
                 self.affine(level)
             };
+            subs.push(f);
+        }
+        if self.reread {
+            self.recent.push((a, subs.clone()));
+            if self.recent.len() > 6 {
+                self.recent.remove(0);
+            }
+        }
+        self.record(a, subs)
+    }
+
+    /// The reference to array `a` by `subs`, whose subscript values here
+    /// its dimensions' extents take in.
+    fn record(&mut self, a: usize, subs: Vec<Affine>) -> String {
+        let mut texts = Vec::with_capacity(subs.len());
+        for (d, f) in subs.iter().enumerate() {
             let r = f.range(&self.vars);
             let slot = &mut self.extents[a][d];
             *slot = Some(slot.map_or(r, |old| old.join(r)));
-            subs.push(f.text());
+            texts.push(f.text());
         }
-        format!("{}({})", ARRAYS[a], subs.join(","))
+        format!("{}({})", ARRAYS[a], texts.join(","))
     }
 
     fn affine(&mut self, level: usize) -> Affine {

@@ -10,7 +10,9 @@
 //! in X's subscripts (`X(M)`, `X(M+1)`, a DO variable or a constant). A
 //! procedure's plan says, for X and Y, whether its body reads, writes, or
 //! both; some procedures call an earlier one with their X and Y (or X and
-//! their local W). No two dummies of one call share storage, and a
+//! their local W), and some subroutines return early when M is 2, before
+//! or after they read Y (a scalar every run reads is a certain use at the
+//! call). No two dummies of one call share storage, and a
 //! function never defines a variable its statement references elsewhere,
 //! so gfortran and the judge's interpreter agree.
 //!
@@ -73,6 +75,12 @@ pub fn argument_program(seed: u64) -> Generated {
             }
         }
         body.extend(statements(&mut rng, x, y));
+        // A subroutine may return early, before or after it reads a dummy:
+        // only what it reads before is read on every run.
+        if !function && rng.chance(35) {
+            let at = rng.range(0, body.len() as i64) as usize;
+            body.insert(at, "IF (M .EQ. 2) RETURN".to_string());
+        }
         if function {
             body.push("W = W + 1.0".to_string());
             body.push(format!("{name} = W"));

@@ -25,7 +25,7 @@ pub use bounds::bounds_program;
 pub use derived::{derived_nest, derived_parallel_loops};
 pub use hpf::hpf_program;
 pub use modules::{allocatable_program, host_program, module_program};
-pub use nests::{control_nests, exact_nests, shared_nests};
+pub use nests::{control_nests, exact_nests, reread_nests, shared_nests};
 pub use parallel::{parallel_control_loops, parallel_loops};
 pub use rewrites::rewrite_nests;
 pub use scalar::scalar_program;
