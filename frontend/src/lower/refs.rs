@@ -33,8 +33,7 @@
 use kaiseki_facts::{
     ArrayRef, Call, ContainedCall, Def, ElementActual, ElementMustDef, ElementRef, FixedElement,
     HiddenRef, MustDef, MustUse, RefPos, Subscript, SubscriptNonaffine, SubscriptUse,
-    SubscriptValue, Use,
-    WholeArrayRef,
+    SubscriptValue, Use, WholeArrayRef,
 };
 
 use super::affine::{Form, Term};
