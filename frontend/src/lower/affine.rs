@@ -4,10 +4,10 @@
 //! A term is the DO variable of an enclosing DO loop (the innermost one
 //! with that variable, named by its loop id), another INTEGER scalar
 //! (named by the variable), or a fixed element (`GRID_POINTS(1)`, named
-//! `GRID_POINTS$1`, see
-//! [`super::fixed`]); `subscript_value` forms put in the values
-//! scalars are known to hold ([`super::values`]). Named constants (PARAMETERs and variables that
-//! keep their initial value, `DATA K /5/`) and constant subexpressions fold
+//! `GRID_POINTS$1`, see [`super::fixed`]); `subscript_value` forms put in
+//! the values scalars are known to hold ([`super::values`]). Named
+//! constants (PARAMETERs and variables that keep their initial value,
+//! `DATA K /5/`) and constant subexpressions fold
 //! into the constant; a product is affine when one factor is constant
 //! (`2*(I+1)` is `2*I + 2`); division is affine only between constants
 //! (Fortran truncation); anything else — a product of two variables,
