@@ -259,6 +259,19 @@ fn elements_nothing_changes_are_terms_of_bounds() {
     assert!(!v[&68][5].contains("output F"), "{:?}", v[&68]);
 }
 
+/// NPB 3.4's field arrays are allocatable: allocated once with constant
+/// bounds, a call given `RHS(1,J,K)` touches `RHS(1:5,J,K)`; W, allocated
+/// with two shapes, keeps its deferred shape and the call reaches W from
+/// the element on.
+#[test]
+fn allocate_gives_calls_the_shape_of_their_actuals() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/allocated.f90");
+    let v = verdicts(&path);
+    assert_eq!(v[&21][0], "parallel", "{:?}", v[&21]);
+    assert_eq!(v[&27][0], "sequential", "{:?}", v[&27]);
+    assert!(v[&27][5].contains("flow W 28->28"), "{:?}", v[&27]);
+}
+
 #[test]
 fn a_scalar_the_inner_loop_does_not_change_is_one_value_in_it() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/outer_scalars.f");
@@ -480,6 +493,7 @@ fn openmp_programs_print_what_the_sequential_ones_print() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/mod_checksum.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/fresh.f90"),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/fixed_elements.f90"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parallel/allocated.f90"),
     ] {
         let name = path
             .file_name()

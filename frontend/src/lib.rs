@@ -64,6 +64,7 @@ pub fn parse_files<P: AsRef<std::path::Path>>(
     };
     scopes::resolve(&mut program, &mut rep);
     derived::flatten(&mut program, &mut rep);
+    scopes::shape_allocated(&mut program);
     program.files = rep.files;
     (program, rep.diags)
 }
@@ -82,6 +83,7 @@ pub fn parse_source(path: &str, text: &str) -> (ast::Program, Vec<Diagnostic>) {
     };
     scopes::resolve(&mut program, &mut rep);
     derived::flatten(&mut program, &mut rep);
+    scopes::shape_allocated(&mut program);
     program.files = rep.files;
     (program, rep.diags)
 }

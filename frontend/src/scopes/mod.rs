@@ -32,6 +32,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
+mod allocated;
 mod generic;
 mod host;
 mod intrinsic_modules;
@@ -44,6 +45,7 @@ use crate::ast::{
 use crate::fold::{fold_int, Const};
 use crate::source::Reporter;
 use crate::symbols::Symbols;
+pub use allocated::shape_allocated;
 use intrinsic_modules::{intrinsic_module, library_item};
 use walk::{declared_names, plain_names, referenced_names};
 
