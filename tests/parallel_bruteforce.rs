@@ -31,9 +31,9 @@ use kaiseki_engine::Select;
 use kaiseki_facts::{FactBase, Request, Value};
 use kaiseki_judge::carried::{observe, LoopObservation};
 use kaiseki_judge::gen::{
-    allocatable_program, argument_program, bounds_program, derived_parallel_loops, exact_nests,
-    host_program, module_program, parallel_control_loops, parallel_loops, section_program,
-    shared_nests, Generated,
+    allocatable_program, argument_program, boundary_program, bounds_program,
+    derived_parallel_loops, exact_nests, host_program, module_program, parallel_control_loops,
+    parallel_loops, section_program, shared_nests, Generated,
 };
 use kaiseki_judge::shapes::{do_vars, find_do, roles, Role};
 use kaiseki_judge::{run, run_reordered, Clauses, Config, Order, RedOp, Reduction, Reorder, Step};
@@ -565,6 +565,38 @@ fn loops_over_module_host_and_allocatable_arrays_with_calls_are_judged_soundly()
         failures[0]
     );
     assert!(tally.claimed > 0, "no loop called parallel");
+}
+
+/// Work arrays written in pieces (W(0), W(1:N-1) by a loop, W(N)) and
+/// read near their ends, N read on input: no unsound claim, and the J
+/// loops whose pieces cover what they read (for every N within W's
+/// declared bounds) get W private in some programs.
+#[test]
+fn work_arrays_written_in_pieces_are_judged_soundly() {
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    let mut private_w = 0;
+    for seed in 0..scaled(40) {
+        let g = boundary_program(seed);
+        check(&g, &mut tally, &mut failures);
+        private_w += claims(&g)
+            .values()
+            .filter(|c| PARALLEL.contains(&c.decision.verdict.as_str()))
+            .filter(|c| c.decision.private.contains("W"))
+            .count();
+    }
+    let (truth, hit) = tally.truth;
+    println!(
+        "boundary programs: {} programs, {} runs, {} loops, {} called parallel ({private_w} with W private); {truth} parallel by the runs, {hit} of them called parallel",
+        tally.programs, tally.runs, tally.loops, tally.claimed
+    );
+    assert!(
+        failures.is_empty(),
+        "{} unsound claims; the first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+    assert!(private_w > 0, "no loop with W private");
 }
 
 /// Loops calling subroutines and functions that read, write or hand on

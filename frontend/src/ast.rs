@@ -96,6 +96,12 @@ pub struct Unit {
     /// runs on each processor's local part of its arrays, so its body is
     /// not the global program the analyses model; lowering skips it.
     pub extrinsic_local: Option<String>,
+    /// The bounds the program's ALLOCATEs give the unit's arrays of
+    /// deferred shape, by name, where they all agree and are constants
+    /// (see `scopes::shape_allocated`): what [`crate::symbols::Symbols`]
+    /// takes as their dims. The declarations stay as written (the judge's
+    /// interpreter allocates by them).
+    pub allocated: rustc_hash::FxHashMap<String, Vec<DimSpec>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -308,6 +308,7 @@ fn new_unit(
         host: None,
         keywords: Default::default(),
         extrinsic_local: None,
+        allocated: Default::default(),
     }
 }
 

@@ -230,9 +230,15 @@ impl<'a> Symbols<'a> {
         (s, problems)
     }
 
+    /// The entity's dims; for an array of deferred shape, the bounds its
+    /// ALLOCATEs give it when known (`Unit::allocated`).
     fn add_dims(&mut self, e: &'a Entity) {
         if !e.dims.is_empty() {
-            self.dims.insert(e.name.text.clone(), &e.dims);
+            let dims = match self.unit.allocated.get(&e.name.text) {
+                Some(shape) if shape.len() == e.dims.len() => shape,
+                _ => &e.dims,
+            };
+            self.dims.insert(e.name.text.clone(), dims);
         }
     }
 

@@ -1,6 +1,11 @@
 //! What is known about the symbols where sections are compared: a range per
 //! symbol (`N >= 1`), nothing about the others.
 //!
+//! They may also hold the declared bounds of arrays (`A(5, 0:162)`): a
+//! valid program touches no element outside them, so a may-set minus a
+//! must-set can drop what lies in the must-set within those bounds (see
+//! [`crate::Region::minus`]).
+//!
 //! Two affine forms compare when their difference has a sign on the whole
 //! box of ranges (interval arithmetic). With no assumption this is the
 //! "same symbols, constant difference" test: `N+1` vs `N` compares, `N` vs
@@ -9,10 +14,15 @@
 
 use crate::affine::Affine;
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Per array, the declared bounds of each dimension when both are constants.
+pub type Declared = BTreeMap<String, Vec<Option<(i64, i64)>>>;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Assumptions {
     ranges: BTreeMap<String, (Option<i64>, Option<i64>)>,
+    declared: Option<Arc<Declared>>,
 }
 
 impl Assumptions {
@@ -24,6 +34,17 @@ impl Assumptions {
     pub fn with_range(mut self, name: &str, lower: Option<i64>, upper: Option<i64>) -> Self {
         self.ranges.insert(name.to_string(), (lower, upper));
         self
+    }
+
+    /// With the declared bounds of the arrays of `declared`.
+    pub fn with_declared(mut self, declared: Arc<Declared>) -> Self {
+        self.declared = Some(declared);
+        self
+    }
+
+    /// The declared bounds of array `name`, when known.
+    pub fn declared(&self, name: &str) -> Option<&[Option<(i64, i64)>]> {
+        self.declared.as_ref()?.get(name).map(Vec::as_slice)
     }
 
     /// The same assumptions about every symbol but `name` (a DO variable

@@ -69,6 +69,7 @@ fn program(decls: Vec<Decl>, body: Vec<Stmt>, end_line: u32) -> Program {
             host: None,
             keywords: Default::default(),
             extrinsic_local: None,
+            allocated: Default::default(),
         }],
         generics: Default::default(),
     }

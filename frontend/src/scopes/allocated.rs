@@ -1,7 +1,8 @@
 //! The shape ALLOCATE gives: an allocatable array (deferred shape, `A(:,
 //! :)`) that every ALLOCATE of the program gives the same constant bounds
-//! is declared with them, in every unit that sees it, as if written
-//! `A(5, 0:IMAXP)`. NPB 3.4 allocates its field arrays once,
+//! has them, in every unit that sees it, as if declared `A(5, 0:IMAXP)`
+//! (`Unit::allocated`, which symbols read; the declarations stay as
+//! written). NPB 3.4 allocates its field arrays once,
 //! `ALLOCATE (RHS(5, 0:IMAXP, 0:JMAXP, 0:KMAX-1))`; knowing that the first
 //! dimension holds 5 elements, `CALL BINVRHS(LHS(1,1,BB,I), RHS(1,I,J,K))`
 //! touches `RHS(1:5, I, J, K)` and not the array from that element on
@@ -15,7 +16,9 @@
 //! calls MOVE_ALLOC; an array some ALLOCATE gives bounds that do not fold
 //! to constants, or other bounds than another, keeps its deferred shape.
 //! A procedure the files do not give is assumed not to ALLOCATE the
-//! program's module arrays (a C routine cannot).
+//! program's module arrays (a C routine cannot). The arrays of a unit
+//! with internal procedures get no shape: they reach those procedures as
+//! dummies declared `(:)` that index them with the host's bounds.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -36,33 +39,24 @@ enum Key {
 /// ALLOCATEs disagree or one's bounds are not constants.
 type Shape = Option<Vec<(i64, i64)>>;
 
-/// Declares every array whose ALLOCATEs all agree with their bounds (see
-/// the module doc).
+/// Records, in every unit, the shape of each array whose ALLOCATEs all
+/// agree (see the module doc) as [`Unit::allocated`].
 pub fn shape_allocated(program: &mut Program) {
     let Some(shapes) = allocated_shapes(program) else {
         return;
     };
     for (i, unit) in program.units.iter_mut().enumerate() {
-        let keys = keys(i, unit);
-        for d in &mut unit.decls {
-            let (DeclKind::Type { entities, .. } | DeclKind::Dimension(entities)) = &mut d.kind
-            else {
-                continue;
-            };
-            for e in entities {
-                let Some(Some(bounds)) = keys.get(&e.name.text).and_then(|k| shapes.get(k)) else {
-                    continue;
-                };
-                if deferred(&e.dims) && e.dims.len() == bounds.len() {
-                    let pos = e.name.pos;
-                    e.dims = bounds
-                        .iter()
-                        .map(|&(lo, hi)| DimSpec {
-                            lower: Some(int(lo, pos)),
-                            upper: Some(int(hi, pos)),
-                        })
-                        .collect();
-                }
+        for (name, key) in keys(i, unit) {
+            if let Some(Some(bounds)) = shapes.get(&key) {
+                let pos = unit.name.pos;
+                let dims = bounds
+                    .iter()
+                    .map(|&(lo, hi)| DimSpec {
+                        lower: Some(int(lo, pos)),
+                        upper: Some(int(hi, pos)),
+                    })
+                    .collect();
+                unit.allocated.insert(name, dims);
             }
         }
     }
@@ -156,6 +150,11 @@ fn keys(i: usize, unit: &Unit) -> FxHashMap<String, Key> {
             let key = match blocks.get(name.as_str()) {
                 Some(b) if b.contains('%') && !b.ends_with("%?") => Key::Module(b.to_string()),
                 Some(_) => continue,
+                // A host's array reaches its internal procedures as a
+                // dummy declared `(:)`, whose indices there are the
+                // host's: no shape, so no offset is counted from a lower
+                // bound of 1 (see `lower::footprint`).
+                None if unit.contains => continue,
                 None => Key::Local(i, name.clone()),
             };
             keys.insert(name.clone(), key);
@@ -256,6 +255,12 @@ end subroutine user
         // V(M) is not a constant shape: V keeps `:` in every unit.
         assert_eq!(bounds(FIELDS, "USER", "V"), [None]);
         assert_eq!(bounds(FIELDS, "SETUP", "V"), [None]);
+    }
+
+    #[test]
+    fn a_hosts_arrays_keep_their_deferred_shape() {
+        let src = "program main\n  real, allocatable :: b(:)\n  allocate (b(-3:4))\n  call q\ncontains\n  subroutine q\n    b(1) = 0.0\n  end subroutine q\nend program main\n";
+        assert_eq!(bounds(src, "MAIN", "B"), [None]);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 mod affine;
 mod arguments;
+mod boundary;
 mod bounds;
 mod derived;
 mod emit;
@@ -21,6 +22,7 @@ mod transform;
 
 pub use affine::{affine_nest, affine_nest_in_time_loop};
 pub use arguments::argument_program;
+pub use boundary::boundary_program;
 pub use bounds::bounds_program;
 pub use derived::{derived_nest, derived_parallel_loops};
 pub use hpf::hpf_program;

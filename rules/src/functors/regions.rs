@@ -6,12 +6,16 @@
 //! text (`MOD | USE | DDEF | EUSE`, each a region `A(1:N, I) ; S`).
 //! A malformed argument gives no result (the rule does not fire).
 
-use super::sad::{assumptions, binary, idx, sym};
+use super::sad::{assumptions, binary_under, idx, sym};
 use kaiseki_engine::functors::{number, text, FunctorContext, FunctorSpec};
 use kaiseki_facts::ColType::{Number, Symbol};
 use kaiseki_facts::{FactBase, Value};
-use kaiseki_sections::{is_subset_within, Answer, Approx, Dim, Region, Section, Summary};
+use kaiseki_sections::assumptions::Declared;
+use kaiseki_sections::{
+    is_subset_within, Answer, Approx, Assumptions, Dim, Region, Section, Summary,
+};
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// What a statement reads and writes, read off the facts once per run.
 #[derive(Default)]
@@ -37,6 +41,11 @@ struct Statements {
     outside: HashMap<String, BTreeSet<String>>,
     /// (unit, array): the declared bounds of each dimension, when constant.
     declared: HashMap<(String, String), Bounds>,
+    /// Per unit, the declared bounds of its own arrays and module arrays
+    /// (not of dummies, which old code declares `A(1)` and reaches past,
+    /// nor of COMMON arrays, which it may index across members): the
+    /// assumptions EUSE is computed under (see `Region::minus`).
+    trusted: HashMap<String, Arc<Declared>>,
 }
 
 /// Per dimension, the declared lower and upper bound when both are constants.
@@ -97,7 +106,47 @@ fn statements(facts: &FactBase) -> Statements {
         }
         dims[j] = d.lower.trim().parse().ok().zip(d.upper.trim().parse().ok());
     }
+    let untrusted: BTreeSet<(&str, &str)> = facts
+        .dummy_arg
+        .iter()
+        .map(|d| (d.unit.as_str(), d.var.as_str()))
+        .chain(
+            facts
+                .common
+                .iter()
+                .filter(|c| !c.block.contains('%'))
+                .map(|c| (c.unit.as_str(), c.var.as_str())),
+        )
+        .collect();
+    let mut trusted: HashMap<String, Declared> = HashMap::new();
+    for ((u, a), b) in &s.declared {
+        if !untrusted.contains(&(u.as_str(), a.as_str())) {
+            trusted
+                .entry(u.clone())
+                .or_default()
+                .insert(a.clone(), b.clone());
+        }
+    }
+    s.trusted = trusted.into_iter().map(|(u, d)| (u, Arc::new(d))).collect();
     s
+}
+
+/// The assumptions at level `level` (a loop, or 0) of `unit`'s
+/// statements: its loops' ranges and its arrays' declared bounds.
+fn region_assumptions(
+    ctx: &FunctorContext<FactBase>,
+    level: i64,
+    unit: Option<&str>,
+) -> Assumptions {
+    let st = ctx.memo(statements);
+    let a = assumptions(&idx(ctx), level);
+    match unit.or_else(|| st.unit_of.get(&level).map(String::as_str)) {
+        Some(u) => match st.trusted.get(u) {
+            Some(d) => a.with_declared(d.clone()),
+            None => a,
+        },
+        None => a,
+    }
 }
 
 /// Every element of a variable of the unit.
@@ -184,11 +233,13 @@ fn reg_stmt(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
 }
 
 fn reg_then(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
-    binary(ctx, args, Summary::then)
+    let a = region_assumptions(ctx, number(&args[2]), None);
+    binary_under(args, &a, Summary::then)
 }
 
 fn reg_join(ctx: &FunctorContext<FactBase>, args: &[Value]) -> Vec<Value> {
-    binary(ctx, args, Summary::join)
+    let a = region_assumptions(ctx, number(&args[2]), None);
+    binary_under(args, &a, Summary::join)
 }
 
 /// The summary of a whole loop from that of one iteration.
@@ -197,7 +248,10 @@ fn over(ctx: &FunctorContext<FactBase>, body: &Summary, l: i64) -> Option<Summar
     let st = ctx.memo(statements);
     let (lp, parent) = ix.loops.get(&l)?;
     Some(match st.control.get(&l) {
-        Some(var) => body.over(var, lp.as_ref(), &assumptions(&ix, *parent)),
+        Some(var) => {
+            let unit = st.unit_of.get(&l).map(String::as_str);
+            body.over(var, lp.as_ref(), &region_assumptions(ctx, *parent, unit))
+        }
         None => body.repeated(),
     })
 }

@@ -211,9 +211,17 @@ pub(super) fn binary<T: FromStr + ToString>(
     args: &[Value],
     op: fn(&T, &T, &Assumptions) -> T,
 ) -> Vec<Value> {
-    let a = assumptions(&idx(ctx), number(&args[2]));
+    binary_under(args, &assumptions(&idx(ctx), number(&args[2])), op)
+}
+
+/// [`binary`] under the assumptions `a`.
+pub(super) fn binary_under<T: FromStr + ToString>(
+    args: &[Value],
+    a: &Assumptions,
+    op: fn(&T, &T, &Assumptions) -> T,
+) -> Vec<Value> {
     match (text(&args[0]).parse::<T>(), text(&args[1]).parse::<T>()) {
-        (Ok(x), Ok(y)) => sym(op(&x, &y, &a)),
+        (Ok(x), Ok(y)) => sym(op(&x, &y, a)),
         _ => vec![],
     }
 }
