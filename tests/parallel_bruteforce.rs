@@ -112,6 +112,22 @@ fn loop_line(facts: &FactBase, l: i64) -> u32 {
         .map_or(0, |r| r.line as u32)
 }
 
+/// Prints what the runs of one generator found and fails on the first
+/// unsound claim.
+fn report(what: &str, extra: &str, tally: &Tally, failures: &[String]) {
+    let (truth, hit) = tally.truth;
+    println!(
+        "{what}: {} programs, {} runs, {} loops, {} called parallel{extra}; {truth} parallel by the runs, {hit} of them called parallel",
+        tally.programs, tally.runs, tally.loops, tally.claimed
+    );
+    assert!(
+        failures.is_empty(),
+        "{} unsound claims; the first:\n{}",
+        failures.len(),
+        failures[0]
+    );
+}
+
 /// The clauses a reordered run applies for a claim.
 fn clauses(c: &Claim) -> Result<Clauses, String> {
     let d = &c.decision;
@@ -517,17 +533,7 @@ fn loops_over_derived_type_components_run_in_any_order() {
     for seed in 0..scaled(40) {
         check(&derived_parallel_loops(seed), &mut tally, &mut failures);
     }
-    let (truth, hit) = tally.truth;
-    println!(
-        "derived_parallel_loops: {} programs, {} loops, {} called parallel; {truth} parallel by the runs, {hit} of them called parallel",
-        tally.programs, tally.loops, tally.claimed
-    );
-    assert!(
-        failures.is_empty(),
-        "{} unsound claims; the first:\n{}",
-        failures.len(),
-        failures[0]
-    );
+    report("derived_parallel_loops", "", &tally, &failures);
     assert!(tally.claimed > 0, "no loop called parallel");
 }
 
@@ -585,16 +591,11 @@ fn work_arrays_written_in_pieces_are_judged_soundly() {
             .filter(|c| c.decision.private.contains("W"))
             .count();
     }
-    let (truth, hit) = tally.truth;
-    println!(
-        "boundary programs: {} programs, {} runs, {} loops, {} called parallel ({private_w} with W private); {truth} parallel by the runs, {hit} of them called parallel",
-        tally.programs, tally.runs, tally.loops, tally.claimed
-    );
-    assert!(
-        failures.is_empty(),
-        "{} unsound claims; the first:\n{}",
-        failures.len(),
-        failures[0]
+    report(
+        "boundary programs",
+        &format!(" ({private_w} with W private)"),
+        &tally,
+        &failures,
     );
     assert!(private_w > 0, "no loop with W private");
 }
@@ -635,17 +636,7 @@ fn loops_with_bounds_read_on_entry_are_judged_soundly() {
     for seed in 0..scaled(60) {
         check(&bounds_program(seed), &mut tally, &mut failures);
     }
-    let (truth, hit) = tally.truth;
-    println!(
-        "bounds programs: {} programs, {} runs, {} loops, {} called parallel; {truth} parallel by the runs, {hit} of them called parallel",
-        tally.programs, tally.runs, tally.loops, tally.claimed
-    );
-    assert!(
-        failures.is_empty(),
-        "{} unsound claims; the first:\n{}",
-        failures.len(),
-        failures[0]
-    );
+    report("bounds programs", "", &tally, &failures);
     assert!(
         tally.claimed > 0,
         "no loop with bounds read on entry called parallel"
